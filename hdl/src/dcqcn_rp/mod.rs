@@ -1,0 +1,350 @@
+//! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle.
+//!
+//! Behaviour: `../shared/reference/dcqcn.md` "RP behaviour"; bit-accurate statement:
+//! `sim::dcqcn_rp` (the golden model); design notes, widths, formats and rounding:
+//! `docs/dcqcn_rp.md`.
+//!
+//! ```text
+//!  s_cnp_*  ─┐ fixed    ┌──────┐  RAM read   ┌──────┐ registered ┌───────────────┐
+//!  s_tx_*   ─┼ priority ─┤ S1   ├────────────►│ S2   ├──── word ──►│ RpUpdate       ├─► m_rate_*
+//!  s_query_*─┘ arbiter   └──────┘  (QpWord)   └──────┘  + forward  │ (catch-up +    │   (queries)
+//!                                                 ▲   from W1,W2 │  event, comb.) │
+//!                                                 └── write back ◄┴───────────────┘
+//! ```
+//!
+//! Pipeline: an event accepted in cycle `c` has its state word read from block RAM at the
+//! end of `c` (S1), registered at the end of `c+1` (S2: registered RAM output), and its next
+//! state computed in `c+2` by the combinational [`update::RpUpdate`] and written back at the
+//! end of `c+2`. The two results written before an event's RAM read could see them are kept
+//! (W1, W2) and forwarded, newest first, so back-to-back events on one QP see each other's
+//! results: one event per cycle, sustained, with no hazard stall. A query's report enters
+//! the output register at the end of `c+2` (`m_rate_valid` in `c+3`); queries write nothing.
+//! When `m_rate_valid && !m_rate_ready` the whole pipeline holds (all `s_*_ready` low).
+//!
+//! After `reset` the RAM is swept to "not limited" for `2^QB` cycles (`busy` high, all
+//! `s_*_ready` low). The power table (`tbl_*`) must be loaded (`sim::dcqcn_rp::RpConfig`
+//! computes it) before the first event; `cfg` and the table may only change while no event
+//! is in flight.
+
+pub mod alpha;
+pub mod rate;
+pub mod state;
+pub mod timer;
+pub mod update;
+pub mod widths;
+
+use crate::lut_ram::LutRam;
+use rust_hdl::prelude::*;
+use state::{QpWord, RpCfgWord, TimeWord};
+use update::RpUpdate;
+use widths::*;
+
+/// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
+#[derive(LogicBlock)]
+pub struct DcqcnRp<const QB: usize> {
+    /// Clock; everything is synchronous to its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: empties the pipeline and starts the RAM sweep.
+    pub reset: Signal<In, Bit>,
+
+    /* CNP received stream */
+    /// A CNP was received for `s_cnp_qp`.
+    pub s_cnp_valid: Signal<In, Bit>,
+    /// The CNP is accepted this cycle (highest priority of the three inputs).
+    pub s_cnp_ready: Signal<Out, Bit>,
+    /// QP of the CNP.
+    pub s_cnp_qp: Signal<In, Bits<QB>>,
+
+    /* Packet transmitted stream */
+    /// `s_tx_qp` transmitted a packet of `s_tx_bytes` bytes.
+    pub s_tx_valid: Signal<In, Bit>,
+    /// Accepted this cycle (when no CNP is offered).
+    pub s_tx_ready: Signal<Out, Bit>,
+    /// QP that transmitted.
+    pub s_tx_qp: Signal<In, Bits<QB>>,
+    /// Packet length, bytes.
+    pub s_tx_bytes: Signal<In, Bits<BYTES_W>>,
+
+    /* Rate query stream */
+    /// Report the state of `s_query_qp`.
+    pub s_query_valid: Signal<In, Bit>,
+    /// Accepted this cycle (when neither a CNP nor a packet is offered).
+    pub s_query_ready: Signal<Out, Bit>,
+    /// QP to report.
+    pub s_query_qp: Signal<In, Bits<QB>>,
+
+    /* Rate report stream (answers to queries, in order) */
+    /// A report is offered.
+    pub m_rate_valid: Signal<Out, Bit>,
+    /// The consumer takes the report; low holds the whole pipeline.
+    pub m_rate_ready: Signal<In, Bit>,
+    /// QP reported.
+    pub m_rate_qp: Signal<Out, Bits<QB>>,
+    /// A rate limiter is allocated to the QP.
+    pub m_rate_limited: Signal<Out, Bit>,
+    /// Current rate Rc, Mb/s Q.8 (the max rate when not limited).
+    pub m_rate_rc: Signal<Out, Bits<RATE_W>>,
+    /// Target rate Rt, Mb/s Q.8 (the max rate when not limited).
+    pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
+    /// alpha, Q.20 (0 when not limited).
+    pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
+
+    /* Time and parameters */
+    /// Now (sampled with each accepted event).
+    pub now: Signal<In, TimeWord>,
+    /// Parameters in hardware form.
+    pub cfg: Signal<In, RpCfgWord>,
+    /// Power-table write enable.
+    pub tbl_we: Signal<In, Bit>,
+    /// Power-table address: bit 7 selects `c^(128 j)` (1) or `c^j` (0), bits 6:0 are `j`.
+    pub tbl_addr: Signal<In, Bits<TBL_ADDR_W>>,
+    /// Power-table entry, Q.24.
+    pub tbl_data: Signal<In, Bits<POW_W>>,
+    /// The RAM sweep after reset is running; no event is accepted.
+    pub busy: Signal<Out, Bit>,
+
+    ram: RAM<QpWord, QB>,
+    tbl_lo: LutRam<POW_W, 7>,
+    tbl_hi: LutRam<POW_W, 7>,
+    upd: RpUpdate,
+    s1_valid: DFF<Bit>,
+    s1_kind: DFF<Bits<KIND_W>>,
+    s1_qp: DFF<Bits<QB>>,
+    s1_bytes: DFF<Bits<BYTES_W>>,
+    s1_now: DFF<TimeWord>,
+    s2_valid: DFF<Bit>,
+    s2_kind: DFF<Bits<KIND_W>>,
+    s2_qp: DFF<Bits<QB>>,
+    s2_bytes: DFF<Bits<BYTES_W>>,
+    s2_now: DFF<TimeWord>,
+    s2_word: DFF<QpWord>,
+    w1_valid: DFF<Bit>,
+    w1_qp: DFF<Bits<QB>>,
+    w1_word: DFF<QpWord>,
+    w2_valid: DFF<Bit>,
+    w2_qp: DFF<Bits<QB>>,
+    w2_word: DFF<QpWord>,
+    out_valid: DFF<Bit>,
+    out_qp: DFF<Bits<QB>>,
+    out_limited: DFF<Bit>,
+    out_rc: DFF<Bits<RATE_W>>,
+    out_rt: DFF<Bits<RATE_W>>,
+    out_alpha: DFF<Bits<ALPHA_W>>,
+    sweep: DFF<Bits<QB>>,
+    busy_q: DFF<Bit>,
+    sweep_last: Constant<Bits<QB>>,
+    zero_word: Constant<QpWord>,
+    adv: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    in_valid: Signal<Local, Bit>,
+    in_kind: Signal<Local, Bits<KIND_W>>,
+    in_qp: Signal<Local, Bits<QB>>,
+    fwd: Signal<Local, QpWord>,
+    s2_writes: Signal<Local, Bit>,
+}
+
+impl<const QB: usize> DcqcnRp<QB> {
+    /// A reaction point for `2^QB` QPs.
+    pub fn new() -> Self {
+        assert!((1..=14).contains(&QB), "DcqcnRp: QB = {QB}; 2^QB QPs must be 2..=16384");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_cnp_valid: Default::default(),
+            s_cnp_ready: Default::default(),
+            s_cnp_qp: Default::default(),
+            s_tx_valid: Default::default(),
+            s_tx_ready: Default::default(),
+            s_tx_qp: Default::default(),
+            s_tx_bytes: Default::default(),
+            s_query_valid: Default::default(),
+            s_query_ready: Default::default(),
+            s_query_qp: Default::default(),
+            m_rate_valid: Default::default(),
+            m_rate_ready: Default::default(),
+            m_rate_qp: Default::default(),
+            m_rate_limited: Default::default(),
+            m_rate_rc: Default::default(),
+            m_rate_rt: Default::default(),
+            m_rate_alpha: Default::default(),
+            now: Default::default(),
+            cfg: Default::default(),
+            tbl_we: Default::default(),
+            tbl_addr: Default::default(),
+            tbl_data: Default::default(),
+            busy: Default::default(),
+            ram: Default::default(),
+            tbl_lo: Default::default(),
+            tbl_hi: Default::default(),
+            upd: Default::default(),
+            s1_valid: Default::default(),
+            s1_kind: Default::default(),
+            s1_qp: Default::default(),
+            s1_bytes: Default::default(),
+            s1_now: Default::default(),
+            s2_valid: Default::default(),
+            s2_kind: Default::default(),
+            s2_qp: Default::default(),
+            s2_bytes: Default::default(),
+            s2_now: Default::default(),
+            s2_word: Default::default(),
+            w1_valid: Default::default(),
+            w1_qp: Default::default(),
+            w1_word: Default::default(),
+            w2_valid: Default::default(),
+            w2_qp: Default::default(),
+            w2_word: Default::default(),
+            out_valid: Default::default(),
+            out_qp: Default::default(),
+            out_limited: Default::default(),
+            out_rc: Default::default(),
+            out_rt: Default::default(),
+            out_alpha: Default::default(),
+            sweep: Default::default(),
+            busy_q: Default::default(),
+            sweep_last: Constant::new(Bits::<QB>::mask()),
+            zero_word: Constant::new(QpWord::default()),
+            adv: Default::default(),
+            take: Default::default(),
+            in_valid: Default::default(),
+            in_kind: Default::default(),
+            in_qp: Default::default(),
+            fwd: Default::default(),
+            s2_writes: Default::default(),
+        }
+    }
+}
+
+impl<const QB: usize> Default for DcqcnRp<QB> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const QB: usize> Logic for DcqcnRp<QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, s1_valid, s1_kind, s1_qp, s1_bytes, s1_now, s2_valid, s2_kind, s2_qp,
+            s2_bytes, s2_now, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word,
+            out_valid, out_qp, out_limited, out_rc, out_rt, out_alpha, sweep, busy_q
+        );
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.tbl_lo.clock.next = self.clock.val();
+        self.tbl_hi.clock.next = self.clock.val();
+
+        // ---- power table load ----
+        self.tbl_lo.we.next = self.tbl_we.val() & !self.tbl_addr.val().get_bit(7);
+        self.tbl_hi.we.next = self.tbl_we.val() & self.tbl_addr.val().get_bit(7);
+        self.tbl_lo.waddr.next = self.tbl_addr.val().get_bits::<7>(0);
+        self.tbl_hi.waddr.next = self.tbl_addr.val().get_bits::<7>(0);
+        self.tbl_lo.wdata.next = self.tbl_data.val();
+        self.tbl_hi.wdata.next = self.tbl_data.val();
+
+        // ---- input arbitration: CNP, then packet, then query ----
+        self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
+        self.take.next = self.adv.val() & !self.busy_q.q.val();
+        self.s_cnp_ready.next = self.take.val();
+        self.s_tx_ready.next = self.take.val() & !self.s_cnp_valid.val();
+        self.s_query_ready.next =
+            self.take.val() & !self.s_cnp_valid.val() & !self.s_tx_valid.val();
+        self.in_valid.next =
+            self.s_cnp_valid.val() | self.s_tx_valid.val() | self.s_query_valid.val();
+        self.in_kind.next = 2.into();
+        self.in_qp.next = self.s_query_qp.val();
+        if self.s_cnp_valid.val() {
+            self.in_kind.next = 0.into();
+            self.in_qp.next = self.s_cnp_qp.val();
+        } else if self.s_tx_valid.val() {
+            self.in_kind.next = 1.into();
+            self.in_qp.next = self.s_tx_qp.val();
+        }
+
+        // ---- S1: read the QP's word (re-read the held event while stalled) ----
+        self.ram.read_address.next = self.s1_qp.q.val();
+        if self.adv.val() {
+            self.ram.read_address.next = self.in_qp.val();
+            self.s1_valid.d.next = self.take.val() & self.in_valid.val();
+            self.s1_kind.d.next = self.in_kind.val();
+            self.s1_qp.d.next = self.in_qp.val();
+            self.s1_bytes.d.next = self.s_tx_bytes.val();
+            self.s1_now.d.next = self.now.val();
+        }
+
+        // ---- S2: registered RAM output, forwarding, next state ----
+        if self.adv.val() {
+            self.s2_valid.d.next = self.s1_valid.q.val();
+            self.s2_kind.d.next = self.s1_kind.q.val();
+            self.s2_qp.d.next = self.s1_qp.q.val();
+            self.s2_bytes.d.next = self.s1_bytes.q.val();
+            self.s2_now.d.next = self.s1_now.q.val();
+            self.s2_word.d.next = self.ram.read_data.val();
+        }
+        self.fwd.next = self.s2_word.q.val();
+        if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
+            self.fwd.next = self.w2_word.q.val();
+        }
+        if self.w1_valid.q.val() & (self.w1_qp.q.val() == self.s2_qp.q.val()) {
+            self.fwd.next = self.w1_word.q.val();
+        }
+        self.upd.old.next = self.fwd.val();
+        self.upd.kind.next = self.s2_kind.q.val();
+        self.upd.bytes.next = self.s2_bytes.q.val();
+        self.upd.now.next = self.s2_now.q.val();
+        self.upd.cfg.next = self.cfg.val();
+        self.tbl_lo.raddr0.next = self.upd.lo_addr0.val();
+        self.tbl_hi.raddr0.next = self.upd.hi_addr0.val();
+        self.tbl_lo.raddr1.next = self.upd.lo_addr1.val();
+        self.tbl_hi.raddr1.next = self.upd.hi_addr1.val();
+        self.upd.lo_val0.next = self.tbl_lo.rdata0.val();
+        self.upd.hi_val0.next = self.tbl_hi.rdata0.val();
+        self.upd.lo_val1.next = self.tbl_lo.rdata1.val();
+        self.upd.hi_val1.next = self.tbl_hi.rdata1.val();
+
+        // ---- write back (or sweep), history for forwarding, report ----
+        self.s2_writes.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != 2);
+        self.ram.write_enable.next = self.adv.val() & self.s2_writes.val();
+        self.ram.write_address.next = self.s2_qp.q.val();
+        self.ram.write_data.next = self.upd.next_word.val();
+        if self.adv.val() {
+            self.w1_valid.d.next = self.s2_writes.val();
+            self.w1_qp.d.next = self.s2_qp.q.val();
+            self.w1_word.d.next = self.upd.next_word.val();
+            self.w2_valid.d.next = self.w1_valid.q.val();
+            self.w2_qp.d.next = self.w1_qp.q.val();
+            self.w2_word.d.next = self.w1_word.q.val();
+            self.out_valid.d.next = self.s2_valid.q.val() & (self.s2_kind.q.val() == 2);
+            self.out_qp.d.next = self.s2_qp.q.val();
+            self.out_limited.d.next = self.upd.rep_limited.val();
+            self.out_rc.d.next = self.upd.rep_rc.val();
+            self.out_rt.d.next = self.upd.rep_rt.val();
+            self.out_alpha.d.next = self.upd.rep_alpha.val();
+        }
+        if self.busy_q.q.val() {
+            self.ram.write_enable.next = true;
+            self.ram.write_address.next = self.sweep.q.val();
+            self.ram.write_data.next = self.zero_word.val();
+            self.sweep.d.next = self.sweep.q.val() + 1;
+            if self.sweep.q.val() == self.sweep_last.val() {
+                self.busy_q.d.next = false;
+            }
+        }
+        if self.reset.val() {
+            self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
+            self.w1_valid.d.next = false;
+            self.w2_valid.d.next = false;
+            self.out_valid.d.next = false;
+            self.sweep.d.next = 0.into();
+            self.busy_q.d.next = true;
+        }
+        self.busy.next = self.busy_q.q.val();
+        self.m_rate_valid.next = self.out_valid.q.val();
+        self.m_rate_qp.next = self.out_qp.q.val();
+        self.m_rate_limited.next = self.out_limited.q.val();
+        self.m_rate_rc.next = self.out_rc.q.val();
+        self.m_rate_rt.next = self.out_rt.q.val();
+        self.m_rate_alpha.next = self.out_alpha.q.val();
+    }
+}

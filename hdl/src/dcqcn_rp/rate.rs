@@ -1,0 +1,391 @@
+//! Rate arithmetic of the reaction point: runs of increase events in closed form, their
+//! phases, and the cut. Combinational; each block mirrors the golden function of the same
+//! name in `sim::dcqcn_rp` (`run`, `phases`, `cut`).
+//!
+//! Signed values (`Rt - Rc` and intermediates) are two's complement in `DIST_W` = 31 bits;
+//! rates are unsigned Mb/s Q.8 in 28 bits.
+
+use super::widths::*;
+use crate::wide_mul::WideMul;
+use rust_hdl::prelude::*;
+
+/// Arithmetic right shift of a 31-bit two's complement value: `floor(v / 2^k)`.
+#[derive(LogicBlock, Default)]
+pub struct Asr {
+    /// Value, two's complement.
+    pub v: Signal<In, Bits<DIST_W>>,
+    /// Shift, 0..=63.
+    pub k: Signal<In, Bits<6>>,
+    /// `v >> k`, sign-filling.
+    pub o: Signal<Out, Bits<DIST_W>>,
+}
+
+impl Logic for Asr {
+    #[hdl_gen]
+    fn update(&mut self) {
+        if self.v.val().get_bit(30) {
+            self.o.next = !((!self.v.val()) >> self.k.val());
+        } else {
+            self.o.next = self.v.val() >> self.k.val();
+        }
+    }
+}
+
+/// `n` consecutive increase events that add `step` to Rt (0: fast recovery), in closed
+/// form (golden: `run`). One multiplier (`n * step`), a 5-step restoring division and five
+/// arithmetic shifters.
+#[derive(LogicBlock, Default)]
+pub struct IncRun {
+    /// Number of events, `< 2^21`.
+    pub n: Signal<In, Bits<COUNT_W>>,
+    /// Rt step per event, Mb/s Q.8.
+    pub step: Signal<In, Bits<RATE_W>>,
+    /// Rc before, Mb/s Q.8.
+    pub rc: Signal<In, Bits<RATE_W>>,
+    /// Rt before, Mb/s Q.8 (`<= max`).
+    pub rt: Signal<In, Bits<RATE_W>>,
+    /// Max rate, Mb/s Q.8.
+    pub max: Signal<In, Bits<RATE_W>>,
+    /// Rc after, Mb/s Q.8 (may exceed `max` by 1 LSB when the QP releases).
+    pub rc_o: Signal<Out, Bits<RATE_W>>,
+    /// Rt after, Mb/s Q.8.
+    pub rt_o: Signal<Out, Bits<RATE_W>>,
+    mul: WideMul<COUNT_W, RATE_W, 49>,
+    sh_n_asr: Asr,
+    fr_asr: Asr,
+    sh_j_asr: Asr,
+    half_asr: Asr,
+    sat_asr: Asr,
+    s31: Signal<Local, Bits<DIST_W>>,
+    d: Signal<Local, Bits<DIST_W>>,
+    dms: Signal<Local, Bits<DIST_W>>,
+    sum: Signal<Local, Bits<50>>,
+    max50: Signal<Local, Bits<50>>,
+    over: Signal<Local, Bits<50>>,
+    s32x: Signal<Local, Bits<50>>,
+    x5: Signal<Local, Bits<34>>,
+    x4: Signal<Local, Bits<34>>,
+    x3: Signal<Local, Bits<34>>,
+    x2: Signal<Local, Bits<34>>,
+    x1: Signal<Local, Bits<34>>,
+    x0: Signal<Local, Bits<34>>,
+    s34: Signal<Local, Bits<34>>,
+    q4: Signal<Local, Bits<6>>,
+    q3: Signal<Local, Bits<6>>,
+    q2: Signal<Local, Bits<6>>,
+    q1: Signal<Local, Bits<6>>,
+    q0: Signal<Local, Bits<6>>,
+    r6: Signal<Local, Bits<6>>,
+    r21: Signal<Local, Bits<COUNT_W>>,
+    j: Signal<Local, Bits<COUNT_W>>,
+    sh_n: Signal<Local, Bits<6>>,
+    sh_j: Signal<Local, Bits<6>>,
+    rem31: Signal<Local, Bits<DIST_W>>,
+    d_unsat: Signal<Local, Bits<DIST_W>>,
+    d1: Signal<Local, Bits<DIST_W>>,
+    t2: Signal<Local, Bits<DIST_W>>,
+    rt_sel: Signal<Local, Bits<RATE_W>>,
+    d_sel: Signal<Local, Bits<DIST_W>>,
+    rc31: Signal<Local, Bits<DIST_W>>,
+}
+
+impl Logic for IncRun {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s31.next = bit_cast::<DIST_W, RATE_W>(self.step.val());
+        self.d.next = bit_cast::<DIST_W, RATE_W>(self.rt.val())
+            - bit_cast::<DIST_W, RATE_W>(self.rc.val());
+        self.dms.next = self.d.val() - self.s31.val();
+        // Rt + n * step against the max rate.
+        self.mul.a.next = self.n.val();
+        self.mul.b.next = self.step.val();
+        self.sum.next = bit_cast::<50, RATE_W>(self.rt.val()) + bit_cast::<50, 49>(self.mul.p.val());
+        self.max50.next = bit_cast::<50, RATE_W>(self.max.val());
+        self.over.next = self.sum.val() - self.max50.val();
+        self.s32x.next = bit_cast::<50, RATE_W>(self.step.val()) << 5;
+        // r = floor(over / step) and its remainder, for over < 32 * step.
+        self.s34.next = bit_cast::<34, RATE_W>(self.step.val());
+        self.x5.next = self.over.val().get_bits::<34>(0);
+        self.q4.next = 0.into();
+        self.x4.next = self.x5.val();
+        if self.x5.val() >= (self.s34.val() << 4) {
+            self.q4.next = 16.into();
+            self.x4.next = self.x5.val() - (self.s34.val() << 4);
+        }
+        self.q3.next = 0.into();
+        self.x3.next = self.x4.val();
+        if self.x4.val() >= (self.s34.val() << 3) {
+            self.q3.next = 8.into();
+            self.x3.next = self.x4.val() - (self.s34.val() << 3);
+        }
+        self.q2.next = 0.into();
+        self.x2.next = self.x3.val();
+        if self.x3.val() >= (self.s34.val() << 2) {
+            self.q2.next = 4.into();
+            self.x2.next = self.x3.val() - (self.s34.val() << 2);
+        }
+        self.q1.next = 0.into();
+        self.x1.next = self.x2.val();
+        if self.x2.val() >= (self.s34.val() << 1) {
+            self.q1.next = 2.into();
+            self.x1.next = self.x2.val() - (self.s34.val() << 1);
+        }
+        self.q0.next = 0.into();
+        self.x0.next = self.x1.val();
+        if self.x1.val() >= self.s34.val() {
+            self.q0.next = 1.into();
+            self.x0.next = self.x1.val() - self.s34.val();
+        }
+        self.r6.next = self.q4.val() | self.q3.val() | self.q2.val() | self.q1.val() | self.q0.val();
+        self.rem31.next = self.x0.val().get_bits::<DIST_W>(0);
+        self.r21.next = bit_cast::<COUNT_W, 6>(self.r6.val());
+        self.j.next = self.n.val() - self.r21.val() - 1;
+        // Shift amounts, clamped to 63 (every 31-bit value is 0 or -1 by then).
+        self.sh_n.next = self.n.val().get_bits::<6>(0);
+        if self.n.val() >= 63 {
+            self.sh_n.next = 63.into();
+        }
+        self.sh_j.next = self.j.val().get_bits::<6>(0);
+        if self.j.val() >= 63 {
+            self.sh_j.next = 63.into();
+        }
+        // Rt stays below max: d - step halves n times.
+        self.sh_n_asr.v.next = self.dms.val();
+        self.sh_n_asr.k.next = self.sh_n.val();
+        self.d_unsat.next = self.s31.val() + self.sh_n_asr.o.val();
+        // Rt already at max: d halves n times.
+        self.fr_asr.v.next = self.d.val();
+        self.fr_asr.k.next = self.sh_n.val();
+        // Rt reaches max r events before the end.
+        self.sh_j_asr.v.next = self.dms.val();
+        self.sh_j_asr.k.next = self.sh_j.val();
+        self.d1.next = self.s31.val() + self.sh_j_asr.o.val();
+        self.t2.next = (self.d1.val() + self.s31.val()) - self.rem31.val();
+        self.half_asr.v.next = self.t2.val();
+        self.half_asr.k.next = 1.into();
+        self.sat_asr.v.next = self.half_asr.o.val();
+        self.sat_asr.k.next = self.r6.val();
+        // Select.
+        self.rt_sel.next = self.max.val();
+        self.d_sel.next = self.sat_asr.o.val();
+        if self.rt.val() >= self.max.val() {
+            self.d_sel.next = self.fr_asr.o.val();
+        } else if self.sum.val() < self.max50.val() {
+            self.rt_sel.next = self.sum.val().get_bits::<RATE_W>(0);
+            self.d_sel.next = self.d_unsat.val();
+        } else if self.over.val() >= self.s32x.val() {
+            self.d_sel.next = 0.into();
+        }
+        self.rc31.next = bit_cast::<DIST_W, RATE_W>(self.rt_sel.val()) - self.d_sel.val();
+        if self.n.val() == 0 {
+            self.rc_o.next = self.rc.val();
+            self.rt_o.next = self.rt.val();
+        } else {
+            self.rc_o.next = self.rc31.val().get_bits::<RATE_W>(0);
+            self.rt_o.next = self.rt_sel.val();
+        }
+    }
+}
+
+/// Split `k` increase-timer events starting at stage counters `t`, `bc` into fast recovery,
+/// additive and hyper events (golden: `phases`).
+#[derive(LogicBlock, Default)]
+pub struct Phases {
+    /// Number of events.
+    pub k: Signal<In, Bits<COUNT_W>>,
+    /// Timer stage counter T before.
+    pub t: Signal<In, Bits<STAGE_W>>,
+    /// Byte stage counter BC (constant over timer events).
+    pub bc: Signal<In, Bits<STAGE_W>>,
+    /// `rpg_threshold`.
+    pub th: Signal<In, Bits<THRESH_W>>,
+    /// The byte counter is off (`rpg_byte_reset == 0`): BC follows T.
+    pub byte_off: Signal<In, Bit>,
+    /// Fast-recovery events.
+    pub n_fr: Signal<Out, Bits<COUNT_W>>,
+    /// Additive-increase events.
+    pub n_ai: Signal<Out, Bits<COUNT_W>>,
+    /// Hyper-increase events.
+    pub n_hai: Signal<Out, Bits<COUNT_W>>,
+    th21: Signal<Local, Bits<COUNT_W>>,
+    th1: Signal<Local, Bits<COUNT_W>>,
+    t21: Signal<Local, Bits<COUNT_W>>,
+    bc21: Signal<Local, Bits<COUNT_W>>,
+    to_ai: Signal<Local, Bits<COUNT_W>>,
+    to_hai: Signal<Local, Bits<COUNT_W>>,
+    fr: Signal<Local, Bits<COUNT_W>>,
+    hai: Signal<Local, Bits<COUNT_W>>,
+}
+
+impl Logic for Phases {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.th21.next = bit_cast::<COUNT_W, THRESH_W>(self.th.val());
+        self.th1.next = self.th21.val() + 1;
+        self.t21.next = bit_cast::<COUNT_W, STAGE_W>(self.t.val());
+        self.bc21.next = bit_cast::<COUNT_W, STAGE_W>(self.bc.val());
+        // Events before T reaches the threshold, and before it passes it.
+        self.to_ai.next = 0.into();
+        if self.th21.val() > self.t21.val() {
+            self.to_ai.next = self.th21.val() - self.t21.val();
+        }
+        self.to_hai.next = 0.into();
+        if self.th1.val() > self.t21.val() {
+            self.to_hai.next = self.th1.val() - self.t21.val();
+        }
+        self.fr.next = 0.into();
+        if self.byte_off.val() | (self.bc21.val() < self.th21.val()) {
+            self.fr.next = self.k.val();
+            if self.to_ai.val() < self.k.val() {
+                self.fr.next = self.to_ai.val();
+            }
+        }
+        self.hai.next = 0.into();
+        if self.byte_off.val() | (self.bc21.val() > self.th21.val()) {
+            if self.k.val() > self.to_hai.val() {
+                self.hai.next = self.k.val() - self.to_hai.val();
+            }
+        }
+        self.n_fr.next = self.fr.val();
+        self.n_hai.next = self.hai.val();
+        self.n_ai.next = (self.k.val() - self.fr.val()) - self.hai.val();
+    }
+}
+
+/// `k` increase-timer events: phases, then the three runs; T advances by `k` (saturating)
+/// and `released` says Rc reached the max rate (golden: `timer_increases`).
+#[derive(LogicBlock, Default)]
+pub struct IncSegment {
+    /// Number of increase-timer events.
+    pub k: Signal<In, Bits<COUNT_W>>,
+    /// T before.
+    pub t: Signal<In, Bits<STAGE_W>>,
+    /// BC.
+    pub bc: Signal<In, Bits<STAGE_W>>,
+    /// Rc before.
+    pub rc: Signal<In, Bits<RATE_W>>,
+    /// Rt before.
+    pub rt: Signal<In, Bits<RATE_W>>,
+    /// `rpg_threshold`.
+    pub th: Signal<In, Bits<THRESH_W>>,
+    /// Byte counter off.
+    pub byte_off: Signal<In, Bit>,
+    /// Additive step, Mb/s Q.8.
+    pub ai: Signal<In, Bits<RATE_W>>,
+    /// Hyper step, Mb/s Q.8.
+    pub hai: Signal<In, Bits<RATE_W>>,
+    /// Max rate, Mb/s Q.8.
+    pub max: Signal<In, Bits<RATE_W>>,
+    /// Rc after.
+    pub rc_o: Signal<Out, Bits<RATE_W>>,
+    /// Rt after.
+    pub rt_o: Signal<Out, Bits<RATE_W>>,
+    /// T after.
+    pub t_o: Signal<Out, Bits<STAGE_W>>,
+    /// Rc reached the max rate during these events: the limiter is released.
+    pub released: Signal<Out, Bit>,
+    phases: Phases,
+    run_fr: IncRun,
+    run_ai: IncRun,
+    run_hai: IncRun,
+    t21: Signal<Local, Bits<COUNT_W>>,
+}
+
+impl Logic for IncSegment {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.phases.k.next = self.k.val();
+        self.phases.t.next = self.t.val();
+        self.phases.bc.next = self.bc.val();
+        self.phases.th.next = self.th.val();
+        self.phases.byte_off.next = self.byte_off.val();
+        self.run_fr.n.next = self.phases.n_fr.val();
+        self.run_fr.step.next = 0.into();
+        self.run_fr.rc.next = self.rc.val();
+        self.run_fr.rt.next = self.rt.val();
+        self.run_fr.max.next = self.max.val();
+        self.run_ai.n.next = self.phases.n_ai.val();
+        self.run_ai.step.next = self.ai.val();
+        self.run_ai.rc.next = self.run_fr.rc_o.val();
+        self.run_ai.rt.next = self.run_fr.rt_o.val();
+        self.run_ai.max.next = self.max.val();
+        self.run_hai.n.next = self.phases.n_hai.val();
+        self.run_hai.step.next = self.hai.val();
+        self.run_hai.rc.next = self.run_ai.rc_o.val();
+        self.run_hai.rt.next = self.run_ai.rt_o.val();
+        self.run_hai.max.next = self.max.val();
+        self.rc_o.next = self.run_hai.rc_o.val();
+        self.rt_o.next = self.run_hai.rt_o.val();
+        self.released.next = ((self.phases.n_fr.val() != 0)
+            & (self.run_fr.rc_o.val() >= self.max.val()))
+            | ((self.phases.n_ai.val() != 0) & (self.run_ai.rc_o.val() >= self.max.val()))
+            | ((self.phases.n_hai.val() != 0) & (self.run_hai.rc_o.val() >= self.max.val()));
+        self.t21.next = bit_cast::<COUNT_W, STAGE_W>(self.t.val()) + self.k.val();
+        self.t_o.next = 63.into();
+        if (self.k.val() < 63) & (self.t21.val() < 63) {
+            self.t_o.next = self.t21.val().get_bits::<STAGE_W>(0);
+        }
+    }
+}
+
+/// The decrease a decrease check performs when its CNP flag is set (golden: `cut`):
+/// optionally `Rt := Rc`, then `Rc := max(min_rate, Rc - min(Rc * alpha >> (gd + 10),
+/// Rc * max_cut_q16 >> 16))`. Two multipliers.
+#[derive(LogicBlock, Default)]
+pub struct Cut {
+    /// Rc before.
+    pub rc: Signal<In, Bits<RATE_W>>,
+    /// Rt before.
+    pub rt: Signal<In, Bits<RATE_W>>,
+    /// T at the check.
+    pub t: Signal<In, Bits<STAGE_W>>,
+    /// BC at the check.
+    pub bc: Signal<In, Bits<STAGE_W>>,
+    /// alpha at the check, Q.20.
+    pub alpha: Signal<In, Bits<ALPHA_W>>,
+    /// `clamp_tgt_rate`.
+    pub clamp: Signal<In, Bit>,
+    /// `clamp_tgt_rate_after_time_inc`.
+    pub clamp_after_t: Signal<In, Bit>,
+    /// `rpg_gd + 10`.
+    pub cut_shift: Signal<In, Bits<SHIFT_W>>,
+    /// `floor((100 - rpg_min_dec_fac) * 2^16 / 100)`.
+    pub max_cut_q16: Signal<In, Bits<CUTFRAC_W>>,
+    /// `rpg_min_rate`, Mb/s Q.8.
+    pub min_rate: Signal<In, Bits<RATE_W>>,
+    /// Rc after.
+    pub rc_o: Signal<Out, Bits<RATE_W>>,
+    /// Rt after.
+    pub rt_o: Signal<Out, Bits<RATE_W>>,
+    mul_alpha: WideMul<RATE_W, ALPHA_W, 49>,
+    mul_max: WideMul<RATE_W, CUTFRAC_W, 44>,
+    cut_a: Signal<Local, Bits<49>>,
+    cut_m: Signal<Local, Bits<49>>,
+    cut_v: Signal<Local, Bits<RATE_W>>,
+    diff: Signal<Local, Bits<RATE_W>>,
+}
+
+impl Logic for Cut {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rt_o.next = self.rt.val();
+        if self.clamp.val() | (self.bc.val() != 0) | (self.clamp_after_t.val() & (self.t.val() != 0)) {
+            self.rt_o.next = self.rc.val();
+        }
+        self.mul_alpha.a.next = self.rc.val();
+        self.mul_alpha.b.next = self.alpha.val();
+        self.cut_a.next = self.mul_alpha.p.val() >> self.cut_shift.val();
+        self.mul_max.a.next = self.rc.val();
+        self.mul_max.b.next = self.max_cut_q16.val();
+        self.cut_m.next = bit_cast::<49, 44>(self.mul_max.p.val()) >> 16;
+        self.cut_v.next = self.cut_m.val().get_bits::<RATE_W>(0);
+        if self.cut_a.val() < self.cut_m.val() {
+            self.cut_v.next = self.cut_a.val().get_bits::<RATE_W>(0);
+        }
+        self.diff.next = self.rc.val() - self.cut_v.val();
+        self.rc_o.next = self.diff.val();
+        if self.diff.val() < self.min_rate.val() {
+            self.rc_o.next = self.min_rate.val();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The words the reaction point stores and consumes: per-QP state, the time stamp and the
+//! configuration. Field order is the bit order (first field in the least significant bits),
+//! which is how `sim` packs them for the Verilated model.
+
+use super::widths::*;
+use rust_hdl::prelude::*;
+
+/// One QP's state: one block-RAM word (379 bits). Mirrors `sim::dcqcn_rp::QpState`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct QpWord {
+    /// A rate limiter is allocated.
+    pub limited: Bit,
+    /// Rc, Mb/s Q.8.
+    pub rc: Bits<RATE_W>,
+    /// Rt, Mb/s Q.8.
+    pub rt: Bits<RATE_W>,
+    /// alpha, Q.20.
+    pub alpha: Bits<ALPHA_W>,
+    /// Timer stage counter T (saturating).
+    pub t: Bits<STAGE_W>,
+    /// Byte stage counter BC (saturating).
+    pub bc: Bits<STAGE_W>,
+    /// Bytes since the last byte event (saturating).
+    pub acc: Bits<ACC_W>,
+    /// cnp_for_alpha.
+    pub cnp_alpha: Bit,
+    /// cnp_for_decrease.
+    pub cnp_dec: Bit,
+    /// Cycle within the microsecond at which this QP's timers expire.
+    pub sub: Bits<SUB_W>,
+    /// Next alpha expiry: epoch and remainder in the alpha radix.
+    pub ta_e: Bits<EPOCH_W>,
+    pub ta_r: Bits<REM_W>,
+    /// Next decrease check, decrease radix.
+    pub td_e: Bits<EPOCH_W>,
+    pub td_r: Bits<REM_W>,
+    /// Next increase-timer expiry, increase radix.
+    pub ti_e: Bits<EPOCH_W>,
+    pub ti_r: Bits<REM_W>,
+    /// The next decrease check in the alpha radix.
+    pub tda_e: Bits<EPOCH_W>,
+    pub tda_r: Bits<REM_W>,
+    /// The next decrease check in the increase radix.
+    pub tdi_e: Bits<EPOCH_W>,
+    pub tdi_r: Bits<REM_W>,
+}
+
+/// "Now" as the time base gives it (see `sim::timebase`): the cycle within the
+/// microsecond and the microsecond count in each timer's radix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct TimeWord {
+    /// Cycle within the microsecond, `0..clock_mhz`.
+    pub sub: Bits<SUB_W>,
+    /// Microseconds in the `dce_tcp_rtt` radix.
+    pub a_e: Bits<EPOCH_W>,
+    pub a_r: Bits<REM_W>,
+    /// Microseconds in the `rate_reduce_monitor_period` radix.
+    pub d_e: Bits<EPOCH_W>,
+    pub d_r: Bits<REM_W>,
+    /// Microseconds in the `rpg_time_reset` radix.
+    pub i_e: Bits<EPOCH_W>,
+    pub i_r: Bits<REM_W>,
+}
+
+/// The RP's parameters in hardware form (`sim::dcqcn_rp::RpConfig` computes them from the
+/// ConnectX-named `Params`; the power table is loaded through the table port).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RpCfgWord {
+    /// `dce_tcp_rtt`, us.
+    pub p_alpha: Bits<REM_W>,
+    /// `rate_reduce_monitor_period`, us.
+    pub p_dec: Bits<REM_W>,
+    /// `rpg_time_reset`, us.
+    pub p_inc: Bits<REM_W>,
+    /// `floor(2^18 / p_alpha)`.
+    pub recip_alpha: Bits<RECIP_W>,
+    /// `floor(2^18 / p_inc)`.
+    pub recip_inc: Bits<RECIP_W>,
+    /// Max rate, Mb/s Q.8.
+    pub max_rate: Bits<RATE_W>,
+    /// `rpg_ai_rate`, Mb/s Q.8.
+    pub ai_rate: Bits<RATE_W>,
+    /// `rpg_hai_rate`, Mb/s Q.8.
+    pub hai_rate: Bits<RATE_W>,
+    /// `rpg_min_rate`, Mb/s Q.8.
+    pub min_rate: Bits<RATE_W>,
+    /// Rc and Rt on a first CNP, Mb/s Q.8.
+    pub first_rate: Bits<RATE_W>,
+    /// `initial_alpha_value`, Q.20.
+    pub alpha_init: Bits<ALPHA_W>,
+    /// `dce_tcp_g` (1..=1024).
+    pub g: Bits<G_W>,
+    /// `rpg_gd + 10`.
+    pub cut_shift: Bits<SHIFT_W>,
+    /// `floor((100 - rpg_min_dec_fac) * 2^16 / 100)`.
+    pub max_cut_q16: Bits<CUTFRAC_W>,
+    /// `rpg_threshold`.
+    pub threshold: Bits<THRESH_W>,
+    /// `rpg_byte_reset` (0 = byte counter off).
+    pub byte_reset: Bits<ACC_W>,
+    /// `clamp_tgt_rate`.
+    pub clamp_tgt_rate: Bit,
+    /// `clamp_tgt_rate_after_time_inc`.
+    pub clamp_after_t: Bit,
+}

@@ -1,0 +1,127 @@
+//! Timer arithmetic of the reaction point, in radix form (no division).
+//!
+//! A microsecond count is kept in the radix of the timer's period `p`: `us = epoch * p +
+//! rem`, epoch modulo 2^32, `rem < p < 2^17` (see `sim::timebase`). Every block here is
+//! combinational and mirrors the function of the same name in `sim::dcqcn_rp`.
+
+use super::widths::*;
+use rust_hdl::prelude::*;
+
+/// How many expiries at `nxt`, `nxt + p`, ... fall at or before `upto`: `(upto.epoch -
+/// nxt.epoch) + (upto.rem >= nxt.rem)`, 0 if that is not positive, saturating at
+/// `2^21 - 1` (golden: `fired`).
+#[derive(LogicBlock, Default)]
+pub struct Fired {
+    /// Epoch of the time counted up to.
+    pub upto_e: Signal<In, Bits<EPOCH_W>>,
+    /// Remainder of the time counted up to, us.
+    pub upto_r: Signal<In, Bits<REM_W>>,
+    /// Epoch of the first expiry.
+    pub first_e: Signal<In, Bits<EPOCH_W>>,
+    /// Remainder (phase) of the expiries, us.
+    pub first_r: Signal<In, Bits<REM_W>>,
+    /// Number of expiries, saturating.
+    pub n: Signal<Out, Bits<COUNT_W>>,
+    diff: Signal<Local, Bits<EPOCH_W>>,
+    ge: Signal<Local, Bits<EPOCH_W>>,
+    plus: Signal<Local, Bits<EPOCH_W>>,
+}
+
+impl Logic for Fired {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.diff.next = self.upto_e.val() - self.first_e.val();
+        self.ge.next = 0.into();
+        if self.upto_r.val() >= self.first_r.val() {
+            self.ge.next = 1.into();
+        }
+        self.plus.next = self.diff.val() + self.ge.val();
+        if self.diff.val().get_bit(31) {
+            self.n.next = 0.into();
+        } else if self.plus.val() >= 2097151 {
+            self.n.next = 2097151.into();
+        } else {
+            self.n.next = self.plus.val().get_bits::<COUNT_W>(0);
+        }
+    }
+}
+
+/// The last microsecond whose expiry instant (cycle `qp_sub` within it) is not after now:
+/// `now` itself if `now_sub >= qp_sub`, else one microsecond earlier (golden:
+/// `radix_eff`).
+#[derive(LogicBlock, Default)]
+pub struct RadixEff {
+    /// Now, epoch in this timer's radix.
+    pub now_e: Signal<In, Bits<EPOCH_W>>,
+    /// Now, remainder in this timer's radix.
+    pub now_r: Signal<In, Bits<REM_W>>,
+    /// Now, cycle within the microsecond.
+    pub now_sub: Signal<In, Bits<SUB_W>>,
+    /// The QP's expiry cycle within a microsecond.
+    pub qp_sub: Signal<In, Bits<SUB_W>>,
+    /// The timer's period, us.
+    pub period: Signal<In, Bits<REM_W>>,
+    /// Result epoch.
+    pub eff_e: Signal<Out, Bits<EPOCH_W>>,
+    /// Result remainder.
+    pub eff_r: Signal<Out, Bits<REM_W>>,
+}
+
+impl Logic for RadixEff {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.eff_e.next = self.now_e.val();
+        self.eff_r.next = self.now_r.val();
+        if self.now_sub.val() < self.qp_sub.val() {
+            if self.now_r.val() == 0 {
+                self.eff_e.next = self.now_e.val() - 1;
+                self.eff_r.next = self.period.val() - 1;
+            } else {
+                self.eff_r.next = self.now_r.val() - 1;
+            }
+        }
+    }
+}
+
+/// `(floor(num / p), num mod p)` for `num < 2^18`: multiply by `recip = floor(2^18 / p)`,
+/// then one correction step (golden: `div_small`). Two multipliers.
+#[derive(LogicBlock, Default)]
+pub struct DivSmall {
+    /// Dividend, `< 2^18`.
+    pub num: Signal<In, Bits<NUM_W>>,
+    /// Divisor, `1..2^17`.
+    pub p: Signal<In, Bits<REM_W>>,
+    /// `floor(2^18 / p)`.
+    pub recip: Signal<In, Bits<RECIP_W>>,
+    /// Quotient.
+    pub q: Signal<Out, Bits<NUM_W>>,
+    /// Remainder, `< p`.
+    pub r: Signal<Out, Bits<REM_W>>,
+    mul_est: crate::wide_mul::WideMul<NUM_W, RECIP_W, 37>,
+    mul_back: crate::wide_mul::WideMul<NUM_W, REM_W, 35>,
+    q0: Signal<Local, Bits<NUM_W>>,
+    r0: Signal<Local, Bits<NUM_W>>,
+    p18: Signal<Local, Bits<NUM_W>>,
+    r_fix: Signal<Local, Bits<NUM_W>>,
+}
+
+impl Logic for DivSmall {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.mul_est.a.next = self.num.val();
+        self.mul_est.b.next = self.recip.val();
+        self.q0.next = self.mul_est.p.val().get_bits::<NUM_W>(18);
+        self.mul_back.a.next = self.q0.val();
+        self.mul_back.b.next = self.p.val();
+        self.r0.next = self.num.val() - self.mul_back.p.val().get_bits::<NUM_W>(0);
+        self.p18.next = bit_cast::<NUM_W, REM_W>(self.p.val());
+        self.r_fix.next = self.r0.val() - self.p18.val();
+        if self.r0.val() >= self.p18.val() {
+            self.q.next = self.q0.val() + 1;
+            self.r.next = self.r_fix.val().get_bits::<REM_W>(0);
+        } else {
+            self.q.next = self.q0.val();
+            self.r.next = self.r0.val().get_bits::<REM_W>(0);
+        }
+    }
+}

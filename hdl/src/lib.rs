@@ -1,0 +1,29 @@
+//! Synthesizable rust-hdl modules of roce-cc.
+//!
+//! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
+//! - [`wide_mul`], [`lut_ram`]: the two `Verilog::Custom` leaves (primitives rust-hdl cannot
+//!   express), each with its own three-way test.
+
+pub mod dcqcn_rp;
+pub mod lut_ram;
+pub mod wide_mul;
+
+/// The lint waiver file shipped with every generated top (`hdl/lint/waivers.vlt`).
+pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");
+
+/// QP-address bits of the reaction point as shipped (1024 QPs; any 1..=14 builds).
+pub const RP_QP_BITS: usize = 10;
+
+/// The Verilog of a rust-hdl top (rust-hdl names the top module `top`).
+pub fn verilog_of<B: rust_hdl::prelude::Block>(mut top: B) -> String {
+    top.connect_all();
+    rust_hdl::prelude::generate_verilog(&top)
+}
+
+/// `(name, verilog)` of every top-level design roce-cc ships.
+pub fn verilog_tops() -> Vec<(String, String)> {
+    vec![(
+        "dcqcn_rp_q1024".to_string(),
+        verilog_of(dcqcn_rp::DcqcnRp::<RP_QP_BITS>::new()),
+    )]
+}

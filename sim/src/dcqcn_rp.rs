@@ -1,0 +1,590 @@
+//! Golden model of the DCQCN reaction point (RP): the bit-accurate statement of what the
+//! `dcqcn_rp` hardware computes.
+//!
+//! The behaviour is dcqcn.md's "RP behaviour"; this file fixes the widths, the rounding and
+//! the way timer expiries are applied, and the RTL equals it bit for bit on every output.
+//! The design is described in `docs/dcqcn_rp.md`; the short version:
+//!
+//! * **Lazy timers, closed form.** Nothing runs for a QP between two of its events. When an
+//!   event touches a QP, every timer expiry since the previous touch is applied at once, in
+//!   the order dcqcn.md prescribes, by closed formulas: the number of expiries of a timer is
+//!   a subtraction in the timer's own radix ([`crate::timebase`]); `k` increase events are
+//!   at most three runs (fast recovery, additive, hyper) each applied in closed form
+//!   ([`run`]); `n` alpha updates are one multiply by `c^(n-1)` read from a power table
+//!   ([`RpConfig::pow_c`]). The only expiry that needs its own time is the one decrease
+//!   check that cuts (the first after a CNP); its time is kept, in the radices of the alpha
+//!   and increase timers, in the QP's state ([`QpState::tda`], [`QpState::tdi`]).
+//! * **Queries do not write.** A rate query applies the catch-up to a copy and reports it,
+//!   so sampling a QP never changes what it does later.
+//!
+//! Formats: rates are Mb/s in Q.8 (28 bits, resolution 1/256 Mb/s); alpha is Q.20
+//! (`1 << 20` = 1.0); the power table is Q.24. All divisions by powers of two floor.
+
+use crate::replay::RpReport;
+use crate::timebase::{Radix, TimeStamp, Timebase};
+use roce_cc_params::Params;
+
+/// Fractional bits of a rate (Mb/s).
+pub const RATE_FRAC: u32 = 8;
+/// Fractional bits of alpha.
+pub const ALPHA_FRAC: u32 = 20;
+/// Fractional bits of the entries of the power table `c^k`.
+pub const POW_FRAC: u32 = 24;
+/// Entries of each half of the power table (`c^j` and `c^(128 j)`, `j < 128`).
+pub const POW_TABLE: usize = 128;
+/// `c^k` is taken as 0 for `k >= POW_LIMIT` (below 2^-21 even for g = 1/1024).
+pub const POW_LIMIT: u64 = (POW_TABLE * POW_TABLE) as u64;
+/// Saturation value of the stage counters T and BC (6 bits).
+pub const STAGE_MAX: u32 = 63;
+/// Expiry counts saturate here (21 bits): more increase events than this always release.
+pub const COUNT_MAX: u64 = (1 << 21) - 1;
+/// Shift of the reciprocals used for the bounded divisions (numerators < 2^18).
+pub const RECIP_SHIFT: u32 = 18;
+
+/// The parameters in the form the hardware uses them, derived from [`Params`] once (the
+/// hardware's configuration stage computes the same values after reset).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RpConfig {
+    /// Alpha timer period, us.
+    pub p_alpha: u32,
+    /// Decrease-check period, us.
+    pub p_dec: u32,
+    /// Increase timer period, us.
+    pub p_inc: u32,
+    /// `floor(2^18 / p_alpha)`.
+    pub recip_alpha: u32,
+    /// `floor(2^18 / p_inc)`.
+    pub recip_inc: u32,
+    /// Max rate, Mb/s Q.8.
+    pub max_rate: u32,
+    /// Additive step, Mb/s Q.8.
+    pub ai_rate: u32,
+    /// Hyper step, Mb/s Q.8.
+    pub hai_rate: u32,
+    /// Rc floor, Mb/s Q.8.
+    pub min_rate: u32,
+    /// Rc and Rt on a first CNP, Mb/s Q.8.
+    pub first_rate: u32,
+    /// Alpha on a first CNP, Q.20.
+    pub alpha_init: u32,
+    /// `dce_tcp_g` (1..=1024).
+    pub g: u32,
+    /// `rpg_gd + 10`: the right shift of `Rc * alpha_q20` that gives the alpha cut.
+    pub cut_shift: u32,
+    /// `floor((100 - rpg_min_dec_fac) * 2^16 / 100)`: the largest cut as a Q.16 fraction.
+    pub max_cut_q16: u32,
+    /// `rpg_threshold`.
+    pub threshold: u32,
+    /// `rpg_byte_reset` (0 = byte counter off).
+    pub byte_reset: u32,
+    pub clamp_tgt_rate: bool,
+    pub clamp_tgt_rate_after_time_inc: bool,
+    /// `c^j`, Q.24, `c = (1024 - g) / 1024`.
+    pub pow_lo: [u32; POW_TABLE],
+    /// `c^(128 j)`, Q.24.
+    pub pow_hi: [u32; POW_TABLE],
+}
+
+impl RpConfig {
+    pub fn new(p: &Params) -> Self {
+        let max_rate = p.max_rate_mbps() << RATE_FRAC;
+        let first_rate = if p.rate_to_set_on_first_cnp == 0 {
+            max_rate
+        } else {
+            (p.rate_to_set_on_first_cnp << RATE_FRAC).min(max_rate)
+        };
+        let c = 1024 - p.dce_tcp_g as u64;
+        let mut pow_lo = [0u32; POW_TABLE];
+        let mut pow_hi = [0u32; POW_TABLE];
+        // The hardware generates the tables the same way: one multiply per entry.
+        pow_lo[0] = 1 << POW_FRAC;
+        for j in 1..POW_TABLE {
+            pow_lo[j] = ((pow_lo[j - 1] as u64 * c) >> 10) as u32;
+        }
+        let c128 = (pow_lo[POW_TABLE - 1] as u64 * c) >> 10;
+        pow_hi[0] = 1 << POW_FRAC;
+        for j in 1..POW_TABLE {
+            pow_hi[j] = ((pow_hi[j - 1] as u64 * c128) >> POW_FRAC) as u32;
+        }
+        Self {
+            p_alpha: p.dce_tcp_rtt,
+            p_dec: p.rate_reduce_monitor_period,
+            p_inc: p.rpg_time_reset,
+            recip_alpha: (1 << RECIP_SHIFT) / p.dce_tcp_rtt,
+            recip_inc: (1 << RECIP_SHIFT) / p.rpg_time_reset,
+            max_rate,
+            ai_rate: p.rpg_ai_rate << RATE_FRAC,
+            hai_rate: p.rpg_hai_rate << RATE_FRAC,
+            min_rate: p.rpg_min_rate << RATE_FRAC,
+            first_rate,
+            alpha_init: p.initial_alpha_value << (ALPHA_FRAC - 10),
+            g: p.dce_tcp_g,
+            cut_shift: p.rpg_gd + 10,
+            max_cut_q16: (100 - p.rpg_min_dec_fac) * 65536 / 100,
+            threshold: p.rpg_threshold,
+            byte_reset: p.rpg_byte_reset,
+            clamp_tgt_rate: p.clamp_tgt_rate,
+            clamp_tgt_rate_after_time_inc: p.clamp_tgt_rate_after_time_inc,
+            pow_lo,
+            pow_hi,
+        }
+    }
+
+    /// `c^k` in Q.24 for `k < POW_LIMIT`, from the two table halves (one multiply).
+    pub fn pow_c(&self, k: u64) -> u64 {
+        debug_assert!(k < POW_LIMIT);
+        let hi = self.pow_hi[(k >> 7) as usize] as u64;
+        let lo = self.pow_lo[(k & 127) as usize] as u64;
+        (hi * lo) >> POW_FRAC
+    }
+
+    /// alpha after `n` alpha-timer expiries, the first of which sees the CNP flag `flag`:
+    /// `t1 = floor(alpha * (1024 - g) / 1024) + flag * g / 1024` (one exact update), then
+    /// `floor(t1 * c^(n-1))`; 0 once `n - 1 >= POW_LIMIT`.
+    pub fn alpha_after(&self, alpha: u32, flag: bool, n: u64) -> u32 {
+        if n == 0 {
+            return alpha;
+        }
+        let c = 1024 - self.g as u64;
+        let t1 = ((alpha as u64 * c) >> 10) + if flag { (self.g as u64) << 10 } else { 0 };
+        let k = n - 1;
+        if k >= POW_LIMIT {
+            0
+        } else {
+            ((t1 * self.pow_c(k)) >> POW_FRAC) as u32
+        }
+    }
+}
+
+/// One QP's state word (what the hardware keeps in block RAM).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpState {
+    /// A rate limiter is allocated.
+    pub limited: bool,
+    /// Rc, Mb/s Q.8.
+    pub rc: u32,
+    /// Rt, Mb/s Q.8.
+    pub rt: u32,
+    /// alpha, Q.20.
+    pub alpha: u32,
+    /// Timer stage counter T (saturates at 63).
+    pub t: u32,
+    /// Byte stage counter BC (saturates at 63).
+    pub bc: u32,
+    /// Bytes since the last byte event (saturates at 2^32 - 1).
+    pub acc: u32,
+    /// cnp_for_alpha.
+    pub cnp_alpha: bool,
+    /// cnp_for_decrease.
+    pub cnp_dec: bool,
+    /// Cycle within the microsecond at which every timer of this episode expires.
+    pub sub: u32,
+    /// Next alpha expiry, us in the alpha radix.
+    pub ta: Radix,
+    /// Next decrease check, us in the decrease radix.
+    pub td: Radix,
+    /// Next increase-timer expiry, us in the increase radix.
+    pub ti: Radix,
+    /// `td` written in the alpha radix (valid while limited).
+    pub tda: Radix,
+    /// `td` written in the increase radix (valid while limited).
+    pub tdi: Radix,
+}
+
+/// An event the RP accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RpKind {
+    /// A CNP was received for the QP.
+    Cnp,
+    /// The QP transmitted a packet of `bytes` bytes (`bytes < 2^16`).
+    Tx { bytes: u32 },
+    /// Report the QP's state; changes nothing.
+    Query,
+}
+
+/// `r` one microsecond earlier.
+pub fn radix_dec(r: Radix, period: u32) -> Radix {
+    if r.rem > 0 {
+        Radix { epoch: r.epoch, rem: r.rem - 1 }
+    } else {
+        Radix { epoch: r.epoch.wrapping_sub(1), rem: period - 1 }
+    }
+}
+
+/// The last microsecond whose expiry instant (cycle `sub` within it) is not after now.
+pub fn radix_eff(now: Radix, now_sub: u32, sub: u32, period: u32) -> Radix {
+    if now_sub < sub { radix_dec(now, period) } else { now }
+}
+
+/// How many expiries at `next`, `next + period`, ... fall at or before `upto` (saturating
+/// at [`COUNT_MAX`]). Epochs compare modulo 2^32.
+pub fn fired(upto: Radix, next: Radix) -> u64 {
+    let d = upto.epoch.wrapping_sub(next.epoch) as i32 as i64 + (upto.rem >= next.rem) as i64;
+    d.clamp(0, COUNT_MAX as i64) as u64
+}
+
+/// The first expiry (phase `next.rem`) after `upto`, given that at least one has fired.
+pub fn next_after(upto: Radix, next: Radix) -> Radix {
+    Radix { epoch: upto.epoch.wrapping_add((upto.rem >= next.rem) as u32), rem: next.rem }
+}
+
+/// `(floor(num / p), num mod p)` for `num < 2^18`, as the hardware does it: multiply by
+/// `recip = floor(2^18 / p)`, then one correction step.
+pub fn div_small(num: u32, p: u32, recip: u32) -> (u32, u32) {
+    debug_assert!(num < 1 << RECIP_SHIFT);
+    let q0 = ((num as u64 * recip as u64) >> RECIP_SHIFT) as u32;
+    let r0 = num - q0 * p;
+    if r0 >= p { (q0 + 1, r0 - p) } else { (q0, r0) }
+}
+
+/// `n` consecutive increase events that all add `step` to Rt (0 for fast recovery), in
+/// closed form. Returns the new `(rc, rt)`; the caller checks `rc >= max` for release.
+///
+/// One event is `Rt := min(Rt + step, M); Rc := ceil((Rc + Rt) / 2)`. With `d = Rt - Rc`
+/// that is `d := floor((d + step) / 2)` while Rt is below M, so `d - step` halves (an
+/// arithmetic shift); once Rt has reached M, `d` halves. The event at which Rt reaches M is
+/// found from the overshoot `Rt + n * step - M` by a 5-bit division; if it came more than
+/// 31 events before the end, `d` is taken as 0 (stepping gives 0 or -1: Rc >= M, released
+/// either way).
+pub fn run(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> (u32, u32) {
+    if n == 0 {
+        return (rc, rt);
+    }
+    let d = rt as i64 - rc as i64;
+    let shift = |x: i64, k: u64| x >> k.min(63);
+    let (rt2, d2) = if rt >= max {
+        (max as i64, shift(d, n))
+    } else {
+        let s = step as i64;
+        let over = rt as i64 + n as i64 * s - max as i64;
+        if over < 0 {
+            (rt as i64 + n as i64 * s, s + shift(d - s, n))
+        } else if over >= 32 * s {
+            // Rt reached M more than 31 events ago: d has halved to 0 (or -1, which
+            // releases the same way); the hardware takes 0.
+            (max as i64, 0)
+        } else {
+            let r = over / s;
+            let rem = over - r * s;
+            let d1 = s + shift(d - s, n - r as u64 - 1);
+            let d_sat = (d1 + s - rem) >> 1;
+            (max as i64, d_sat >> r)
+        }
+    };
+    ((rt2 - d2) as u32, rt2 as u32)
+}
+
+/// Numbers of fast-recovery, additive and hyper increase events among `k` timer events
+/// that start with stage counters `t`, `bc` (dcqcn.md "Phase"; with the byte counter off
+/// BC follows T).
+pub fn phases(cfg: &RpConfig, k: u64, t: u32, bc: u32) -> (u64, u64, u64) {
+    let th = cfg.threshold as u64;
+    let t = t as u64;
+    let bc = bc as u64;
+    let byte_off = cfg.byte_reset == 0;
+    let fr_ok = byte_off || bc < th;
+    let hai_ok = byte_off || bc > th;
+    let n_fr = if fr_ok { k.min(th.saturating_sub(t)) } else { 0 };
+    let before_hai = (th + 1).saturating_sub(t);
+    let n_hai = if hai_ok { k.saturating_sub(before_hai) } else { 0 };
+    (n_fr, k - n_fr - n_hai, n_hai)
+}
+
+/// Step of Rt for one increase event in the phase given by `t`, `bc`.
+fn byte_event_step(cfg: &RpConfig, t: u32, bc: u32) -> u32 {
+    let th = cfg.threshold;
+    if t.max(bc) < th {
+        0
+    } else if t.min(bc) > th {
+        cfg.hai_rate
+    } else {
+        cfg.ai_rate
+    }
+}
+
+/// Apply `k` increase-timer events to `s`; clears `limited` on release.
+fn timer_increases(cfg: &RpConfig, s: &mut QpState, k: u64) {
+    if k == 0 {
+        return;
+    }
+    let (n_fr, n_ai, n_hai) = phases(cfg, k, s.t, s.bc);
+    for (n, step) in [(n_fr, 0), (n_ai, cfg.ai_rate), (n_hai, cfg.hai_rate)] {
+        let (rc, rt) = run(n, step, s.rc, s.rt, cfg.max_rate);
+        s.rc = rc;
+        s.rt = rt;
+        if n > 0 && rc >= cfg.max_rate {
+            s.limited = false;
+            return;
+        }
+    }
+    s.t = (s.t as u64 + k).min(STAGE_MAX as u64) as u32;
+}
+
+/// The decrease that a decrease check with its CNP flag set performs (dcqcn.md).
+fn cut(cfg: &RpConfig, s: &mut QpState, alpha: u32) {
+    if cfg.clamp_tgt_rate || s.bc > 0 || (cfg.clamp_tgt_rate_after_time_inc && s.t > 0) {
+        s.rt = s.rc;
+    }
+    let cut_alpha = (s.rc as u64 * alpha as u64) >> cfg.cut_shift;
+    let cut_max = (s.rc as u64 * cfg.max_cut_q16 as u64) >> 16;
+    let c = cut_alpha.min(cut_max) as u32;
+    s.rc = (s.rc - c).max(cfg.min_rate);
+    s.t = 0;
+    s.bc = 0;
+    s.acc = 0;
+    s.cnp_dec = false;
+}
+
+/// Apply every timer expiry up to `now` to a limited QP (dcqcn.md ordering: per instant
+/// alpha, then the decrease check, then the increase timer).
+pub fn catch_up(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
+    if !s.limited {
+        return;
+    }
+    let ea = radix_eff(now.alpha, now.sub, s.sub, cfg.p_alpha);
+    let ed = radix_eff(now.dec, now.sub, s.sub, cfg.p_dec);
+    let ei = radix_eff(now.inc, now.sub, s.sub, cfg.p_inc);
+    let n_alpha = fired(ea, s.ta);
+    let n_dec = fired(ed, s.td);
+    let alpha0 = s.alpha;
+    let flag0 = s.cnp_alpha;
+    if s.cnp_dec && n_dec > 0 {
+        // Increase events strictly before the cut (one at the cut's own instant is
+        // superseded: the check restarts the increase timer first).
+        let k1 = fired(radix_dec(s.tdi, cfg.p_inc), s.ti);
+        timer_increases(cfg, s, k1);
+        if !s.limited {
+            return;
+        }
+        let alpha_at_cut = cfg.alpha_after(alpha0, flag0, fired(s.tda, s.ta));
+        cut(cfg, s, alpha_at_cut);
+        s.ti = Radix { epoch: s.tdi.epoch.wrapping_add(1), rem: s.tdi.rem };
+    }
+    let k = fired(ei, s.ti);
+    timer_increases(cfg, s, k);
+    if !s.limited {
+        return;
+    }
+    if k > 0 {
+        s.ti = next_after(ei, s.ti);
+    }
+    s.alpha = cfg.alpha_after(alpha0, flag0, n_alpha);
+    if n_alpha > 0 {
+        s.cnp_alpha = false;
+        s.ta = next_after(ea, s.ta);
+    }
+    if n_dec > 0 {
+        s.td = next_after(ed, s.td);
+    }
+}
+
+/// Record the time of the next decrease check in the alpha and increase radices.
+fn note_next_check(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
+    let ea = radix_eff(now.alpha, now.sub, s.sub, cfg.p_alpha);
+    let ed = radix_eff(now.dec, now.sub, s.sub, cfg.p_dec);
+    let ei = radix_eff(now.inc, now.sub, s.sub, cfg.p_inc);
+    // td is the first check after `ed`: 1..=p_dec microseconds ahead.
+    let ahead = if s.td.epoch == ed.epoch {
+        s.td.rem - ed.rem
+    } else {
+        cfg.p_dec + s.td.rem - ed.rem
+    };
+    let (qa, ra) = div_small(ea.rem + ahead, cfg.p_alpha, cfg.recip_alpha);
+    s.tda = Radix { epoch: ea.epoch.wrapping_add(qa), rem: ra };
+    let (qi, ri) = div_small(ei.rem + ahead, cfg.p_inc, cfg.recip_inc);
+    s.tdi = Radix { epoch: ei.epoch.wrapping_add(qi), rem: ri };
+}
+
+/// The next state of one QP and, for a query, its report: the whole RP in one function.
+pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (QpState, RpReport) {
+    let mut s = *old;
+    catch_up(cfg, &mut s, now);
+    match kind {
+        RpKind::Cnp if !s.limited => {
+            s = QpState {
+                limited: true,
+                rc: cfg.first_rate,
+                rt: cfg.first_rate,
+                alpha: cfg.alpha_init,
+                t: 0,
+                bc: 0,
+                acc: 0,
+                cnp_alpha: false,
+                cnp_dec: true,
+                sub: now.sub,
+                ta: Radix { epoch: now.alpha.epoch.wrapping_add(1), rem: now.alpha.rem },
+                td: Radix { epoch: now.dec.epoch.wrapping_add(1), rem: now.dec.rem },
+                ti: Radix { epoch: now.inc.epoch.wrapping_add(1), rem: now.inc.rem },
+                tda: Radix::default(),
+                tdi: Radix::default(),
+            };
+        }
+        RpKind::Cnp => {
+            s.cnp_alpha = true;
+            s.cnp_dec = true;
+        }
+        RpKind::Tx { bytes } if s.limited => {
+            let sum = s.acc.saturating_add(bytes);
+            if cfg.byte_reset != 0 && sum >= cfg.byte_reset {
+                s.acc = sum - cfg.byte_reset;
+                let step = byte_event_step(cfg, s.t, s.bc);
+                let (rc, rt) = run(1, step, s.rc, s.rt, cfg.max_rate);
+                s.rc = rc;
+                s.rt = rt;
+                s.bc = (s.bc + 1).min(STAGE_MAX);
+                if rc >= cfg.max_rate {
+                    s.limited = false;
+                }
+            } else {
+                s.acc = sum;
+            }
+        }
+        RpKind::Tx { .. } | RpKind::Query => {}
+    }
+    if s.limited {
+        note_next_check(cfg, &mut s, now);
+    }
+    let report = if s.limited {
+        RpReport { limited: true, rc_mbps_q8: s.rc, rt_mbps_q8: s.rt, alpha_q20: s.alpha }
+    } else {
+        RpReport {
+            limited: false,
+            rc_mbps_q8: cfg.max_rate,
+            rt_mbps_q8: cfg.max_rate,
+            alpha_q20: 0,
+        }
+    };
+    (s, report)
+}
+
+/// The golden reaction point: one [`QpState`] per QP, events applied in order.
+#[derive(Clone, Debug)]
+pub struct DcqcnRp {
+    pub cfg: RpConfig,
+    pub timebase: Timebase,
+    pub qps: Vec<QpState>,
+}
+
+impl DcqcnRp {
+    pub fn new(p: &Params) -> Self {
+        Self {
+            cfg: RpConfig::new(p),
+            timebase: Timebase::new(p),
+            qps: vec![QpState::default(); p.qps as usize],
+        }
+    }
+
+    /// Apply one event at `now`; returns the report (meaningful for queries; for other
+    /// events it is the state after the event).
+    pub fn apply(&mut self, now: &TimeStamp, qp: u32, kind: RpKind) -> RpReport {
+        let old = &self.qps[qp as usize];
+        let (new, report) = update(&self.cfg, old, now, kind);
+        if kind != RpKind::Query {
+            self.qps[qp as usize] = new;
+        }
+        report
+    }
+
+    /// Apply one event at clock cycle `cycle`.
+    pub fn apply_at_cycle(&mut self, cycle: u64, qp: u32, kind: RpKind) -> RpReport {
+        let now = self.timebase.at_cycle(cycle);
+        self.apply(&now, qp, kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The closed form of `run` equals stepping one increase event at a time.
+    #[test]
+    fn run_matches_stepping() {
+        let mut rng = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..200_000 {
+            let max = (next() % (1 << 28)).max(2) as u32;
+            let rt = (next() % max as u64) as u32 + if next() % 8 == 0 { max - (next() % max as u64) as u32 } else { 0 };
+            let rt = rt.min(max);
+            let rc = (next() % (max as u64 + 1)) as u32;
+            let step = match next() % 4 {
+                0 => 0,
+                1 => (next() % 4096) as u32,
+                2 => (next() % max as u64) as u32 + 1,
+                _ => (next() % 256) as u32 + 1,
+            };
+            let n = match next() % 3 {
+                0 => next() % 8,
+                1 => next() % 80,
+                _ => next() % 3000,
+            };
+            let (mut c, mut t) = (rc as i64, rt as i64);
+            for _ in 0..n {
+                t = (t + step as i64).min(max as i64);
+                c = (c + t + 1).div_euclid(2);
+            }
+            let got = run(n, step, rc, rt, max);
+            // Past M both are released; the hardware clamps the distance there.
+            let want = if c >= max as i64 { (max as u32, t as u32) } else { (c as u32, t as u32) };
+            assert_eq!((got.0.min(max), got.1), want, "n={n} step={step} rc={rc} rt={rt} max={max}");
+        }
+    }
+
+    #[test]
+    fn div_small_exact() {
+        for p in [1u32, 2, 3, 7, 100, 255, 1000, 65535, 131071] {
+            let recip = (1 << RECIP_SHIFT) / p;
+            for num in (0..(1u32 << 18)).step_by(97).chain([0, (1 << 18) - 1]) {
+                assert_eq!(div_small(num, p, recip), (num / p, num % p), "{num}/{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn phases_match_rule() {
+        let mut p = Params::default();
+        for byte_reset in [0, 100] {
+            p.rpg_byte_reset = byte_reset;
+            for th in [1, 2, 5, 31] {
+                p.rpg_threshold = th;
+                let cfg = RpConfig::new(&p);
+                for t in 0..40 {
+                    for bc in [0, 1, th - 1, th, th + 1, 40] {
+                        for k in [0u64, 1, 2, 3, 7, 40, 100] {
+                            let (mut fr, mut ai, mut hai) = (0, 0, 0);
+                            let mut tt = t;
+                            for _ in 0..k {
+                                let b = if byte_reset == 0 { tt } else { bc };
+                                if tt.max(b) < th {
+                                    fr += 1
+                                } else if tt.min(b) > th {
+                                    hai += 1
+                                } else {
+                                    ai += 1
+                                }
+                                tt += 1;
+                            }
+                            assert_eq!(phases(&cfg, k, t, bc), (fr, ai, hai), "t={t} bc={bc} k={k} th={th}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn alpha_single_step_is_exact_update() {
+        let p = Params::default();
+        let cfg = RpConfig::new(&p);
+        for alpha in [0u32, 1, 12345, 1 << 19, 1 << 20] {
+            for flag in [false, true] {
+                let want = ((alpha as u64 * (1024 - 4)) >> 10) as u32 + if flag { 4 << 10 } else { 0 };
+                assert_eq!(cfg.alpha_after(alpha, flag, 1), want);
+            }
+        }
+    }
+}

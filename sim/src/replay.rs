@@ -1,0 +1,87 @@
+//! The trace-replay interface every engine answers to (`../shared/reference/replay.md`).
+//!
+//! A trace is parsed and checked once ([`crate::trace`]); engines only see valid
+//! [`TimedEvent`]s and return [`OutLine`]s, which are printed by one function
+//! ([`OutLine::to_json`]) so that two engines that agree on values print identical bytes.
+
+use crate::fixed::exact_decimal;
+
+/// One event of a trace, already validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// CNP received for `qp` (reaction point).
+    Cnp { qp: u32 },
+    /// `qp` sent a packet of `bytes` bytes.
+    Tx { qp: u32, bytes: u32 },
+    /// CE-marked data packet received for `qp` (notification point).
+    Ecn { qp: u32 },
+    /// Report `qp`'s state at this time.
+    Sample { qp: u32 },
+}
+
+/// An event with its time and the trace line it came from (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimedEvent {
+    pub t_ns: u64,
+    pub line: usize,
+    pub ev: TraceEvent,
+}
+
+/// One QP's reaction-point state as the hardware holds it (fixed point, see `dcqcn_rp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RpReport {
+    /// A rate limiter is allocated to the QP.
+    pub limited: bool,
+    /// Current rate Rc, Mb/s in Q.8 (the QP's max rate when not limited).
+    pub rc_mbps_q8: u32,
+    /// Target rate Rt, Mb/s in Q.8 (the QP's max rate when not limited).
+    pub rt_mbps_q8: u32,
+    /// alpha in Q.20 (`1 << 20` is 1.0); meaningless when not limited.
+    pub alpha_q20: u32,
+}
+
+/// One line of replay output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutLine {
+    /// Answer to a `sample` event.
+    Sample { t_ns: u64, qp: u32, report: RpReport },
+    /// A CNP the notification point asks to send.
+    CnpOut { t_ns: u64, qp: u32, dscp: u32, prio: u32 },
+}
+
+impl OutLine {
+    /// The exact output line (no trailing newline), as replay.md shows it.
+    pub fn to_json(&self) -> String {
+        match self {
+            OutLine::Sample { t_ns, qp, report } => {
+                let alpha = if report.limited {
+                    exact_decimal(report.alpha_q20 as u64, 20)
+                } else {
+                    "null".to_string()
+                };
+                format!(
+                    "{{\"t_ns\": {t_ns}, \"qp\": {qp}, \"limited\": {}, \"rc_mbps\": {}, \"rt_mbps\": {}, \"alpha\": {alpha}}}",
+                    report.limited,
+                    exact_decimal(report.rc_mbps_q8 as u64, 8),
+                    exact_decimal(report.rt_mbps_q8 as u64, 8),
+                )
+            }
+            OutLine::CnpOut { t_ns, qp, dscp, prio } => format!(
+                "{{\"t_ns\": {t_ns}, \"ev\": \"cnp_out\", \"qp\": {qp}, \"dscp\": {dscp}, \"prio\": {prio}}}"
+            ),
+        }
+    }
+
+    pub fn t_ns(&self) -> u64 {
+        match self {
+            OutLine::Sample { t_ns, .. } | OutLine::CnpOut { t_ns, .. } => *t_ns,
+        }
+    }
+}
+
+/// Something that can replay a trace: the golden model or the Verilated RTL.
+pub trait ReplayEngine {
+    /// Run all events (sorted by time, ties in file order) and return the output lines in
+    /// time order (ties in the order the events that caused them appear).
+    fn run(&mut self, events: &[TimedEvent]) -> Result<Vec<OutLine>, String>;
+}
