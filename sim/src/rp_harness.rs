@@ -1,0 +1,253 @@
+//! Cycle-level harness of the reaction point: one set of pins, three implementations.
+//!
+//! * [`GoldenRpCycle`]: the golden model ([`crate::dcqcn_rp`]) wrapped in the RP's
+//!   documented pipeline timing (arbitration, latency, backpressure, reset sweep).
+//! * [`HdlRp`]: rust-hdl's own simulation of `roce_cc_hdl::dcqcn_rp::DcqcnRp`.
+//! * `VerilatedRp` (in [`crate::verilated`]): the Verilog of the same design, Verilated.
+//!
+//! All three implement [`RpDut`]; the three-way tests and the `rtl` replay engine drive
+//! them through it. Each cycle: [`RpDut::eval`] applies the pins and returns the outputs
+//! as they are before the clock edge; [`RpDut::clock`] is the rising edge.
+
+use crate::dcqcn_rp::{DcqcnRp, RpConfig, RpKind, POW_TABLE};
+use crate::replay::RpReport;
+use crate::timebase::TimeStamp;
+use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
+use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
+use roce_cc_params::Params;
+use rust_hdl::prelude::*;
+
+/// The RP's input pins for one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RpPins {
+    pub reset: bool,
+    /// CNP stream: `Some(qp)` = valid.
+    pub cnp: Option<u32>,
+    /// Packet stream: `Some((qp, bytes))` = valid.
+    pub tx: Option<(u32, u32)>,
+    /// Query stream: `Some(qp)` = valid.
+    pub query: Option<u32>,
+    /// Report consumer ready.
+    pub m_ready: bool,
+    /// Now.
+    pub now: TimeStamp,
+    /// Power-table write `(addr, data)`.
+    pub tbl: Option<(u32, u32)>,
+}
+
+/// The RP's output pins in one cycle (before the clock edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RpOuts {
+    pub cnp_ready: bool,
+    pub tx_ready: bool,
+    pub query_ready: bool,
+    pub busy: bool,
+    /// `Some((qp, report))` when `m_rate_valid`.
+    pub report: Option<(u32, RpReport)>,
+}
+
+/// Something with the RP's pins.
+pub trait RpDut {
+    /// Drive `pins` and return the outputs before the next rising edge.
+    fn eval(&mut self, pins: &RpPins) -> RpOuts;
+    /// The rising clock edge (with the pins last given to `eval`).
+    fn clock(&mut self);
+}
+
+/// Which input, if any, the arbiter takes: CNP, then packet, then query.
+pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
+    if let (Some(qp), true) = (pins.cnp, outs.cnp_ready) {
+        Some((qp, RpKind::Cnp))
+    } else if let (Some((qp, bytes)), true) = (pins.tx, outs.tx_ready) {
+        Some((qp, RpKind::Tx { bytes }))
+    } else if let (Some(qp), true) = (pins.query, outs.query_ready) {
+        Some((qp, RpKind::Query))
+    } else {
+        None
+    }
+}
+
+/// The golden model with the RP's pipeline timing (see `hdl::dcqcn_rp` docs).
+pub struct GoldenRpCycle {
+    rp: DcqcnRp,
+    qps: u32,
+    busy_left: u32,
+    s1: Option<(u32, RpKind, TimeStamp)>,
+    s2: Option<(u32, RpKind, TimeStamp)>,
+    out: Option<(u32, RpReport)>,
+    pins: RpPins,
+    outs: RpOuts,
+}
+
+impl GoldenRpCycle {
+    pub fn new(p: &Params) -> Self {
+        Self {
+            rp: DcqcnRp::new(p),
+            qps: p.qps,
+            busy_left: 0,
+            s1: None,
+            s2: None,
+            out: None,
+            pins: RpPins::default(),
+            outs: RpOuts::default(),
+        }
+    }
+}
+
+impl RpDut for GoldenRpCycle {
+    fn eval(&mut self, pins: &RpPins) -> RpOuts {
+        let adv = self.out.is_none() || pins.m_ready;
+        let take = adv && self.busy_left == 0;
+        let outs = RpOuts {
+            cnp_ready: take,
+            tx_ready: take && pins.cnp.is_none(),
+            query_ready: take && pins.cnp.is_none() && pins.tx.is_none(),
+            busy: self.busy_left > 0,
+            report: self.out,
+        };
+        self.pins = *pins;
+        self.outs = outs;
+        outs
+    }
+
+    fn clock(&mut self) {
+        let pins = self.pins;
+        if pins.reset {
+            self.s1 = None;
+            self.s2 = None;
+            self.out = None;
+            self.busy_left = self.qps;
+            self.rp.qps.iter_mut().for_each(|q| *q = Default::default());
+            return;
+        }
+        self.busy_left = self.busy_left.saturating_sub(1);
+        let adv = self.out.is_none() || pins.m_ready;
+        if !adv {
+            return;
+        }
+        self.out = None;
+        if let Some((qp, kind, now)) = self.s2.take() {
+            let report = self.rp.apply(&now, qp, kind);
+            if kind == RpKind::Query {
+                self.out = Some((qp, report));
+            }
+        }
+        self.s2 = self.s1.take();
+        self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now));
+    }
+}
+
+/// The hardware configuration word for `cfg`.
+pub fn cfg_word(cfg: &RpConfig) -> RpCfgWord {
+    RpCfgWord {
+        p_alpha: b(cfg.p_alpha),
+        p_dec: b(cfg.p_dec),
+        p_inc: b(cfg.p_inc),
+        recip_alpha: b(cfg.recip_alpha),
+        recip_inc: b(cfg.recip_inc),
+        max_rate: b(cfg.max_rate),
+        ai_rate: b(cfg.ai_rate),
+        hai_rate: b(cfg.hai_rate),
+        min_rate: b(cfg.min_rate),
+        first_rate: b(cfg.first_rate),
+        alpha_init: b(cfg.alpha_init),
+        g: b(cfg.g),
+        cut_shift: b(cfg.cut_shift),
+        max_cut_q16: b(cfg.max_cut_q16),
+        threshold: b(cfg.threshold),
+        byte_reset: b(cfg.byte_reset),
+        clamp_tgt_rate: cfg.clamp_tgt_rate,
+        clamp_after_t: cfg.clamp_tgt_rate_after_time_inc,
+    }
+}
+
+/// The hardware time word for `now`.
+pub fn time_word(now: &TimeStamp) -> TimeWord {
+    TimeWord {
+        sub: b(now.sub),
+        a_e: b(now.alpha.epoch),
+        a_r: b(now.alpha.rem),
+        d_e: b(now.dec.epoch),
+        d_r: b(now.dec.rem),
+        i_e: b(now.inc.epoch),
+        i_r: b(now.inc.rem),
+    }
+}
+
+/// The power-table writes `(addr, data)` that load `cfg`'s table (`c^j` at `j`, `c^(128 j)`
+/// at `128 + j`).
+pub fn table_writes(cfg: &RpConfig) -> Vec<(u32, u32)> {
+    let lo = cfg.pow_lo.iter().enumerate().map(|(j, v)| (j as u32, *v));
+    let hi = cfg.pow_hi.iter().enumerate().map(|(j, v)| ((POW_TABLE + j) as u32, *v));
+    lo.chain(hi).collect()
+}
+
+/// rust-hdl's own simulation of the RP with `2^QB` QPs.
+pub struct HdlRp<const QB: usize> {
+    uut: Box<HdlDcqcnRp<QB>>,
+}
+
+impl<const QB: usize> HdlRp<QB> {
+    pub fn new(p: &Params) -> Self {
+        assert_eq!(1u32 << QB, p.qps, "HdlRp<{QB}> built for {} QPs", p.qps);
+        let mut uut = Box::new(HdlDcqcnRp::<QB>::new());
+        uut.connect_all();
+        uut.cfg.next = cfg_word(&RpConfig::new(p));
+        settle(uut.as_mut());
+        Self { uut }
+    }
+}
+
+/// A `Bits<N>` from a `u32`.
+fn b<const N: usize>(x: u32) -> Bits<N> {
+    (x as u64).into()
+}
+
+fn settle<B: Block>(uut: &mut B) {
+    assert!(simulate(uut, 1000), "rust-hdl simulation did not settle");
+}
+
+impl<const QB: usize> RpDut for HdlRp<QB> {
+    fn eval(&mut self, pins: &RpPins) -> RpOuts {
+        let u = self.uut.as_mut();
+        u.reset.next = pins.reset;
+        u.s_cnp_valid.next = pins.cnp.is_some();
+        u.s_cnp_qp.next = (pins.cnp.unwrap_or(0) as u64).into();
+        u.s_tx_valid.next = pins.tx.is_some();
+        u.s_tx_qp.next = (pins.tx.map_or(0, |t| t.0) as u64).into();
+        u.s_tx_bytes.next = (pins.tx.map_or(0, |t| t.1) as u64).into();
+        u.s_query_valid.next = pins.query.is_some();
+        u.s_query_qp.next = (pins.query.unwrap_or(0) as u64).into();
+        u.m_rate_ready.next = pins.m_ready;
+        u.now.next = time_word(&pins.now);
+        u.tbl_we.next = pins.tbl.is_some();
+        u.tbl_addr.next = (pins.tbl.map_or(0, |t| t.0) as u64).into();
+        u.tbl_data.next = (pins.tbl.map_or(0, |t| t.1) as u64).into();
+        settle(u);
+        RpOuts {
+            cnp_ready: u.s_cnp_ready.val(),
+            tx_ready: u.s_tx_ready.val(),
+            query_ready: u.s_query_ready.val(),
+            busy: u.busy.val(),
+            report: u.m_rate_valid.val().then(|| {
+                (
+                    u.m_rate_qp.val().to_u32(),
+                    RpReport {
+                        limited: u.m_rate_limited.val(),
+                        rc_mbps_q8: u.m_rate_rc.val().to_u32(),
+                        rt_mbps_q8: u.m_rate_rt.val().to_u32(),
+                        alpha_q20: u.m_rate_alpha.val().to_u32(),
+                    },
+                )
+            }),
+        }
+    }
+
+    fn clock(&mut self) {
+        let u = self.uut.as_mut();
+        u.clock.next = Clock { clk: true };
+        settle(u);
+        u.clock.next = Clock { clk: false };
+        settle(u);
+    }
+}

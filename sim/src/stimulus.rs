@@ -1,0 +1,199 @@
+//! Random stimulus for the reaction point and the lock-step runner of the three-way tests.
+//!
+//! A [`Stimulus`] is a parameter set plus a list of [`Step`]s: per cycle, which inputs are
+//! offered, whether the report consumer is ready, and how far time advances (from one
+//! cycle up to seconds, which the RP sees only through its `now` input, so an idle gap of
+//! seconds costs one simulated cycle). [`run_lockstep`] drives every [`RpDut`] with the
+//! same pins and compares every output on every cycle.
+
+use crate::dcqcn_rp::{RpConfig, RpKind};
+use crate::rp_harness::{accepted, table_writes, RpDut, RpOuts, RpPins};
+use crate::timebase::Timebase;
+use roce_cc_params::Params;
+
+/// One cycle of stimulus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Cycles by which `now` advances before this cycle (>= 0; large values are idle gaps).
+    pub dt: u64,
+    /// Offered CNP.
+    pub cnp: Option<u32>,
+    /// Offered packet.
+    pub tx: Option<(u32, u32)>,
+    /// Offered query.
+    pub query: Option<u32>,
+    /// Report consumer ready.
+    pub m_ready: bool,
+}
+
+/// What differed, on which cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Index of the step (cycle after reset and table load).
+    pub step: usize,
+    /// Name of the implementation that differed from the first one.
+    pub dut: String,
+    pub want: RpOuts,
+    pub got: RpOuts,
+}
+
+/// Reset, load the power table during the RAM sweep, wait for the sweep to end.
+/// Returns the number of set-up cycles; every DUT sees the same pins.
+pub fn bring_up(p: &Params, duts: &mut [(&str, &mut dyn RpDut)]) -> Result<u64, Mismatch> {
+    let cfg = RpConfig::new(p);
+    let mut tbl = table_writes(&cfg).into_iter();
+    let tb = Timebase::new(p);
+    let mut cycle = 0u64;
+    let mut reset_cycles = 2u32;
+    loop {
+        let pins = RpPins {
+            reset: reset_cycles > 0,
+            m_ready: true,
+            now: tb.at_cycle(0),
+            tbl: if reset_cycles > 0 { None } else { tbl.next() },
+            ..Default::default()
+        };
+        let outs = eval_all(duts, &pins, usize::MAX)?;
+        if reset_cycles == 0 && !outs.busy && pins.tbl.is_none() {
+            return Ok(cycle);
+        }
+        for (_, d) in duts.iter_mut() {
+            d.clock();
+        }
+        reset_cycles = reset_cycles.saturating_sub(1);
+        cycle += 1;
+    }
+}
+
+fn eval_all(
+    duts: &mut [(&str, &mut dyn RpDut)],
+    pins: &RpPins,
+    step: usize,
+) -> Result<RpOuts, Mismatch> {
+    let mut first: Option<RpOuts> = None;
+    for (name, d) in duts.iter_mut() {
+        let o = d.eval(pins);
+        match first {
+            None => first = Some(o),
+            Some(w) if w != o => {
+                return Err(Mismatch { step, dut: name.to_string(), want: w, got: o });
+            }
+            _ => {}
+        }
+    }
+    Ok(first.expect("at least one DUT"))
+}
+
+/// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
+/// cycle; returns the accepted events `(cycle, qp, kind)` and the reports, or the first
+/// mismatch.
+pub fn run_lockstep(
+    p: &Params,
+    steps: &[Step],
+    duts: &mut [(&str, &mut dyn RpDut)],
+) -> Result<Vec<(u32, crate::replay::RpReport)>, Mismatch> {
+    let tb = Timebase::new(p);
+    bring_up(p, duts)?;
+    let mut cycle = 0u64;
+    let mut reports = Vec::new();
+    let drain = std::iter::repeat(Step { dt: 1, cnp: None, tx: None, query: None, m_ready: true });
+    for (i, s) in steps.iter().copied().chain(drain.take(8)).enumerate() {
+        cycle += s.dt;
+        let pins = RpPins {
+            reset: false,
+            cnp: s.cnp,
+            tx: s.tx,
+            query: s.query,
+            m_ready: s.m_ready,
+            now: tb.at_cycle(cycle),
+            tbl: None,
+        };
+        let outs = eval_all(duts, &pins, i)?;
+        if let (Some(r), true) = (outs.report, pins.m_ready) {
+            reports.push(r);
+        }
+        let _ = accepted(&pins, &outs);
+        for (_, d) in duts.iter_mut() {
+            d.clock();
+        }
+    }
+    Ok(reports)
+}
+
+/// Kinds of an accepted event, for messages.
+pub fn kind_name(k: RpKind) -> &'static str {
+    match k {
+        RpKind::Cnp => "cnp",
+        RpKind::Tx { .. } => "tx",
+        RpKind::Query => "query",
+    }
+}
+
+/// Proptest strategies for parameters and steps (also used by the long campaign).
+pub mod strategies {
+    use super::Step;
+    use proptest::prelude::*;
+    use roce_cc_params::{MAX_LINE_RATE_MBPS, MAX_PERIOD_US, Params};
+
+    /// A value in `lo..=hi`, with both ends drawn often.
+    fn ranged(lo: u32, hi: u32) -> BoxedStrategy<u32> {
+        prop_oneof![1 => Just(lo), 1 => Just(hi), 4 => lo..=hi].boxed()
+    }
+
+    /// A short period in us (so that timers expire often), sometimes any period.
+    fn period() -> BoxedStrategy<u32> {
+        prop_oneof![3 => 1u32..=8, 1 => Just(MAX_PERIOD_US), 2 => 1u32..=MAX_PERIOD_US].boxed()
+    }
+
+    /// Random RP parameters across their full ranges, `qps` fixed.
+    pub fn params(qps: u32) -> impl Strategy<Value = Params> {
+        let rates = (ranged(1_000, MAX_LINE_RATE_MBPS), 0u32..=3, any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>());
+        let times = (period(), period(), period(), prop_oneof![Just(250u32), 1u32..=1000]);
+        let shape = (ranged(1, 31), ranged(1, 15), ranged(1, 100), ranged(1, 1024), ranged(0, 1024), any::<bool>(), any::<bool>());
+        let bytes = prop_oneof![Just(0u32), 1u32..=3000, Just(u32::MAX), 1u32..=u32::MAX];
+        (rates, times, shape, bytes).prop_map(move |(r, t, s, byte_reset)| {
+            let (line, max_kind, a, b, c, d) = r;
+            let mut p = Params { qps, line_rate_mbps: line, ..Params::default() };
+            p.rpg_max_rate = match max_kind { 0 => 0, 1 => line, _ => 1 + a % line };
+            let max = p.max_rate_mbps();
+            let pick = |x: u32, hi: u32| match x % 4 { 0 => 1, 1 => hi, _ => 1 + (x >> 2) % hi };
+            p.rpg_ai_rate = pick(b, line);
+            p.rpg_hai_rate = pick(c, line);
+            p.rpg_min_rate = pick(d, max);
+            p.rate_to_set_on_first_cnp = if a & 1 == 0 { 0 } else { pick(a >> 1, line) };
+            (p.dce_tcp_rtt, p.rate_reduce_monitor_period, p.rpg_time_reset, p.clock_mhz) = t;
+            (p.rpg_threshold, p.rpg_gd, p.rpg_min_dec_fac, p.dce_tcp_g, p.initial_alpha_value) =
+                (s.0, s.1, s.2, s.3, s.4);
+            p.clamp_tgt_rate = s.5;
+            p.clamp_tgt_rate_after_time_inc = s.6;
+            p.rpg_byte_reset = byte_reset;
+            p.validate().expect("strategy makes valid parameters");
+            p
+        })
+    }
+
+    /// One cycle: random QPs from a small hot set (repeats and back-to-back hits) or any QP,
+    /// time advancing by a cycle, a few microseconds, or up to seconds; random backpressure.
+    pub fn step(qps: u32, clock_mhz: u32) -> impl Strategy<Value = Step> {
+        let qp = prop_oneof![3 => 0u32..4.min(qps), 1 => 0..qps];
+        let c = clock_mhz as u64;
+        let dt = prop_oneof![
+            6 => 0u64..=1,
+            3 => 0..=8 * c,
+            1 => 0..=2_000 * c,
+            1 => 0..=5_000_000 * c,
+        ];
+        (dt, proptest::option::weighted(0.3, qp.clone()),
+         proptest::option::weighted(0.4, (qp.clone(), 1u32..=65535)),
+         proptest::option::weighted(0.4, qp), prop_oneof![4 => Just(true), 1 => Just(false)])
+            .prop_map(|(dt, cnp, tx, query, m_ready)| Step { dt, cnp, tx, query, m_ready })
+    }
+
+    /// Parameters and a stream of `1..=len` steps.
+    pub fn case(qps: u32, len: usize) -> impl Strategy<Value = (Params, Vec<Step>)> {
+        params(qps).prop_flat_map(move |p| {
+            let c = p.clock_mhz;
+            (Just(p), proptest::collection::vec(step(qps, c), 1..=len))
+        })
+    }
+}
