@@ -21,12 +21,6 @@ pub struct RtlEngine {
 }
 
 impl RtlEngine {
-    /// The engine over the Verilated RP big enough for `params.qps`.
-    pub fn new(params: &Params) -> Result<Self, String> {
-        let dut = crate::verilated::rp_for(params)?;
-        Ok(Self { params: params.clone(), dut, name: "verilated" })
-    }
-
     /// The engine over a given DUT (tests use rust-hdl's simulation too).
     pub fn with_dut(params: &Params, dut: Box<dyn RpDut>, name: &'static str) -> Self {
         Self { params: params.clone(), dut, name }
