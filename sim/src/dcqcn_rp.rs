@@ -588,3 +588,48 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod scenario_tests {
+    use super::*;
+
+    /// Hand-computed from dcqcn.md with the connectx profile at 250 MHz: first CNP at
+    /// cycle 250 (1 us); alpha updates at 2, 3, 4, 5 us decay alpha by 252/256 each (no CNP
+    /// since); the decrease check at 5 us (first after the CNP) cuts Rc by
+    /// Rc * alpha * 1024 / 2^11 = Rc * alpha / 2.
+    #[test]
+    fn first_cnp_then_one_cut() {
+        let p = Params::default();
+        let mut rp = DcqcnRp::new(&p);
+        rp.apply_at_cycle(250, 3, RpKind::Cnp);
+        let r = rp.apply_at_cycle(250 * 5 - 1, 3, RpKind::Query);
+        assert!(r.limited);
+        assert_eq!(r.rc_mbps_q8, 100_000 << 8);
+        let r = rp.apply_at_cycle(250 * 5, 3, RpKind::Query);
+        let mut alpha = 1023.0 / 1024.0;
+        for _ in 0..4 {
+            alpha *= 1.0 - 4.0 / 1024.0;
+        }
+        let want = 100_000.0 * (1.0 - alpha / 2.0);
+        let got = r.rc_mbps_q8 as f64 / 256.0;
+        // Q.20 alpha and the Q.24 power table: within 0.05 Mb/s of real arithmetic.
+        assert!((got - want).abs() < 0.05, "got {got}, want {want}");
+        assert_eq!(r.rt_mbps_q8, 100_000 << 8, "T = BC = 0 at the first cut: Rt is kept");
+        // Untouched QPs stay unlimited at the line rate.
+        let r = rp.apply_at_cycle(250 * 5, 4, RpKind::Query);
+        assert!(!r.limited && r.rc_mbps_q8 == 100_000 << 8);
+    }
+
+    /// After a cut and a long idle the QP recovers to the max rate and is released.
+    #[test]
+    fn idle_recovers_and_releases() {
+        let p = Params::default();
+        let mut rp = DcqcnRp::new(&p);
+        rp.apply_at_cycle(0, 0, RpKind::Cnp);
+        let r = rp.apply_at_cycle(250 * 10, 0, RpKind::Query);
+        assert!(r.limited && r.rc_mbps_q8 < 60_000 << 8);
+        // FR 1 step then AI (5 Mb/s) / HAI ... reaching line rate takes a while; 5 s is plenty.
+        let r = rp.apply_at_cycle(250 * 5_000_000, 0, RpKind::Query);
+        assert!(!r.limited, "{r:?}");
+    }
+}
