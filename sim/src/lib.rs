@@ -7,3 +7,4 @@ pub mod replay_rtl;
 pub mod rp_harness;
 pub mod stimulus;
 pub mod timebase;
+pub mod verilated;

@@ -1,0 +1,31 @@
+//! Verilates the rust-hdl tops of roce-cc and generates their Rust bindings (see
+//! `roce-cc-bridge-gen`); `src/verilated.rs` includes the bindings, one module per top.
+//!
+//! Adding a top: one `build_top` line below (a distinct snake-case name) and one
+//! `bridge!` line in `src/verilated.rs`.
+
+use roce_cc_bridge_gen::{build_runtime, build_top, out_dir, rerun_if_changed};
+use roce_cc_hdl::dcqcn_rp::DcqcnRp;
+use std::path::PathBuf;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("run by cargo"));
+    rerun_if_changed(&manifest.join("build.rs"));
+    rerun_if_changed(&manifest.join("../hdl/src"));
+    let out = out_dir();
+
+    build_top(
+        "wide_mul_28x21",
+        &mut roce_cc_hdl::wide_mul::WideMul28x21::new(),
+        &out,
+    );
+    // The reaction point at three sizes: 16 QPs (the three-way tests, beside rust-hdl's
+    // simulation of the same size), 1024 (the default) and 16384 (the largest; it serves
+    // every other QP count, see `verilated::rp_for`).
+    build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);
+    build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), &out);
+    build_top("dcqcn_rp_q16384", &mut DcqcnRp::<14>::new(), &out);
+
+    // Last: the runtime must follow every model on the link line.
+    build_runtime(&out);
+}
