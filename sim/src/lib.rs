@@ -3,8 +3,10 @@
 pub mod dcqcn_rp;
 pub mod fixed;
 pub mod replay;
+pub mod replay_golden;
 pub mod replay_rtl;
 pub mod rp_harness;
 pub mod stimulus;
 pub mod timebase;
+pub mod trace;
 pub mod verilated;

@@ -243,3 +243,12 @@ impl RpDut for VerilatedRp {
 pub fn rp_for(params: &Params) -> Result<Box<dyn RpDut>, String> {
     Ok(Box::new(VerilatedRp::at_least(params)))
 }
+
+/// [`rp_for`] with every signal of the Verilated run written to the VCD file `vcd`
+/// (time unit: half clock cycles), for `roce-cc replay --engine rtl --vcd FILE`.
+pub fn rp_for_with_vcd(params: &Params, vcd: &Path) -> Result<Box<dyn RpDut>, String> {
+    let mut rp = VerilatedRp::at_least(params);
+    rp.open_vcd(vcd)
+        .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
+    Ok(Box::new(rp))
+}

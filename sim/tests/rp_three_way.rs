@@ -2,23 +2,88 @@
 //! pipeline timing), rust-hdl's own simulation and the Verilated Verilog get the same
 //! random pins every cycle and must agree on every output every cycle.
 //!
-//! On a mismatch proptest shrinks the case and prints the shortest failing parameter set
-//! and step list; the Verilated run of it is written as a VCD (path in the message).
+//! Stimulus (`stimulus::strategies`): random parameters across their full ranges, random
+//! QPs from a hot set (repeats, back-to-back hits on one QP) or any QP, time steps from 0
+//! cycles to seconds of idle, all three input streams at once, random backpressure on the
+//! report stream.
+//!
+//! On a mismatch proptest shrinks the case; the failure message holds the shortest failing
+//! step list, and the Verilated run of that case is written as a VCD whose path is in the
+//! message (`target/tmp/rp_three_way/<test>.vcd`; open it with GTKWave).
+//!
+//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 32); the long campaign is
+//! `rp_long_campaign.rs`.
 
 use proptest::prelude::*;
+use roce_cc_params::Params;
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
-use roce_cc_sim::stimulus::{run_lockstep, strategies};
+use roce_cc_sim::stimulus::{Step, describe_steps, run_lockstep, strategies};
+use roce_cc_sim::verilated::VerilatedRp;
+use std::path::PathBuf;
+
+fn cases() -> u32 {
+    std::env::var("ROCE_CC_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(32)
+}
+
+/// Where the VCD of a failing case goes.
+fn vcd_path(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rp_three_way");
+    std::fs::create_dir_all(&dir).expect("create the VCD directory");
+    dir.join(format!("{test}.vcd"))
+}
+
+/// Runs one case three ways; on a mismatch re-runs the Verilated model alone with a VCD
+/// (proptest calls this for every shrink step, so the file left is the shortest case's).
+fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
+    let mut g = GoldenRpCycle::new(p);
+    let mut h = HdlRp::<4>::new(p);
+    let mut v = VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built");
+    let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![
+        ("golden", &mut g),
+        ("rust-hdl", &mut h),
+        ("verilator", &mut v),
+    ];
+    if let Err(m) = run_lockstep(p, steps, &mut duts) {
+        let path = vcd_path(test);
+        let mut v = VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built");
+        let vcd = match v.open_vcd(&path) {
+            Ok(()) => {
+                let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("verilator", &mut v)];
+                let _ = run_lockstep(p, steps, &mut duts);
+                v.close_vcd();
+                format!("VCD of the Verilated run: {}", path.display())
+            }
+            Err(e) => format!("(no VCD: {e})"),
+        };
+        return Err(TestCaseError::fail(format!(
+            "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
+            p.to_toml_string(),
+            describe_steps(steps, m.step)
+        )));
+    }
+    Ok(())
+}
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, max_shrink_iters: 2000, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        max_shrink_iters: 4000,
+        .. ProptestConfig::default()
+    })]
 
+    /// Random parameters, up to 200 cycles of random events on 16 QPs.
     #[test]
-    fn golden_rusthdl_agree_16_qps((p, steps) in strategies::case(16, 160)) {
-        let mut g = GoldenRpCycle::new(&p);
-        let mut h = HdlRp::<4>::new(&p);
-        let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("golden", &mut g), ("rust-hdl", &mut h)];
-        if let Err(m) = run_lockstep(&p, &steps, &mut duts) {
-            prop_assert!(false, "mismatch at step {}: {} gave {:?}, golden {:?}", m.step, m.dut, m.got, m.want);
-        }
+    fn three_way_random_16_qps((p, steps) in strategies::case(16, 200)) {
+        check("three_way_random_16_qps", &p, &steps)?;
+    }
+
+    /// The connectx defaults, longer streams: the profile users start from.
+    #[test]
+    fn three_way_connectx_16_qps(steps in proptest::collection::vec(strategies::step(16, 250), 1..=600)) {
+        let p = Params { qps: 16, ..Params::default() };
+        check("three_way_connectx_16_qps", &p, &steps)?;
     }
 }

@@ -1,0 +1,235 @@
+//! `roce-cc`: emit the core's Verilog, replay event traces through the golden model or the
+//! Verilated RTL, and print parameter profiles.
+//!
+//! Exit codes: 0 success; 2 bad input (trace, parameters, command line); 1 internal failure.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use roce_cc_params::{PROFILES, Params};
+use roce_cc_sim::replay::ReplayEngine;
+use roce_cc_sim::replay_golden::{GoldenEngine, ReplayError, replay};
+use roce_cc_sim::replay_rtl::RtlEngine;
+use roce_cc_sim::trace::parse_trace;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// roce-cc: a DCQCN congestion-control core for RoCEv2 FPGA NICs.
+#[derive(Parser)]
+#[command(name = "roce-cc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Write the Verilog of every top the core ships, plus the Verilator lint waivers.
+    ///
+    /// Writes DIR/<top>.v for each top and DIR/waivers.vlt, prints the paths written and
+    /// the Verilator command that lints them. Each top's module is named `top`.
+    Verilog {
+        /// Directory to write into (created if missing; existing files are overwritten).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Replay an event trace (TRACE.jsonl) and print what the core did (OUT.jsonl).
+    ///
+    /// The trace has one JSON object per line, times non-decreasing (ties replay in file
+    /// order); blank lines are skipped:
+    ///
+    ///   {"t_ns": 1000, "ev": "cnp",    "qp": 3}                 CNP received for QP 3
+    ///   {"t_ns": 1200, "ev": "tx",     "qp": 3, "bytes": 1024}  QP 3 sent 1024 bytes
+    ///   {"t_ns": 1400, "ev": "sample", "qp": 3}                 report QP 3's state
+    ///
+    /// Event times in ns become clock cycles as floor(t_ns * clock_mhz / 1000). Each sample
+    /// prints one line:
+    ///
+    ///   {"t_ns": 1400, "qp": 3, "limited": true, "rc_mbps": 50000.0, "rt_mbps": 100000.0, "alpha": 0.9990234375}
+    ///
+    /// with exact decimal values of the fixed-point state. Both engines print byte-identical
+    /// output, so `diff` compares them. "ecn" events (notification point) are not supported
+    /// yet.
+    ///
+    /// Errors go to stderr as `error: FILE:LINE: message`. Exit code 2: bad trace or bad
+    /// parameters; 1: internal failure.
+    #[command(
+        verbatim_doc_comment,
+        about = "Replay an event trace (TRACE.jsonl) and print what the core did (OUT.jsonl)"
+    )]
+    Replay {
+        /// Which model replays the trace.
+        #[arg(long, value_enum)]
+        engine: Engine,
+        /// Parameter file (flat keys as printed by `roce-cc params`; missing keys take the
+        /// connectx defaults). Without it, the connectx defaults.
+        #[arg(long, value_name = "PARAMS.toml")]
+        params: Option<PathBuf>,
+        /// The trace, one JSON event per line; `-` reads standard input.
+        #[arg(value_name = "TRACE.jsonl")]
+        trace: PathBuf,
+        /// With `--engine rtl`: write every signal of the Verilated run to this VCD file
+        /// (time unit: half clock cycles; open it with GTKWave or Surfer).
+        #[arg(long, value_name = "FILE.vcd")]
+        vcd: Option<PathBuf>,
+    },
+    /// Print a complete PARAMS.toml for a named profile (every key, with its value).
+    Params {
+        /// connectx: the ConnectX defaults; paper: the DCQCN paper (SIGCOMM'15); ns3-mlx:
+        /// the "mlx" DCQCN of the HPCC ns-3 simulator.
+        #[arg(
+            long,
+            default_value = "connectx",
+            value_parser = clap::builder::PossibleValuesParser::new(PROFILES)
+        )]
+        profile: String,
+    },
+}
+
+/// The replay engines.
+#[derive(Clone, Copy, ValueEnum)]
+enum Engine {
+    /// The bit-accurate golden model (Rust).
+    Golden,
+    /// The core's Verilog, Verilated, driven cycle by cycle.
+    Rtl,
+}
+
+/// A failure: its message (already formatted, without `error: `) and the exit code.
+struct Failure {
+    message: String,
+    code: u8,
+}
+
+/// Bad input from the user: exit code 2.
+fn bad_input(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 2,
+    }
+}
+
+/// Something that should not happen: exit code 1.
+fn internal(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 1,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Cmd::Verilog { out } => verilog(&out),
+        Cmd::Replay {
+            engine,
+            params,
+            trace,
+            vcd,
+        } => replay_cmd(engine, params.as_deref(), &trace, vcd.as_deref()),
+        Cmd::Params { profile } => params_cmd(&profile),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Write `text` to stdout (a closed pipe or full disk is an internal failure).
+fn print_out(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| internal(format!("cannot write to standard output: {e}")))
+}
+
+/// `roce-cc verilog --out DIR`.
+fn verilog(dir: &Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
+    let write = |name: &str, text: &str| -> Result<PathBuf, Failure> {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))?;
+        Ok(path)
+    };
+    let waivers = write("waivers.vlt", roce_cc_hdl::LINT_WAIVERS)?;
+    let mut text = format!("{}\n", waivers.display());
+    let mut tops = Vec::new();
+    for (name, verilog) in roce_cc_hdl::verilog_tops() {
+        let path = write(&format!("{name}.v"), &verilog)?;
+        text.push_str(&format!("{}\n", path.display()));
+        tops.push(path);
+    }
+    for top in &tops {
+        text.push_str(&format!(
+            "lint: verilator --lint-only -Wall -Wno-DECLFILENAME {} {} --top-module top\n",
+            waivers.display(),
+            top.display()
+        ));
+    }
+    print_out(&text)
+}
+
+/// `roce-cc replay`.
+fn replay_cmd(
+    engine: Engine,
+    params: Option<&Path>,
+    trace: &Path,
+    vcd: Option<&Path>,
+) -> Result<(), Failure> {
+    if vcd.is_some() && !matches!(engine, Engine::Rtl) {
+        return Err(bad_input(
+            "--vcd needs --engine rtl (the golden model has no waveform)",
+        ));
+    }
+    let params = match params {
+        // from_file's messages already name the file.
+        Some(path) => Params::from_file(path).map_err(|e| bad_input(e.to_string()))?,
+        None => Params::default(),
+    };
+    let (name, text) = if trace == Path::new("-") {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| bad_input(format!("<stdin>: cannot read the trace: {e}")))?;
+        ("<stdin>".to_string(), s)
+    } else {
+        let s = std::fs::read_to_string(trace)
+            .map_err(|e| bad_input(format!("{}: cannot read the trace: {e}", trace.display())))?;
+        (trace.display().to_string(), s)
+    };
+    let at_line =
+        |e: &roce_cc_sim::trace::TraceError| bad_input(format!("{name}:{}: {}", e.line, e.message));
+    let events = parse_trace(&text, &params).map_err(|e| at_line(&e))?;
+    let mut engine: Box<dyn ReplayEngine> = match engine {
+        Engine::Golden => Box::new(GoldenEngine::new(&params)),
+        Engine::Rtl => {
+            let dut = match vcd {
+                Some(path) => {
+                    roce_cc_sim::verilated::rp_for_with_vcd(&params, path).map_err(bad_input)?
+                }
+                None => roce_cc_sim::verilated::rp_for(&params)
+                    .map_err(|m| internal(format!("the rtl engine is not available: {m}")))?,
+            };
+            Box::new(RtlEngine::with_dut(&params, dut, "verilator"))
+        }
+    };
+    let out = replay(engine.as_mut(), &events).map_err(|e| match e {
+        ReplayError::Input(e) => at_line(&e),
+        ReplayError::Engine(m) => internal(format!("{name}: replay failed: {m}")),
+    })?;
+    print_out(&out)
+}
+
+/// `roce-cc params --profile NAME`.
+fn params_cmd(profile: &str) -> Result<(), Failure> {
+    let p = Params::profile(profile)
+        .ok_or_else(|| internal(format!("profile {profile} is listed but not defined")))?;
+    print_out(&format!(
+        "# roce-cc parameters, profile `{profile}` (roce-cc params --profile {profile})\n{}",
+        p.to_toml_string()
+    ))
+}

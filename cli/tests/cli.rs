@@ -1,0 +1,431 @@
+//! Tests of the `roce-cc` command as a user runs it: the built binary, its stdout, stderr
+//! and exit code.
+
+use roce_cc_params::{PROFILES, Params};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// What one run of the command gave.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn finish(out: Output) -> Run {
+    Run {
+        code: out.status.code().expect("exited normally"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// Run `roce-cc args...`.
+fn run(args: &[&str]) -> Run {
+    finish(
+        Command::new(env!("CARGO_BIN_EXE_roce-cc"))
+            .args(args)
+            .output()
+            .expect("runs"),
+    )
+}
+
+/// Run `roce-cc args...` with `input` on stdin.
+fn run_stdin(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_roce-cc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    finish(child.wait_with_output().unwrap())
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("roce-cc-cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Write `text` to `dir/name` and return the path as a string.
+fn file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// The command must refuse the input: exit code 2, nothing on stdout, and one `error:` line
+/// on stderr that starts with `prefix` and contains every one of `parts`.
+fn assert_refused(r: &Run, prefix: &str, parts: &[&str]) {
+    assert_eq!(r.code, 2, "stderr: {}", r.stderr);
+    assert_eq!(r.stdout, "");
+    let msg = r.stderr.trim_end();
+    assert!(
+        msg.starts_with(&format!("error: {prefix}")),
+        "{msg:?} should start with {prefix:?}"
+    );
+    for part in parts {
+        assert!(msg.contains(part), "{msg:?} should contain {part:?}");
+    }
+}
+
+#[test]
+fn params_profiles_round_trip_through_replay() {
+    let dir = scratch("profiles");
+    let trace = file(
+        &dir,
+        "t.jsonl",
+        "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 0}\n{\"t_ns\": 50000, \"ev\": \"sample\", \"qp\": 0}\n",
+    );
+    for name in PROFILES {
+        let r = run(&["params", "--profile", name]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.starts_with("# "), "a comment header first");
+        assert!(r.stdout.lines().next().unwrap().contains(name));
+        let path = file(&dir, &format!("{name}.toml"), &r.stdout);
+        assert_eq!(
+            Params::from_file(Path::new(&path)).unwrap(),
+            Params::profile(name).unwrap()
+        );
+        // The printed file is accepted by replay, and gives what the profile gives.
+        let r = run(&["replay", "--engine", "golden", "--params", &path, &trace]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout.lines().count(), 1);
+    }
+    // Without --profile: connectx.
+    assert_eq!(
+        run(&["params"]).stdout,
+        run(&["params", "--profile", "connectx"]).stdout
+    );
+    // connectx and paper differ, so --params is really read.
+    let cx = run(&["replay", "--engine", "golden", &trace]).stdout;
+    let paper = dir.join("paper.toml");
+    let paper = run(&[
+        "replay",
+        "--engine",
+        "golden",
+        "--params",
+        paper.to_str().unwrap(),
+        &trace,
+    ]);
+    assert_ne!(cx, paper.stdout);
+    assert_eq!(
+        cx,
+        run(&[
+            "replay",
+            "--engine",
+            "golden",
+            "--params",
+            &file(&dir, "empty.toml", ""),
+            &trace
+        ])
+        .stdout,
+        "an empty PARAMS.toml is the connectx defaults"
+    );
+}
+
+#[test]
+fn unknown_profile_lists_the_valid_ones() {
+    let r = run(&["params", "--profile", "cx7"]);
+    assert_eq!(r.code, 2);
+    for name in PROFILES {
+        assert!(r.stderr.contains(name), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn out_of_range_params_name_key_and_range() {
+    let dir = scratch("bad-params");
+    let trace = file(
+        &dir,
+        "t.jsonl",
+        "{\"t_ns\": 1, \"ev\": \"sample\", \"qp\": 0}\n",
+    );
+    let p = file(&dir, "gd.toml", "rpg_gd = 16\n");
+    let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
+    assert_refused(&r, &p, &["rpg_gd = 16", "1..=15"]);
+    let p = file(&dir, "qps.toml", "qps = 1000\n");
+    let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
+    assert_refused(&r, &p, &["qps", "power of two"]);
+    let p = file(&dir, "typo.toml", "rpg_gdd = 3\n");
+    let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
+    assert_refused(&r, &p, &["rpg_gdd"]);
+    let missing = dir.join("missing.toml");
+    let r = run(&[
+        "replay",
+        "--engine",
+        "golden",
+        "--params",
+        missing.to_str().unwrap(),
+        &trace,
+    ]);
+    assert_refused(&r, "", &["missing.toml"]);
+}
+
+#[test]
+fn bad_traces_give_file_line_and_message() {
+    let dir = scratch("bad-traces");
+    let good = "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 1}\n";
+    let cases: &[(&str, usize, &[&str])] = &[
+        (
+            "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 1\n",
+            2,
+            &["invalid JSON"],
+        ),
+        (
+            "{\"t_ns\":1,\"ev\":\"cnp\",\"qp\":1,\"foo\":2}\n",
+            2,
+            &["`foo`", "t_ns, ev, qp"],
+        ),
+        (
+            "{\"t_ns\": 900, \"ev\": \"cnp\", \"qp\": 1}\n",
+            2,
+            &["before the previous event's 1000 (line 1)"],
+        ),
+        (
+            "\n\n{\"t_ns\": 2000, \"ev\": \"cnp\", \"qp\": 1024}\n",
+            4,
+            &["0..=1023", "qps"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1}\n",
+            2,
+            &["not supported yet"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"rate\", \"qp\": 1}\n",
+            2,
+            &["cnp, tx, ecn, sample"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"tx\", \"qp\": 1, \"bytes\": 65536}\n",
+            2,
+            &["0..=65535"],
+        ),
+        (
+            "{\"t_ns\": -3, \"ev\": \"cnp\", \"qp\": 1}\n",
+            2,
+            &["`t_ns`", "-3"],
+        ),
+        (
+            "{\"t_ns\": 3000000000000, \"ev\": \"cnp\", \"qp\": 1}\n",
+            2,
+            &["2000000000000"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"ecn\", \"qp\": 1}\n",
+            2,
+            &["notification point"],
+        ),
+    ];
+    for (i, (rest, line, parts)) in cases.iter().enumerate() {
+        let path = file(&dir, &format!("bad{i}.jsonl"), &format!("{good}{rest}"));
+        let r = run(&["replay", "--engine", "golden", &path]);
+        assert_refused(&r, &format!("{path}:{line}: "), parts);
+    }
+    // Standard input is named as such.
+    let r = run_stdin(&["replay", "--engine", "golden", "-"], "{\"t_ns\": 1}\n");
+    assert_refused(&r, "<stdin>:1: ", &["missing field"]);
+    // A trace that cannot be read.
+    let missing = dir.join("missing.jsonl");
+    let r = run(&["replay", "--engine", "golden", missing.to_str().unwrap()]);
+    assert_refused(&r, "", &["missing.jsonl", "cannot read"]);
+}
+
+#[test]
+fn verilog_writes_every_top_and_the_waivers() {
+    let dir = scratch("verilog").join("out");
+    let r = run(&["verilog", "--out", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let waivers = dir.join("waivers.vlt");
+    assert_eq!(
+        std::fs::read_to_string(&waivers).unwrap(),
+        roce_cc_hdl::LINT_WAIVERS
+    );
+    assert!(r.stdout.contains(waivers.to_str().unwrap()));
+    for (name, verilog) in roce_cc_hdl::verilog_tops() {
+        let v = dir.join(format!("{name}.v"));
+        assert_eq!(std::fs::read_to_string(&v).unwrap(), verilog, "{name}");
+        assert!(r.stdout.contains(v.to_str().unwrap()), "{}", r.stdout);
+        let hint = format!(
+            "verilator --lint-only -Wall -Wno-DECLFILENAME {} {} --top-module top",
+            waivers.display(),
+            v.display()
+        );
+        assert!(r.stdout.contains(&hint), "{}", r.stdout);
+    }
+}
+
+/// connectx defaults, worked by hand (docs: dcqcn.md):
+/// * first CNP at 1000 ns: Rc = Rt = line rate (rate_to_set_on_first_cnp = 0), alpha =
+///   initial_alpha_value / 1024 = 1023/1024; a sample in the same cycle sees no expiry;
+/// * an untouched QP: not limited, max rate, alpha null;
+/// * ties replay in file order: a sample before the CNP at the same time sees no limiter.
+#[test]
+fn golden_replay_of_a_hand_written_trace() {
+    let trace = concat!(
+        "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
+        "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 3}\n",
+        "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
+        "\n",
+        "{\"t_ns\": 1200, \"ev\": \"tx\", \"qp\": 3, \"bytes\": 1024}\n",
+        "{\"t_ns\": 1400, \"ev\": \"sample\", \"qp\": 7}\n",
+    );
+    let want = concat!(
+        "{\"t_ns\": 1000, \"qp\": 3, \"limited\": false, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": null}\n",
+        "{\"t_ns\": 1000, \"qp\": 3, \"limited\": true, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": 0.9990234375}\n",
+        "{\"t_ns\": 1400, \"qp\": 7, \"limited\": false, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": null}\n",
+    );
+    let r = run_stdin(&["replay", "--engine", "golden", "-"], trace);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, want);
+    assert_eq!(r.stderr, "");
+    // Every output line is JSON with the fields replay.md lists.
+    for l in r.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        for k in ["t_ns", "qp", "limited", "rc_mbps", "rt_mbps", "alpha"] {
+            assert!(keys.contains(&k), "{l}");
+        }
+    }
+    // An empty trace prints nothing and succeeds.
+    let r = run_stdin(&["replay", "--engine", "golden", "-"], "");
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+}
+
+/// The README example's output is what the golden engine prints today.
+#[test]
+fn docs_example_is_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples");
+    let trace = root.join("basic.jsonl");
+    let r = run(&["replay", "--engine", "golden", trace.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let want = std::fs::read_to_string(root.join("basic.out.jsonl")).unwrap();
+    assert_eq!(r.stdout, want, "regenerate docs/examples/basic.out.jsonl");
+}
+
+/// A seeded xorshift generator, so random traces are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random trace: CNPs, packets and samples on a few QPs (out of `qps`), with gaps from 0
+/// (ties) to seconds.
+fn random_trace(seed: u64, qps: u32, len: usize) -> String {
+    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let few: Vec<u64> = (0..4).map(|_| r.below(qps as u64)).collect();
+    let mut t = r.below(10_000);
+    let mut s = String::new();
+    for _ in 0..len {
+        t += match r.below(12) {
+            0..=2 => 0,
+            3..=5 => r.below(2_000),
+            6..=8 => r.below(500_000),
+            9..=10 => r.below(30_000_000),
+            _ => r.below(4_000_000_000),
+        };
+        let qp = few[r.below(few.len() as u64) as usize];
+        let line = match r.below(3) {
+            0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
+            1 => format!(
+                "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
+                r.below(65_536)
+            ),
+            _ => format!("{{\"t_ns\": {t}, \"ev\": \"sample\", \"qp\": {qp}}}"),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+/// The two engines print the same bytes: the README example, hand-written traces and
+/// seeded random ones, under every profile and a 16-QP core.
+#[test]
+fn rtl_output_equals_golden_byte_for_byte() {
+    let dir = scratch("rtl-vs-golden");
+    // Every trace below uses QPs 0..16 only, so it fits every parameter set.
+    let mut params: Vec<String> = PROFILES
+        .iter()
+        .map(|name| {
+            file(
+                &dir,
+                &format!("{name}.toml"),
+                &run(&["params", "--profile", name]).stdout,
+            )
+        })
+        .collect();
+    params.push(file(
+        &dir,
+        "q16.toml",
+        "qps = 16\nrpg_byte_reset = 3000\nclock_mhz = 322\n",
+    ));
+
+    let mut traces = vec![
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/basic.jsonl"),
+        )
+        .unwrap(),
+        concat!(
+            "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
+            "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 3}\n",
+            "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
+            "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 3}\n",
+            "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
+            "{\"t_ns\": 5000, \"ev\": \"sample\", \"qp\": 3}\n",
+            "{\"t_ns\": 1999999999999, \"ev\": \"sample\", \"qp\": 3}\n",
+        )
+        .to_string(),
+    ];
+    let mut total = 0;
+    for seed in 1..=12u64 {
+        traces.push(random_trace(seed, 16, 400));
+    }
+    for p in &params {
+        for (i, trace) in traces.iter().enumerate() {
+            let path = file(&dir, &format!("t{i}.jsonl"), trace);
+            let g = run(&["replay", "--engine", "golden", "--params", p, &path]);
+            let r = run(&["replay", "--engine", "rtl", "--params", p, &path]);
+            assert_eq!(g.code, 0, "golden: {}", g.stderr);
+            assert_eq!(r.code, 0, "rtl: {}", r.stderr);
+            assert_eq!(r.stdout, g.stdout, "params {p}, trace {path}");
+            total += g.stdout.lines().count();
+        }
+    }
+    assert!(total > 1000, "only {total} samples compared");
+    // Both engines refuse what they cannot replay in the same way.
+    let ecn = file(
+        &dir,
+        "ecn.jsonl",
+        "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": 0}\n{\"t_ns\": 2, \"ev\": \"ecn\", \"qp\": 0}\n",
+    );
+    let g = run(&["replay", "--engine", "golden", &ecn]);
+    let r = run(&["replay", "--engine", "rtl", &ecn]);
+    assert_eq!(
+        (g.code, &g.stdout, &g.stderr),
+        (r.code, &r.stdout, &r.stderr)
+    );
+    assert_eq!(g.code, 2);
+}

@@ -1,0 +1,538 @@
+//! TRACE.jsonl: reading and checking a replay trace (`../shared/reference/replay.md`).
+//!
+//! A trace is one JSON object per line, times non-decreasing (ties replay in file order):
+//!
+//! ```text
+//! {"t_ns": 1000, "ev": "cnp",    "qp": 3}
+//! {"t_ns": 1200, "ev": "tx",     "qp": 3, "bytes": 1024}
+//! {"t_ns": 1300, "ev": "ecn",    "qp": 7}
+//! {"t_ns": 1400, "ev": "sample", "qp": 3}
+//! ```
+//!
+//! [`parse_trace`] checks everything an engine relies on, once, so that every engine sees
+//! the same valid [`TimedEvent`]s and no engine re-checks input: each line is a JSON
+//! object; `ev` is a known kind; the fields are exactly the ones of that kind; numbers are
+//! non-negative integers in range (`qp < qps`, `bytes` fits the RP's 16-bit packet-length
+//! input, `t_ns` within [`MAX_T_NS`]); times never decrease. Blank lines are skipped but
+//! still counted, so line numbers in errors are the ones an editor shows.
+//!
+//! The values are read as [`serde_json::Value`] rather than deserialised into a struct so
+//! that every message can say exactly what is wrong and what to write instead.
+
+use crate::replay::{TimedEvent, TraceEvent};
+use roce_cc_params::Params;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The latest event time a trace may use: 2000 s.
+///
+/// The RP keeps its timers as 32-bit epochs (docs/dcqcn_rp.md, "Limits"); with a 1 us timer
+/// period they wrap after about 4295 s and a QP idle for more than 2^31 periods is misread.
+/// 2000 s keeps every trace well inside that for every period.
+pub const MAX_T_NS: u64 = 2_000_000_000_000;
+
+/// The largest `bytes` of a `tx` event: the RP's packet-length input is 16 bits.
+pub const MAX_TX_BYTES: u64 = 65_535;
+
+/// The event kinds this version replays, in the order messages list them.
+pub const KINDS: [&str; 4] = ["cnp", "tx", "ecn", "sample"];
+
+/// Kinds that replay.md announces for later versions (HPCC), refused with their own message.
+pub const LATER_KINDS: [&str; 1] = ["ack"];
+
+/// A trace line that cannot be replayed: where, and what to do about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceError {
+    /// 1-based line number in the trace text (blank lines count).
+    pub line: usize,
+    /// What is wrong with the line and how to fix it (no line number, no file name).
+    pub message: String,
+}
+
+impl TraceError {
+    fn new(line: usize, message: impl Into<String>) -> Self {
+        Self {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// The fields an event of `kind` must carry, in the order messages list them.
+fn fields_of(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "tx" => &["t_ns", "ev", "qp", "bytes"],
+        _ => &["t_ns", "ev", "qp"],
+    }
+}
+
+/// A short, readable description of a JSON value for "found ..." messages.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) if n.is_f64() => format!("the non-integer {n}"),
+        Value::Number(n) => format!("{n}"),
+        Value::String(s) => format!("the string {}", Value::String(s.clone())),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// Field `name` of `obj` as a non-negative integer.
+fn uint_field(obj: &Map<String, Value>, name: &str, kind: &str, what: &str) -> Result<u64, String> {
+    match obj.get(name) {
+        None => Err(format!(
+            "missing field `{name}` ({what}); a \"{kind}\" event has the fields {}",
+            fields_of(kind).join(", ")
+        )),
+        Some(v) => v.as_u64().ok_or_else(|| {
+            format!(
+                "field `{name}` ({what}) must be a non-negative integer written without quotes \
+                 or a decimal point, found {}",
+                describe(v)
+            )
+        }),
+    }
+}
+
+/// The example line printed when a line is not an object at all.
+const EXAMPLE: &str = r#"{"t_ns": 1000, "ev": "cnp", "qp": 3}"#;
+
+/// Parse one non-blank line into an event (without the ordering check).
+fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        let hint = if text.trim_start().starts_with('#') || text.trim_start().starts_with("//") {
+            "; comments are not allowed in a trace"
+        } else {
+            ""
+        };
+        // serde_json says "at line 1 column N" (it only sees this line): keep the column.
+        let what = e.to_string();
+        let what = what.split(" at line ").next().unwrap_or_default();
+        format!(
+            "invalid JSON at column {}: {what}{hint}; each line must be one JSON object such as \
+             {EXAMPLE}",
+            e.column()
+        )
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(format!(
+            "expected a JSON object such as {EXAMPLE}, found {}",
+            describe(&value)
+        ));
+    };
+
+    let known = KINDS.join(", ");
+    let kind = match obj.get("ev") {
+        None => {
+            return Err(format!(
+                "missing field `ev` (the event kind: one of {known})"
+            ));
+        }
+        Some(Value::String(s)) => s.as_str(),
+        Some(v) => {
+            return Err(format!(
+                "field `ev` (the event kind) must be a string, one of {known}; found {}",
+                describe(v)
+            ));
+        }
+    };
+    if LATER_KINDS.contains(&kind) {
+        return Err(format!(
+            "event kind \"{kind}\" (HPCC) is not supported yet: this version replays the \
+             DCQCN kinds {known}"
+        ));
+    }
+    if !KINDS.contains(&kind) {
+        return Err(format!(
+            "unknown event kind \"{kind}\": known kinds are {known}"
+        ));
+    }
+
+    // Unknown fields first: a misspelt field is better reported as itself than as the
+    // missing field it was meant to be.
+    let allowed = fields_of(kind);
+    if let Some(extra) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown field `{extra}` in a \"{kind}\" event: allowed fields are {}",
+            allowed.join(", ")
+        ));
+    }
+
+    let t_ns = uint_field(&obj, "t_ns", kind, "event time in ns")?;
+    if t_ns > MAX_T_NS {
+        return Err(format!(
+            "t_ns {t_ns} is beyond the limit of {MAX_T_NS} ns (2000 s): the RP's timer epochs \
+             are 32-bit (docs/dcqcn_rp.md, \"Limits\"); keep traces shorter than 2000 s"
+        ));
+    }
+    let qp = uint_field(&obj, "qp", kind, "queue pair number")?;
+    if qp >= params.qps as u64 {
+        return Err(format!(
+            "qp {qp} is out of range: this core has {} QPs (0..={}); set `qps` in PARAMS.toml",
+            params.qps,
+            params.qps - 1
+        ));
+    }
+    let qp = qp as u32;
+    let ev = match kind {
+        "cnp" => TraceEvent::Cnp { qp },
+        "ecn" => TraceEvent::Ecn { qp },
+        "sample" => TraceEvent::Sample { qp },
+        "tx" => {
+            let bytes = uint_field(&obj, "bytes", kind, "packet length in bytes")?;
+            if bytes > MAX_TX_BYTES {
+                return Err(format!(
+                    "tx bytes {bytes} is out of range: the RP's packet-length input is 16 bits \
+                     (0..={MAX_TX_BYTES}); write one tx event per packet"
+                ));
+            }
+            TraceEvent::Tx {
+                qp,
+                bytes: bytes as u32,
+            }
+        }
+        _ => unreachable!("kind checked against KINDS"),
+    };
+    Ok((t_ns, ev))
+}
+
+/// Parse and check a whole TRACE.jsonl text for a core with `params` (for `qps`).
+///
+/// Returns the events in file order, each with its time and 1-based line number, or the
+/// first bad line.
+pub fn parse_trace(text: &str, params: &Params) -> Result<Vec<TimedEvent>, TraceError> {
+    let mut events: Vec<TimedEvent> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let (t_ns, ev) = parse_line(raw, params).map_err(|m| TraceError::new(line, m))?;
+        if let Some(prev) = events.last().filter(|prev| t_ns < prev.t_ns) {
+            return Err(TraceError::new(
+                line,
+                format!(
+                    "t_ns {t_ns} is before the previous event's {} (line {}); traces must be \
+                     sorted by time",
+                    prev.t_ns, prev.line
+                ),
+            ));
+        }
+        events.push(TimedEvent { t_ns, line, ev });
+    }
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p() -> Params {
+        Params::default()
+    }
+
+    /// The error of a trace that must fail.
+    fn err(text: &str) -> TraceError {
+        parse_trace(text, &p()).expect_err("the trace must be refused")
+    }
+
+    /// Assert the error is on `line` and its message contains every one of `parts`.
+    fn check(text: &str, line: usize, parts: &[&str]) {
+        let e = err(text);
+        assert_eq!(e.line, line, "{e}");
+        for part in parts {
+            assert!(e.message.contains(part), "{e:?} should contain {part:?}");
+        }
+    }
+
+    #[test]
+    fn valid_trace() {
+        let text = concat!(
+            "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 3}\n",
+            "\n",
+            "{\"t_ns\": 1200, \"ev\": \"tx\", \"qp\": 3, \"bytes\": 1024}\n",
+            "   \n",
+            "{\"qp\": 7, \"ev\": \"ecn\", \"t_ns\": 1300}\r\n",
+            "{\"t_ns\": 1300, \"ev\": \"sample\", \"qp\": 1023}\n",
+            "{\"t_ns\": 2000000000000, \"ev\": \"tx\", \"qp\": 0, \"bytes\": 65535}\n",
+            "{\"t_ns\": 2000000000000, \"ev\": \"tx\", \"qp\": 0, \"bytes\": 0}",
+        );
+        let evs = parse_trace(text, &p()).unwrap();
+        let want = vec![
+            TimedEvent {
+                t_ns: 1000,
+                line: 1,
+                ev: TraceEvent::Cnp { qp: 3 },
+            },
+            TimedEvent {
+                t_ns: 1200,
+                line: 3,
+                ev: TraceEvent::Tx { qp: 3, bytes: 1024 },
+            },
+            TimedEvent {
+                t_ns: 1300,
+                line: 5,
+                ev: TraceEvent::Ecn { qp: 7 },
+            },
+            TimedEvent {
+                t_ns: 1300,
+                line: 6,
+                ev: TraceEvent::Sample { qp: 1023 },
+            },
+            TimedEvent {
+                t_ns: MAX_T_NS,
+                line: 7,
+                ev: TraceEvent::Tx {
+                    qp: 0,
+                    bytes: 65535,
+                },
+            },
+            TimedEvent {
+                t_ns: MAX_T_NS,
+                line: 8,
+                ev: TraceEvent::Tx { qp: 0, bytes: 0 },
+            },
+        ];
+        assert_eq!(evs, want);
+    }
+
+    #[test]
+    fn empty_and_blank_traces_are_empty() {
+        assert_eq!(parse_trace("", &p()).unwrap(), vec![]);
+        assert_eq!(parse_trace("\n  \n\t\n", &p()).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn invalid_json() {
+        check(
+            "\n{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": 1\n",
+            2,
+            &[
+                "invalid JSON at column 32: EOF while parsing an object;",
+                "JSON object",
+            ],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": 1}}",
+            1,
+            &["invalid JSON"],
+        );
+        check(
+            "# a comment",
+            1,
+            &["invalid JSON", "comments are not allowed"],
+        );
+    }
+
+    #[test]
+    fn not_an_object() {
+        check("[1, 2]", 1, &["expected a JSON object", "found an array"]);
+        check("1000", 1, &["expected a JSON object", "found 1000"]);
+        check(
+            "\"cnp\"",
+            1,
+            &["expected a JSON object", "found the string \"cnp\""],
+        );
+        check("null", 1, &["found null"]);
+    }
+
+    #[test]
+    fn missing_fields() {
+        check(
+            "{\"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["missing field `t_ns`", "t_ns, ev, qp"],
+        );
+        check(
+            "{\"t_ns\": 1, \"qp\": 1}",
+            1,
+            &["missing field `ev`", "cnp, tx, ecn, sample"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"sample\"}",
+            1,
+            &["missing field `qp`"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"tx\", \"qp\": 1}",
+            1,
+            &["missing field `bytes`", "t_ns, ev, qp, bytes"],
+        );
+    }
+
+    #[test]
+    fn wrong_types() {
+        check(
+            "{\"t_ns\": -5, \"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["`t_ns`", "non-negative integer", "-5"],
+        );
+        check(
+            "{\"t_ns\": 1.5, \"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["`t_ns`", "non-integer 1.5"],
+        );
+        check(
+            "{\"t_ns\": 1.0, \"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["`t_ns`", "non-integer 1.0"],
+        );
+        check(
+            "{\"t_ns\": \"1000\", \"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["`t_ns`", "string \"1000\""],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": -1}",
+            1,
+            &["`qp`", "-1"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": null}",
+            1,
+            &["`qp`", "found null"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"tx\", \"qp\": 1, \"bytes\": 1e3}",
+            1,
+            &["`bytes`", "non-integer"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": \"tx\", \"qp\": 1, \"bytes\": true}",
+            1,
+            &["`bytes`", "boolean true"],
+        );
+        check(
+            "{\"t_ns\": 1, \"ev\": 3, \"qp\": 1}",
+            1,
+            &["`ev`", "must be a string", "found 3"],
+        );
+        // Beyond u64: serde_json reads it as a float.
+        check(
+            "{\"t_ns\": 18446744073709551616, \"ev\": \"cnp\", \"qp\": 1}",
+            1,
+            &["`t_ns`"],
+        );
+    }
+
+    #[test]
+    fn unknown_field_names_it_and_lists_allowed() {
+        check(
+            "{\"t_ns\":1,\"ev\":\"cnp\",\"qp\":1,\"foo\":2}",
+            1,
+            &[
+                "unknown field `foo`",
+                "\"cnp\"",
+                "allowed fields are t_ns, ev, qp",
+            ],
+        );
+        check(
+            "{\"t_ns\":1,\"ev\":\"tx\",\"qp\":1,\"bytes\":2,\"len\":2}",
+            1,
+            &["unknown field `len`", "t_ns, ev, qp, bytes"],
+        );
+        // `bytes` belongs to tx only.
+        check(
+            "{\"t_ns\":1,\"ev\":\"sample\",\"qp\":1,\"bytes\":2}",
+            1,
+            &["unknown field `bytes`"],
+        );
+        // A misspelling is reported as itself, not as the missing field.
+        check(
+            "{\"t_ns\":1,\"ev\":\"cnp\",\"pq\":1}",
+            1,
+            &["unknown field `pq`"],
+        );
+    }
+
+    #[test]
+    fn unknown_kinds() {
+        check(
+            "{\"t_ns\":1,\"ev\":\"nack\",\"qp\":1}",
+            1,
+            &["unknown event kind \"nack\"", "cnp, tx, ecn, sample"],
+        );
+        check(
+            "{\"t_ns\":1,\"ev\":\"ack\",\"qp\":1,\"seq\":0}",
+            1,
+            &[
+                "\"ack\"",
+                "HPCC",
+                "not supported yet",
+                "cnp, tx, ecn, sample",
+            ],
+        );
+    }
+
+    #[test]
+    fn decreasing_time() {
+        let text = concat!(
+            "{\"t_ns\": 500, \"ev\": \"cnp\", \"qp\": 1}\n",
+            "\n",
+            "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 1}\n",
+            "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 1}\n",
+            "{\"t_ns\": 900, \"ev\": \"cnp\", \"qp\": 1}\n",
+        );
+        check(
+            text,
+            5,
+            &[
+                "t_ns 900 is before the previous event's 1000 (line 4); traces must be sorted by time",
+            ],
+        );
+    }
+
+    #[test]
+    fn qp_out_of_range() {
+        check(
+            "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": 1024}",
+            1,
+            &[
+                "qp 1024 is out of range: this core has 1024 QPs (0..=1023); set `qps` in PARAMS.toml",
+            ],
+        );
+        let mut small = p();
+        small.qps = 16;
+        let e = parse_trace("{\"t_ns\": 1, \"ev\": \"sample\", \"qp\": 16}", &small).unwrap_err();
+        assert!(e.message.contains("16 QPs (0..=15)"), "{e}");
+        assert!(parse_trace("{\"t_ns\": 1, \"ev\": \"sample\", \"qp\": 15}", &small).is_ok());
+    }
+
+    #[test]
+    fn tx_bytes_out_of_range() {
+        check(
+            "{\"t_ns\": 1, \"ev\": \"tx\", \"qp\": 0, \"bytes\": 65536}",
+            1,
+            &["tx bytes 65536 is out of range", "16 bits", "0..=65535"],
+        );
+    }
+
+    #[test]
+    fn time_beyond_limit() {
+        check(
+            "{\"t_ns\": 2000000000001, \"ev\": \"cnp\", \"qp\": 0}",
+            1,
+            &["t_ns 2000000000001", "2000000000000", "32-bit", "Limits"],
+        );
+    }
+
+    #[test]
+    fn display_names_the_line() {
+        let e = err("\n\n{}");
+        assert_eq!(e.line, 3);
+        assert!(
+            e.to_string().starts_with("line 3: missing field `ev`"),
+            "{e}"
+        );
+    }
+}

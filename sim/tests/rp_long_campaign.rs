@@ -1,0 +1,101 @@
+//! The long random campaign of the reaction point (at least 10^8 cycles), off by default.
+//!
+//! `ROCE_CC_LONG=1 cargo test -p roce-cc-sim --test rp_long_campaign -- --nocapture`
+//!
+//! `ROCE_CC_LONG_CYCLES` sets the total (default 10^8). Every cycle is compared between the
+//! golden model and the Verilated Verilog at 1024 QPs (the shipped size), on random
+//! parameter sets drawn from the same strategies as the proptest cases; one cycle in
+//! `ROCE_CC_LONG_HDL_EVERY` (default 50) is spent on cases that also run rust-hdl's own
+//! simulation at 16 QPs, which is about 40x slower than Verilator. The seed is printed;
+//! `ROCE_CC_SEED` replays a campaign. A mismatch stops the campaign with the case's
+//! parameters, steps and a VCD, like the proptest cases.
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
+use roce_cc_sim::stimulus::{describe_steps, run_lockstep, strategies};
+use roce_cc_sim::verilated::VerilatedRp;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn long_campaign() {
+    if std::env::var_os("ROCE_CC_LONG").is_none() {
+        eprintln!("long campaign skipped: set ROCE_CC_LONG=1 to run it");
+        return;
+    }
+    let total = env_u64("ROCE_CC_LONG_CYCLES", 100_000_000);
+    let hdl_every = env_u64("ROCE_CC_LONG_HDL_EVERY", 50).max(1);
+    let seed = env_u64("ROCE_CC_SEED", std::process::id() as u64 ^ 0x5eed_cafe);
+    eprintln!("long campaign: {total} cycles, seed {seed}");
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
+    );
+    let big = strategies::case(1024, 20_000);
+    let small = strategies::case(16, 2_000);
+    let (mut cycles, mut hdl_cycles, mut cases) = (0u64, 0u64, 0u64);
+    let start = std::time::Instant::now();
+    while cycles < total {
+        let three_way = hdl_cycles * hdl_every < cycles;
+        let (p, steps) = if three_way {
+            small.new_tree(&mut runner).expect("strategy").current()
+        } else {
+            big.new_tree(&mut runner).expect("strategy").current()
+        };
+        let mut g = GoldenRpCycle::new(&p);
+        let mut v = VerilatedRp::exact(&p).expect("model built for this size");
+        let result = if three_way {
+            let mut h = HdlRp::<4>::new(&p);
+            let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![
+                ("golden", &mut g),
+                ("rust-hdl", &mut h),
+                ("verilator", &mut v),
+            ];
+            run_lockstep(&p, &steps, &mut duts)
+        } else {
+            let mut duts: Vec<(&str, &mut dyn RpDut)> =
+                vec![("golden", &mut g), ("verilator", &mut v)];
+            run_lockstep(&p, &steps, &mut duts)
+        };
+        if let Err(m) = result {
+            let path = std::env::temp_dir().join(format!("rp_long_campaign_{seed}.vcd"));
+            let mut v = VerilatedRp::exact(&p).expect("model built");
+            if v.open_vcd(&path).is_ok() {
+                let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("verilator", &mut v)];
+                let _ = run_lockstep(&p, &steps, &mut duts);
+                v.close_vcd();
+            }
+            panic!(
+                "case {cases} (seed {seed}): {m}\nparameters:\n{}\nsteps:\n{}VCD: {}",
+                p.to_toml_string(),
+                describe_steps(&steps, m.step),
+                path.display()
+            );
+        }
+        // Reset sweep plus the steps: every one of them is a compared cycle.
+        let n = steps.len() as u64 + p.qps as u64 + 256;
+        cycles += n;
+        if three_way {
+            hdl_cycles += n;
+        }
+        cases += 1;
+        if cases % 200 == 0 {
+            eprintln!(
+                "{cycles} cycles ({hdl_cycles} three-way), {cases} cases, {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    eprintln!(
+        "long campaign passed: {cycles} cycles compared ({hdl_cycles} three-way), {cases} cases, {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+}
