@@ -35,9 +35,33 @@ pub fn lint_top(verilog: &Path, waivers: &Path) -> Result<(), String> {
 /// `Ok` holds a one-line summary of `stat`: `"<n> cells: <type> <count>, ..."`;
 /// `Err` holds yosys's messages (for a latch: the offending cells).
 pub fn yosys_check(verilog: &Path) -> Result<String, String> {
+    yosys_check_with(verilog, YosysFlow::Generic)
+}
+
+/// How far [`yosys_check_with`] takes a design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YosysFlow {
+    /// `proc; flatten`: elaboration only. Every latch is inferred here (by `proc_dlatch`),
+    /// and `check` sees combinational loops and undriven nets; seconds even for the RP.
+    Elaborate,
+    /// `synth -flatten`: generic gate-level synthesis.
+    Generic,
+    /// `synth_ecp5`: Lattice ECP5 cells (block RAM, DSP multipliers, LUT4); minutes for the
+    /// RP, and the cell counts are the design's real size on that family.
+    Ecp5,
+}
+
+/// Like [`yosys_check`], taking the design through `flow` before `check -assert` and the
+/// latch check.
+pub fn yosys_check_with(verilog: &Path, flow: YosysFlow) -> Result<String, String> {
     let stat = scratch_file("stat.txt");
+    let steps = match flow {
+        YosysFlow::Elaborate => "hierarchy -check -top top; proc; flatten; opt_clean",
+        YosysFlow::Generic => "synth -flatten -top top",
+        YosysFlow::Ecp5 => "synth_ecp5 -top top",
+    };
     let script = format!(
-        "synth -flatten -top top; check -assert; select -assert-none {}; tee -q -o {} stat",
+        "{steps}; check -assert; select -assert-none {}; tee -q -o {} stat",
         LATCH_CELLS.join(" "),
         stat.display()
     );
@@ -132,6 +156,15 @@ endmodule
         let v = write("latch.v", LATCHING);
         let err = yosys_check(&v).expect_err("a latch must fail");
         assert!(err.contains("DLATCH") || err.contains("dlatch"), "{err}");
+    }
+
+    #[test]
+    fn elaboration_alone_finds_the_latch() {
+        let v = write("latch_elab.v", LATCHING);
+        let err = yosys_check_with(&v, YosysFlow::Elaborate).expect_err("a latch must fail");
+        assert!(err.contains("dlatch"), "{err}");
+        let v = write("clean_elab.v", CLEAN);
+        yosys_check_with(&v, YosysFlow::Elaborate).expect("clean design must pass");
     }
 
     #[test]

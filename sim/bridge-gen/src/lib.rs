@@ -44,7 +44,7 @@ mod runtime;
 mod shim;
 mod tools;
 
-pub use checks::{lint_top, yosys_check};
+pub use checks::{YosysFlow, lint_top, yosys_check, yosys_check_with};
 pub use ports::{Dir, Port, ports_of};
 pub use runtime::build_runtime;
 
