@@ -61,6 +61,8 @@ impl<const DW: usize, const AW: usize> Logic for LutRam<DW, AW> {
         self.rdata1.connect();
     }
 
+    /// rust-hdl declares custom outputs `output reg`: the reads are `always @(*)`, not
+    /// `assign` (which yosys reports as a continuous assignment to a reg).
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
             "\
@@ -72,8 +74,8 @@ end
 always @(posedge clock) begin
    if (we) mem[waddr] <= wdata;
 end
-assign rdata0 = mem[raddr0];
-assign rdata1 = mem[raddr1];
+always @(*) rdata0 = mem[raddr0];
+always @(*) rdata1 = mem[raddr1];
 ",
             dw = DW - 1,
             depth = (1usize << AW) - 1,

@@ -11,7 +11,7 @@ use rust_hdl::prelude::*;
 
 /// `n == 0 ? alpha : (k = n - 1) >= 2^14 ? 0 : floor(t1 * c^k)`, with
 /// `c^k = floor(hi[k >> 7] * lo[k & 127] / 2^24)`.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct AlphaPow {
     /// alpha before, Q.20 (the answer when `n == 0`).
     pub alpha: Signal<In, Bits<ALPHA_W>>,
@@ -29,24 +29,55 @@ pub struct AlphaPow {
     pub hi_val: Signal<In, Bits<POW_W>>,
     /// alpha after, Q.20.
     pub alpha_o: Signal<Out, Bits<ALPHA_W>>,
-    mul_pow: WideMul<POW_W, POW_W, 50>,
-    mul_alpha: WideMul<ALPHA_W, POW_W, 46>,
+    /// Q.24 x Q.24 (both `<= 2^24`): the product is `<= 2^48`, 49 bits.
+    mul_pow: WideMul<POW_W, POW_W, 49>,
+    /// Q.20 x Q.24 (`<= 2^20`, `<= 2^24`): the product is `<= 2^44`, 45 bits.
+    mul_alpha: WideMul<ALPHA_W, POW_W, 45>,
     k: Signal<Local, Bits<COUNT_W>>,
+    /// The 24 fraction bits of each product, which the floor (`>> 24`) drops: computed by
+    /// the multipliers, used by nothing (Verilator ignores `*unused*` signals).
+    pow_frac_unused: Signal<Local, Bits<24>>,
+    alpha_frac_unused: Signal<Local, Bits<24>>,
+    one: Constant<Bits<COUNT_W>>,
+}
+
+impl Default for AlphaPow {
+    fn default() -> Self {
+        Self {
+            alpha: Default::default(),
+            t1: Default::default(),
+            n: Default::default(),
+            lo_addr: Default::default(),
+            hi_addr: Default::default(),
+            lo_val: Default::default(),
+            hi_val: Default::default(),
+            alpha_o: Default::default(),
+            mul_pow: Default::default(),
+            mul_alpha: Default::default(),
+            k: Default::default(),
+            pow_frac_unused: Default::default(),
+            alpha_frac_unused: Default::default(),
+            one: Constant::new(1.into()),
+        }
+    }
 }
 
 impl Logic for AlphaPow {
     #[hdl_gen]
     fn update(&mut self) {
-        self.k.next = self.n.val() - 1;
+        self.k.next = self.n.val() - self.one.val();
         self.lo_addr.next = self.k.val().get_bits::<7>(0);
         self.hi_addr.next = self.k.val().get_bits::<7>(7);
         self.mul_pow.a.next = self.hi_val.val();
         self.mul_pow.b.next = self.lo_val.val();
+        self.pow_frac_unused.next = self.mul_pow.p.val().get_bits::<24>(0);
         self.mul_alpha.a.next = self.t1.val();
         self.mul_alpha.b.next = self.mul_pow.p.val().get_bits::<POW_W>(24);
-        if self.n.val() == 0 {
+        self.alpha_frac_unused.next = self.mul_alpha.p.val().get_bits::<24>(0);
+        if !self.n.val().any() {
             self.alpha_o.next = self.alpha.val();
-        } else if self.k.val() >= 16384 {
+        } else if self.k.val().get_bits::<7>(14).any() {
+            // k >= 2^14: c^k is taken as 0.
             self.alpha_o.next = 0.into();
         } else {
             self.alpha_o.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);

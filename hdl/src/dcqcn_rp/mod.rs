@@ -32,6 +32,7 @@ pub mod state;
 pub mod timer;
 pub mod update;
 pub mod widths;
+pub mod zext;
 
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
@@ -134,6 +135,10 @@ pub struct DcqcnRp<const QB: usize> {
     busy_q: DFF<Bit>,
     sweep_last: Constant<Bits<QB>>,
     zero_word: Constant<QpWord>,
+    one_qb: Constant<Bits<QB>>,
+    kind_cnp: Constant<Bits<KIND_W>>,
+    kind_tx: Constant<Bits<KIND_W>>,
+    kind_query: Constant<Bits<KIND_W>>,
     adv: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
     in_valid: Signal<Local, Bit>,
@@ -146,7 +151,10 @@ pub struct DcqcnRp<const QB: usize> {
 impl<const QB: usize> DcqcnRp<QB> {
     /// A reaction point for `2^QB` QPs.
     pub fn new() -> Self {
-        assert!((1..=14).contains(&QB), "DcqcnRp: QB = {QB}; 2^QB QPs must be 2..=16384");
+        assert!(
+            (1..=14).contains(&QB),
+            "DcqcnRp: QB = {QB}; 2^QB QPs must be 2..=16384"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -204,6 +212,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             busy_q: Default::default(),
             sweep_last: Constant::new(Bits::<QB>::mask()),
             zero_word: Constant::new(QpWord::default()),
+            one_qb: Constant::new(1.into()),
+            kind_cnp: Constant::new(0.into()),
+            kind_tx: Constant::new(1.into()),
+            kind_query: Constant::new(2.into()),
             adv: Default::default(),
             take: Default::default(),
             in_valid: Default::default(),
@@ -225,9 +237,33 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_kind, s1_qp, s1_bytes, s1_now, s2_valid, s2_kind, s2_qp,
-            s2_bytes, s2_now, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word,
-            out_valid, out_qp, out_limited, out_rc, out_rt, out_alpha, sweep, busy_q
+            self,
+            clock,
+            s1_valid,
+            s1_kind,
+            s1_qp,
+            s1_bytes,
+            s1_now,
+            s2_valid,
+            s2_kind,
+            s2_qp,
+            s2_bytes,
+            s2_now,
+            s2_word,
+            w1_valid,
+            w1_qp,
+            w1_word,
+            w2_valid,
+            w2_qp,
+            w2_word,
+            out_valid,
+            out_qp,
+            out_limited,
+            out_rc,
+            out_rt,
+            out_alpha,
+            sweep,
+            busy_q
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
@@ -251,13 +287,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.take.val() & !self.s_cnp_valid.val() & !self.s_tx_valid.val();
         self.in_valid.next =
             self.s_cnp_valid.val() | self.s_tx_valid.val() | self.s_query_valid.val();
-        self.in_kind.next = 2.into();
+        self.in_kind.next = self.kind_query.val();
         self.in_qp.next = self.s_query_qp.val();
         if self.s_cnp_valid.val() {
-            self.in_kind.next = 0.into();
+            self.in_kind.next = self.kind_cnp.val();
             self.in_qp.next = self.s_cnp_qp.val();
         } else if self.s_tx_valid.val() {
-            self.in_kind.next = 1.into();
+            self.in_kind.next = self.kind_tx.val();
             self.in_qp.next = self.s_tx_qp.val();
         }
 
@@ -303,7 +339,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.upd.hi_val1.next = self.tbl_hi.rdata1.val();
 
         // ---- write back (or sweep), history for forwarding, report ----
-        self.s2_writes.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != 2);
+        self.s2_writes.next =
+            self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
         self.ram.write_enable.next = self.adv.val() & self.s2_writes.val();
         self.ram.write_address.next = self.s2_qp.q.val();
         self.ram.write_data.next = self.upd.next_word.val();
@@ -314,7 +351,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.w2_valid.d.next = self.w1_valid.q.val();
             self.w2_qp.d.next = self.w1_qp.q.val();
             self.w2_word.d.next = self.w1_word.q.val();
-            self.out_valid.d.next = self.s2_valid.q.val() & (self.s2_kind.q.val() == 2);
+            self.out_valid.d.next =
+                self.s2_valid.q.val() & (self.s2_kind.q.val() == self.kind_query.val());
             self.out_qp.d.next = self.s2_qp.q.val();
             self.out_limited.d.next = self.upd.rep_limited.val();
             self.out_rc.d.next = self.upd.rep_rc.val();
@@ -325,7 +363,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.ram.write_enable.next = true;
             self.ram.write_address.next = self.sweep.q.val();
             self.ram.write_data.next = self.zero_word.val();
-            self.sweep.d.next = self.sweep.q.val() + 1;
+            self.sweep.d.next = self.sweep.q.val() + self.one_qb.val();
             if self.sweep.q.val() == self.sweep_last.val() {
                 self.busy_q.d.next = false;
             }

@@ -6,6 +6,7 @@
 //! rates are unsigned Mb/s Q.8 in 28 bits.
 
 use super::widths::*;
+use super::zext::ZeroExt;
 use crate::wide_mul::WideMul;
 use rust_hdl::prelude::*;
 
@@ -34,7 +35,7 @@ impl Logic for Asr {
 /// `n` consecutive increase events that add `step` to Rt (0: fast recovery), in closed
 /// form (golden: `run`). One multiplier (`n * step`), a 5-step restoring division and five
 /// arithmetic shifters.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct IncRun {
     /// Number of events, `< 2^21`.
     pub n: Signal<In, Bits<COUNT_W>>,
@@ -51,6 +52,12 @@ pub struct IncRun {
     /// Rt after, Mb/s Q.8.
     pub rt_o: Signal<Out, Bits<RATE_W>>,
     mul: WideMul<COUNT_W, RATE_W, 49>,
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    ext_step: ZeroExt<RATE_W, 50>,
+    ext_rt: ZeroExt<RATE_W, 50>,
+    ext_rc: ZeroExt<RATE_W, DIST_W>,
+    ext_max: ZeroExt<RATE_W, 50>,
+    ext_p: ZeroExt<49, 50>,
     sh_n_asr: Asr,
     fr_asr: Asr,
     sh_j_asr: Asr,
@@ -70,11 +77,11 @@ pub struct IncRun {
     x1: Signal<Local, Bits<34>>,
     x0: Signal<Local, Bits<34>>,
     s34: Signal<Local, Bits<34>>,
-    q4: Signal<Local, Bits<6>>,
-    q3: Signal<Local, Bits<6>>,
-    q2: Signal<Local, Bits<6>>,
-    q1: Signal<Local, Bits<6>>,
-    q0: Signal<Local, Bits<6>>,
+    q4: Signal<Local, Bits<COUNT_W>>,
+    q3: Signal<Local, Bits<COUNT_W>>,
+    q2: Signal<Local, Bits<COUNT_W>>,
+    q1: Signal<Local, Bits<COUNT_W>>,
+    q0: Signal<Local, Bits<COUNT_W>>,
     r6: Signal<Local, Bits<6>>,
     r21: Signal<Local, Bits<COUNT_W>>,
     j: Signal<Local, Bits<COUNT_W>>,
@@ -86,25 +93,95 @@ pub struct IncRun {
     t2: Signal<Local, Bits<DIST_W>>,
     rt_sel: Signal<Local, Bits<RATE_W>>,
     d_sel: Signal<Local, Bits<DIST_W>>,
-    rc31: Signal<Local, Bits<DIST_W>>,
+    /// The bits of the remainder `x0` above `rem31`'s `DIST_W`: it is below `step < 2^28`
+    /// whenever the result depends on it, so they are zero and nothing reads them.
+    x0_hi_unused: Signal<Local, Bits<3>>,
+    /// Rc after is the low `RATE_W` bits of `Rt - d` (the golden model stores Rc in
+    /// `RATE_W` bits too): the high bits of `d` do not reach it.
+    d_sel_hi_unused: Signal<Local, Bits<3>>,
+    one: Constant<Bits<COUNT_W>>,
+    sh_max: Constant<Bits<COUNT_W>>,
+}
+
+impl Default for IncRun {
+    fn default() -> Self {
+        Self {
+            n: Default::default(),
+            step: Default::default(),
+            rc: Default::default(),
+            rt: Default::default(),
+            max: Default::default(),
+            rc_o: Default::default(),
+            rt_o: Default::default(),
+            mul: Default::default(),
+            ext_step: Default::default(),
+            ext_rt: Default::default(),
+            ext_rc: Default::default(),
+            ext_max: Default::default(),
+            ext_p: Default::default(),
+            sh_n_asr: Default::default(),
+            fr_asr: Default::default(),
+            sh_j_asr: Default::default(),
+            half_asr: Default::default(),
+            sat_asr: Default::default(),
+            s31: Default::default(),
+            d: Default::default(),
+            dms: Default::default(),
+            sum: Default::default(),
+            max50: Default::default(),
+            over: Default::default(),
+            s32x: Default::default(),
+            x5: Default::default(),
+            x4: Default::default(),
+            x3: Default::default(),
+            x2: Default::default(),
+            x1: Default::default(),
+            x0: Default::default(),
+            s34: Default::default(),
+            q4: Default::default(),
+            q3: Default::default(),
+            q2: Default::default(),
+            q1: Default::default(),
+            q0: Default::default(),
+            r6: Default::default(),
+            r21: Default::default(),
+            j: Default::default(),
+            sh_n: Default::default(),
+            sh_j: Default::default(),
+            rem31: Default::default(),
+            d_unsat: Default::default(),
+            d1: Default::default(),
+            t2: Default::default(),
+            rt_sel: Default::default(),
+            d_sel: Default::default(),
+            x0_hi_unused: Default::default(),
+            d_sel_hi_unused: Default::default(),
+            one: Constant::new(1.into()),
+            sh_max: Constant::new(63.into()),
+        }
+    }
 }
 
 impl Logic for IncRun {
     #[hdl_gen]
     fn update(&mut self) {
-        self.s31.next = bit_cast::<DIST_W, RATE_W>(self.step.val());
-        self.d.next = bit_cast::<DIST_W, RATE_W>(self.rt.val())
-            - bit_cast::<DIST_W, RATE_W>(self.rc.val());
+        self.ext_step.i.next = self.step.val();
+        self.ext_rt.i.next = self.rt.val();
+        self.ext_rc.i.next = self.rc.val();
+        self.ext_max.i.next = self.max.val();
+        self.s31.next = self.ext_step.o.val().get_bits::<DIST_W>(0);
+        self.d.next = self.ext_rt.o.val().get_bits::<DIST_W>(0) - self.ext_rc.o.val();
         self.dms.next = self.d.val() - self.s31.val();
         // Rt + n * step against the max rate.
         self.mul.a.next = self.n.val();
         self.mul.b.next = self.step.val();
-        self.sum.next = bit_cast::<50, RATE_W>(self.rt.val()) + bit_cast::<50, 49>(self.mul.p.val());
-        self.max50.next = bit_cast::<50, RATE_W>(self.max.val());
+        self.ext_p.i.next = self.mul.p.val();
+        self.sum.next = self.ext_rt.o.val() + self.ext_p.o.val();
+        self.max50.next = self.ext_max.o.val();
         self.over.next = self.sum.val() - self.max50.val();
-        self.s32x.next = bit_cast::<50, RATE_W>(self.step.val()) << 5;
+        self.s32x.next = self.ext_step.o.val() << 5;
         // r = floor(over / step) and its remainder, for over < 32 * step.
-        self.s34.next = bit_cast::<34, RATE_W>(self.step.val());
+        self.s34.next = self.ext_step.o.val().get_bits::<34>(0);
         self.x5.next = self.over.val().get_bits::<34>(0);
         self.q4.next = 0.into();
         self.x4.next = self.x5.val();
@@ -136,17 +213,20 @@ impl Logic for IncRun {
             self.q0.next = 1.into();
             self.x0.next = self.x1.val() - self.s34.val();
         }
-        self.r6.next = self.q4.val() | self.q3.val() | self.q2.val() | self.q1.val() | self.q0.val();
+        // r = q4 | .. | q0 <= 31: six bits hold it.
+        self.r21.next =
+            self.q4.val() | self.q3.val() | self.q2.val() | self.q1.val() | self.q0.val();
+        self.r6.next = self.r21.val().get_bits::<6>(0);
         self.rem31.next = self.x0.val().get_bits::<DIST_W>(0);
-        self.r21.next = bit_cast::<COUNT_W, 6>(self.r6.val());
-        self.j.next = self.n.val() - self.r21.val() - 1;
+        self.x0_hi_unused.next = self.x0.val().get_bits::<3>(31);
+        self.j.next = (self.n.val() - self.r21.val()) - self.one.val();
         // Shift amounts, clamped to 63 (every 31-bit value is 0 or -1 by then).
         self.sh_n.next = self.n.val().get_bits::<6>(0);
-        if self.n.val() >= 63 {
+        if self.n.val() >= self.sh_max.val() {
             self.sh_n.next = 63.into();
         }
         self.sh_j.next = self.j.val().get_bits::<6>(0);
-        if self.j.val() >= 63 {
+        if self.j.val() >= self.sh_max.val() {
             self.sh_j.next = 63.into();
         }
         // Rt stays below max: d - step halves n times.
@@ -176,12 +256,13 @@ impl Logic for IncRun {
         } else if self.over.val() >= self.s32x.val() {
             self.d_sel.next = 0.into();
         }
-        self.rc31.next = bit_cast::<DIST_W, RATE_W>(self.rt_sel.val()) - self.d_sel.val();
-        if self.n.val() == 0 {
+        self.d_sel_hi_unused.next = self.d_sel.val().get_bits::<3>(28);
+        if !self.n.val().any() {
             self.rc_o.next = self.rc.val();
             self.rt_o.next = self.rt.val();
         } else {
-            self.rc_o.next = self.rc31.val().get_bits::<RATE_W>(0);
+            // Rt - d, modulo 2^RATE_W.
+            self.rc_o.next = self.rt_sel.val() - self.d_sel.val().get_bits::<RATE_W>(0);
             self.rt_o.next = self.rt_sel.val();
         }
     }
@@ -189,7 +270,7 @@ impl Logic for IncRun {
 
 /// Split `k` increase-timer events starting at stage counters `t`, `bc` into fast recovery,
 /// additive and hyper events (golden: `phases`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct Phases {
     /// Number of events.
     pub k: Signal<In, Bits<COUNT_W>>,
@@ -215,15 +296,50 @@ pub struct Phases {
     to_hai: Signal<Local, Bits<COUNT_W>>,
     fr: Signal<Local, Bits<COUNT_W>>,
     hai: Signal<Local, Bits<COUNT_W>>,
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    ext_th: ZeroExt<THRESH_W, COUNT_W>,
+    ext_t: ZeroExt<STAGE_W, COUNT_W>,
+    ext_bc: ZeroExt<STAGE_W, COUNT_W>,
+    one: Constant<Bits<COUNT_W>>,
+}
+
+impl Default for Phases {
+    fn default() -> Self {
+        Self {
+            k: Default::default(),
+            t: Default::default(),
+            bc: Default::default(),
+            th: Default::default(),
+            byte_off: Default::default(),
+            n_fr: Default::default(),
+            n_ai: Default::default(),
+            n_hai: Default::default(),
+            th21: Default::default(),
+            th1: Default::default(),
+            t21: Default::default(),
+            bc21: Default::default(),
+            to_ai: Default::default(),
+            to_hai: Default::default(),
+            fr: Default::default(),
+            hai: Default::default(),
+            ext_th: Default::default(),
+            ext_t: Default::default(),
+            ext_bc: Default::default(),
+            one: Constant::new(1.into()),
+        }
+    }
 }
 
 impl Logic for Phases {
     #[hdl_gen]
     fn update(&mut self) {
-        self.th21.next = bit_cast::<COUNT_W, THRESH_W>(self.th.val());
-        self.th1.next = self.th21.val() + 1;
-        self.t21.next = bit_cast::<COUNT_W, STAGE_W>(self.t.val());
-        self.bc21.next = bit_cast::<COUNT_W, STAGE_W>(self.bc.val());
+        self.ext_th.i.next = self.th.val();
+        self.ext_t.i.next = self.t.val();
+        self.ext_bc.i.next = self.bc.val();
+        self.th21.next = self.ext_th.o.val();
+        self.th1.next = self.th21.val() + self.one.val();
+        self.t21.next = self.ext_t.o.val();
+        self.bc21.next = self.ext_bc.o.val();
         // Events before T reaches the threshold, and before it passes it.
         self.to_ai.next = 0.into();
         if self.th21.val() > self.t21.val() {
@@ -254,7 +370,7 @@ impl Logic for Phases {
 
 /// `k` increase-timer events: phases, then the three runs; T advances by `k` (saturating)
 /// and `released` says Rc reached the max rate (golden: `timer_increases`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct IncSegment {
     /// Number of increase-timer events.
     pub k: Signal<In, Bits<COUNT_W>>,
@@ -289,6 +405,37 @@ pub struct IncSegment {
     run_ai: IncRun,
     run_hai: IncRun,
     t21: Signal<Local, Bits<COUNT_W>>,
+    ext_t: ZeroExt<STAGE_W, COUNT_W>,
+    /// 63, the saturation value of T, at the width it is compared at.
+    t_max: Constant<Bits<COUNT_W>>,
+}
+
+impl Default for IncSegment {
+    fn default() -> Self {
+        Self {
+            k: Default::default(),
+            t: Default::default(),
+            bc: Default::default(),
+            rc: Default::default(),
+            rt: Default::default(),
+            th: Default::default(),
+            byte_off: Default::default(),
+            ai: Default::default(),
+            hai: Default::default(),
+            max: Default::default(),
+            rc_o: Default::default(),
+            rt_o: Default::default(),
+            t_o: Default::default(),
+            released: Default::default(),
+            phases: Default::default(),
+            run_fr: Default::default(),
+            run_ai: Default::default(),
+            run_hai: Default::default(),
+            t21: Default::default(),
+            ext_t: Default::default(),
+            t_max: Constant::new(63.into()),
+        }
+    }
 }
 
 impl Logic for IncSegment {
@@ -316,13 +463,14 @@ impl Logic for IncSegment {
         self.run_hai.max.next = self.max.val();
         self.rc_o.next = self.run_hai.rc_o.val();
         self.rt_o.next = self.run_hai.rt_o.val();
-        self.released.next = ((self.phases.n_fr.val() != 0)
+        self.released.next = ((self.phases.n_fr.val().any())
             & (self.run_fr.rc_o.val() >= self.max.val()))
-            | ((self.phases.n_ai.val() != 0) & (self.run_ai.rc_o.val() >= self.max.val()))
-            | ((self.phases.n_hai.val() != 0) & (self.run_hai.rc_o.val() >= self.max.val()));
-        self.t21.next = bit_cast::<COUNT_W, STAGE_W>(self.t.val()) + self.k.val();
+            | ((self.phases.n_ai.val().any()) & (self.run_ai.rc_o.val() >= self.max.val()))
+            | ((self.phases.n_hai.val().any()) & (self.run_hai.rc_o.val() >= self.max.val()));
+        self.ext_t.i.next = self.t.val();
+        self.t21.next = self.ext_t.o.val() + self.k.val();
         self.t_o.next = 63.into();
-        if (self.k.val() < 63) & (self.t21.val() < 63) {
+        if (self.k.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
             self.t_o.next = self.t21.val().get_bits::<STAGE_W>(0);
         }
     }
@@ -360,7 +508,11 @@ pub struct Cut {
     mul_alpha: WideMul<RATE_W, ALPHA_W, 49>,
     mul_max: WideMul<RATE_W, CUTFRAC_W, 44>,
     cut_a: Signal<Local, Bits<49>>,
-    cut_m: Signal<Local, Bits<49>>,
+    /// `Rc * max_cut_q16 >> 16`: bits `16..44` of the 44-bit product, `RATE_W` bits.
+    cut_m: Signal<Local, Bits<RATE_W>>,
+    /// The 16 fraction bits of `Rc * max_cut_q16`, which the floor (`>> 16`) drops:
+    /// computed by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
+    cut_m_frac_unused: Signal<Local, Bits<16>>,
     cut_v: Signal<Local, Bits<RATE_W>>,
     diff: Signal<Local, Bits<RATE_W>>,
 }
@@ -369,7 +521,10 @@ impl Logic for Cut {
     #[hdl_gen]
     fn update(&mut self) {
         self.rt_o.next = self.rt.val();
-        if self.clamp.val() | (self.bc.val() != 0) | (self.clamp_after_t.val() & (self.t.val() != 0)) {
+        if self.clamp.val()
+            | (self.bc.val().any())
+            | (self.clamp_after_t.val() & (self.t.val().any()))
+        {
             self.rt_o.next = self.rc.val();
         }
         self.mul_alpha.a.next = self.rc.val();
@@ -377,9 +532,13 @@ impl Logic for Cut {
         self.cut_a.next = self.mul_alpha.p.val() >> self.cut_shift.val();
         self.mul_max.a.next = self.rc.val();
         self.mul_max.b.next = self.max_cut_q16.val();
-        self.cut_m.next = bit_cast::<49, 44>(self.mul_max.p.val()) >> 16;
-        self.cut_v.next = self.cut_m.val().get_bits::<RATE_W>(0);
-        if self.cut_a.val() < self.cut_m.val() {
+        self.cut_m.next = self.mul_max.p.val().get_bits::<RATE_W>(16);
+        self.cut_m_frac_unused.next = self.mul_max.p.val().get_bits::<16>(0);
+        // min(cut_a, cut_m); cut_a < cut_m needs cut_a < 2^RATE_W.
+        self.cut_v.next = self.cut_m.val();
+        if (!self.cut_a.val().get_bits::<21>(28).any())
+            & (self.cut_a.val().get_bits::<RATE_W>(0) < self.cut_m.val())
+        {
             self.cut_v.next = self.cut_a.val().get_bits::<RATE_W>(0);
         }
         self.diff.next = self.rc.val() - self.cut_v.val();

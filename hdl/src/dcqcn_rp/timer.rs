@@ -5,12 +5,13 @@
 //! combinational and mirrors the function of the same name in `sim::dcqcn_rp`.
 
 use super::widths::*;
+use super::zext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// How many expiries at `nxt`, `nxt + p`, ... fall at or before `upto`: `(upto.epoch -
 /// nxt.epoch) + (upto.rem >= nxt.rem)`, 0 if that is not positive, saturating at
 /// `2^21 - 1` (golden: `fired`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct Fired {
     /// Epoch of the time counted up to.
     pub upto_e: Signal<In, Bits<EPOCH_W>>,
@@ -25,6 +26,24 @@ pub struct Fired {
     diff: Signal<Local, Bits<EPOCH_W>>,
     ge: Signal<Local, Bits<EPOCH_W>>,
     plus: Signal<Local, Bits<EPOCH_W>>,
+    /// `2^21 - 1`, the saturation value, at the width it is compared at.
+    n_max: Constant<Bits<EPOCH_W>>,
+}
+
+impl Default for Fired {
+    fn default() -> Self {
+        Self {
+            upto_e: Default::default(),
+            upto_r: Default::default(),
+            first_e: Default::default(),
+            first_r: Default::default(),
+            n: Default::default(),
+            diff: Default::default(),
+            ge: Default::default(),
+            plus: Default::default(),
+            n_max: Constant::new(Bits::<COUNT_W>::mask().to_u64().into()),
+        }
+    }
 }
 
 impl Logic for Fired {
@@ -38,7 +57,7 @@ impl Logic for Fired {
         self.plus.next = self.diff.val() + self.ge.val();
         if self.diff.val().get_bit(31) {
             self.n.next = 0.into();
-        } else if self.plus.val() >= 2097151 {
+        } else if self.plus.val() >= self.n_max.val() {
             self.n.next = 2097151.into();
         } else {
             self.n.next = self.plus.val().get_bits::<COUNT_W>(0);
@@ -49,7 +68,7 @@ impl Logic for Fired {
 /// The last microsecond whose expiry instant (cycle `qp_sub` within it) is not after now:
 /// `now` itself if `now_sub >= qp_sub`, else one microsecond earlier (golden:
 /// `radix_eff`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RadixEff {
     /// Now, epoch in this timer's radix.
     pub now_e: Signal<In, Bits<EPOCH_W>>,
@@ -65,6 +84,24 @@ pub struct RadixEff {
     pub eff_e: Signal<Out, Bits<EPOCH_W>>,
     /// Result remainder.
     pub eff_r: Signal<Out, Bits<REM_W>>,
+    one_e: Constant<Bits<EPOCH_W>>,
+    one_r: Constant<Bits<REM_W>>,
+}
+
+impl Default for RadixEff {
+    fn default() -> Self {
+        Self {
+            now_e: Default::default(),
+            now_r: Default::default(),
+            now_sub: Default::default(),
+            qp_sub: Default::default(),
+            period: Default::default(),
+            eff_e: Default::default(),
+            eff_r: Default::default(),
+            one_e: Constant::new(1.into()),
+            one_r: Constant::new(1.into()),
+        }
+    }
 }
 
 impl Logic for RadixEff {
@@ -73,11 +110,11 @@ impl Logic for RadixEff {
         self.eff_e.next = self.now_e.val();
         self.eff_r.next = self.now_r.val();
         if self.now_sub.val() < self.qp_sub.val() {
-            if self.now_r.val() == 0 {
-                self.eff_e.next = self.now_e.val() - 1;
-                self.eff_r.next = self.period.val() - 1;
+            if !self.now_r.val().any() {
+                self.eff_e.next = self.now_e.val() - self.one_e.val();
+                self.eff_r.next = self.period.val() - self.one_r.val();
             } else {
-                self.eff_r.next = self.now_r.val() - 1;
+                self.eff_r.next = self.now_r.val() - self.one_r.val();
             }
         }
     }
@@ -85,7 +122,7 @@ impl Logic for RadixEff {
 
 /// `(floor(num / p), num mod p)` for `num < 2^18`: multiply by `recip = floor(2^18 / p)`,
 /// then one correction step (golden: `div_small`). Two multipliers.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct DivSmall {
     /// Dividend, `< 2^18`.
     pub num: Signal<In, Bits<NUM_W>>,
@@ -97,12 +134,41 @@ pub struct DivSmall {
     pub q: Signal<Out, Bits<NUM_W>>,
     /// Remainder, `< p`.
     pub r: Signal<Out, Bits<REM_W>>,
-    mul_est: crate::wide_mul::WideMul<NUM_W, RECIP_W, 37>,
-    mul_back: crate::wide_mul::WideMul<NUM_W, REM_W, 35>,
+    /// `num * recip`; only bits `18..36` (the quotient estimate) are used.
+    mul_est: crate::wide_mul::WideMul<NUM_W, RECIP_W, 36>,
+    /// `q0 * p`, low 18 bits: all that `r0 = num - q0 * p` (18 bits) depends on.
+    mul_back: crate::wide_mul::WideMul<NUM_W, REM_W, NUM_W>,
     q0: Signal<Local, Bits<NUM_W>>,
     r0: Signal<Local, Bits<NUM_W>>,
     p18: Signal<Local, Bits<NUM_W>>,
-    r_fix: Signal<Local, Bits<NUM_W>>,
+    /// `r0 - p`, low 17 bits: all that the remainder output `r` keeps.
+    r_fix: Signal<Local, Bits<REM_W>>,
+    /// The 18 fraction bits of `num * recip / 2^18`, which the floor drops: computed by the
+    /// multiplier, used by nothing (Verilator ignores `*unused*` signals).
+    est_frac_unused: Signal<Local, Bits<NUM_W>>,
+    ext_p: ZeroExt<REM_W, NUM_W>,
+    one: Constant<Bits<NUM_W>>,
+}
+
+impl Default for DivSmall {
+    fn default() -> Self {
+        Self {
+            num: Default::default(),
+            p: Default::default(),
+            recip: Default::default(),
+            q: Default::default(),
+            r: Default::default(),
+            mul_est: Default::default(),
+            mul_back: Default::default(),
+            q0: Default::default(),
+            r0: Default::default(),
+            p18: Default::default(),
+            r_fix: Default::default(),
+            est_frac_unused: Default::default(),
+            ext_p: Default::default(),
+            one: Constant::new(1.into()),
+        }
+    }
 }
 
 impl Logic for DivSmall {
@@ -111,14 +177,16 @@ impl Logic for DivSmall {
         self.mul_est.a.next = self.num.val();
         self.mul_est.b.next = self.recip.val();
         self.q0.next = self.mul_est.p.val().get_bits::<NUM_W>(18);
+        self.est_frac_unused.next = self.mul_est.p.val().get_bits::<NUM_W>(0);
         self.mul_back.a.next = self.q0.val();
         self.mul_back.b.next = self.p.val();
-        self.r0.next = self.num.val() - self.mul_back.p.val().get_bits::<NUM_W>(0);
-        self.p18.next = bit_cast::<NUM_W, REM_W>(self.p.val());
-        self.r_fix.next = self.r0.val() - self.p18.val();
+        self.r0.next = self.num.val() - self.mul_back.p.val();
+        self.ext_p.i.next = self.p.val();
+        self.p18.next = self.ext_p.o.val();
+        self.r_fix.next = self.r0.val().get_bits::<REM_W>(0) - self.p.val();
         if self.r0.val() >= self.p18.val() {
-            self.q.next = self.q0.val() + 1;
-            self.r.next = self.r_fix.val().get_bits::<REM_W>(0);
+            self.q.next = self.q0.val() + self.one.val();
+            self.r.next = self.r_fix.val();
         } else {
             self.q.next = self.q0.val();
             self.r.next = self.r0.val().get_bits::<REM_W>(0);

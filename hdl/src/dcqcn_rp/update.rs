@@ -10,11 +10,12 @@ use super::rate::{Cut, IncRun, IncSegment};
 use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DivSmall, Fired, RadixEff};
 use super::widths::*;
+use super::zext::ZeroExt;
 use crate::wide_mul::WideMul;
 use rust_hdl::prelude::*;
 
 /// Next state of one QP for one event.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RpUpdate {
     /// The QP's state before the event.
     pub old: Signal<In, QpWord>,
@@ -57,7 +58,8 @@ pub struct RpUpdate {
     f_k1: Fired,
     f_acut: Fired,
     f_k2: Fired,
-    mul_t1: WideMul<ALPHA_W, G_W, 32>,
+    /// alpha (Q.20) x `1024 - g` (Q.10): only bits `10..31` (alpha, Q.20) are used.
+    mul_t1: WideMul<ALPHA_W, G_W, 31>,
     pow_now: AlphaPow,
     pow_cut: AlphaPow,
     seg1: IncSegment,
@@ -66,6 +68,18 @@ pub struct RpUpdate {
     byte_run: IncRun,
     div_a: DivSmall,
     div_i: DivSmall,
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    ext_g: ZeroExt<G_W, ALPHA_W>,
+    ext_acc: ZeroExt<ACC_W, 33>,
+    ext_bytes: ZeroExt<BYTES_W, 33>,
+    ext_th: ZeroExt<THRESH_W, STAGE_W>,
+    ext_td_r: ZeroExt<REM_W, NUM_W>,
+    ext_nd_r: ZeroExt<REM_W, NUM_W>,
+    ext_p_dec: ZeroExt<REM_W, NUM_W>,
+    ext_na_r: ZeroExt<REM_W, NUM_W>,
+    ext_ni_r: ZeroExt<REM_W, NUM_W>,
+    ext_qa: ZeroExt<NUM_W, EPOCH_W>,
+    ext_qi: ZeroExt<NUM_W, EPOCH_W>,
 
     cq: Signal<Local, Bits<G_W>>,
     t1: Signal<Local, Bits<ALPHA_W>>,
@@ -105,6 +119,112 @@ pub struct RpUpdate {
     ni_e: Signal<Local, Bits<EPOCH_W>>,
     ni_r: Signal<Local, Bits<REM_W>>,
     ahead: Signal<Local, Bits<NUM_W>>,
+    /// The 10 fraction bits of `alpha * (1024 - g) / 1024`, which the floor drops: computed
+    /// by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
+    t1_frac_unused: Signal<Local, Bits<10>>,
+    one_e: Constant<Bits<EPOCH_W>>,
+    one_r: Constant<Bits<REM_W>>,
+    one_stage: Constant<Bits<STAGE_W>>,
+    /// 1024, the `dce_tcp_g` scale.
+    g_one: Constant<Bits<G_W>>,
+    /// `2^32 - 1`, the saturation value of the byte accumulator.
+    acc_max: Constant<Bits<ACC_W>>,
+    kind_cnp: Constant<Bits<KIND_W>>,
+    kind_tx: Constant<Bits<KIND_W>>,
+}
+
+impl Default for RpUpdate {
+    fn default() -> Self {
+        Self {
+            old: Default::default(),
+            kind: Default::default(),
+            bytes: Default::default(),
+            now: Default::default(),
+            cfg: Default::default(),
+            next_word: Default::default(),
+            rep_limited: Default::default(),
+            rep_rc: Default::default(),
+            rep_rt: Default::default(),
+            rep_alpha: Default::default(),
+            lo_addr0: Default::default(),
+            lo_val0: Default::default(),
+            hi_addr0: Default::default(),
+            hi_val0: Default::default(),
+            lo_addr1: Default::default(),
+            lo_val1: Default::default(),
+            hi_addr1: Default::default(),
+            hi_val1: Default::default(),
+            eff_a: Default::default(),
+            eff_d: Default::default(),
+            eff_i: Default::default(),
+            f_alpha: Default::default(),
+            f_dec: Default::default(),
+            f_k1: Default::default(),
+            f_acut: Default::default(),
+            f_k2: Default::default(),
+            mul_t1: Default::default(),
+            pow_now: Default::default(),
+            pow_cut: Default::default(),
+            seg1: Default::default(),
+            cut: Default::default(),
+            seg2: Default::default(),
+            byte_run: Default::default(),
+            div_a: Default::default(),
+            div_i: Default::default(),
+            ext_g: Default::default(),
+            ext_acc: Default::default(),
+            ext_bytes: Default::default(),
+            ext_th: Default::default(),
+            ext_td_r: Default::default(),
+            ext_nd_r: Default::default(),
+            ext_p_dec: Default::default(),
+            ext_na_r: Default::default(),
+            ext_ni_r: Default::default(),
+            ext_qa: Default::default(),
+            ext_qi: Default::default(),
+            cq: Default::default(),
+            t1: Default::default(),
+            g_q20: Default::default(),
+            tdi_m1_e: Default::default(),
+            tdi_m1_r: Default::default(),
+            do_cut: Default::default(),
+            byte_off: Default::default(),
+            rc_a: Default::default(),
+            rt_a: Default::default(),
+            t_a: Default::default(),
+            bc_a: Default::default(),
+            acc_a: Default::default(),
+            cnpd_a: Default::default(),
+            ti_e_a: Default::default(),
+            ti_r_a: Default::default(),
+            cu: Default::default(),
+            still_limited: Default::default(),
+            acc_sum: Default::default(),
+            acc_sat: Default::default(),
+            byte_fire: Default::default(),
+            t_hi: Default::default(),
+            t_lo: Default::default(),
+            th6: Default::default(),
+            bc_inc: Default::default(),
+            res: Default::default(),
+            is_init: Default::default(),
+            na_e: Default::default(),
+            na_r: Default::default(),
+            nd_e: Default::default(),
+            nd_r: Default::default(),
+            ni_e: Default::default(),
+            ni_r: Default::default(),
+            ahead: Default::default(),
+            t1_frac_unused: Default::default(),
+            one_e: Constant::new(1.into()),
+            one_r: Constant::new(1.into()),
+            one_stage: Constant::new(1.into()),
+            g_one: Constant::new(1024.into()),
+            acc_max: Constant::new(Bits::<ACC_W>::mask()),
+            kind_cnp: Constant::new(0.into()),
+            kind_tx: Constant::new(1.into()),
+        }
+    }
 }
 
 impl Logic for RpUpdate {
@@ -138,10 +258,10 @@ impl Logic for RpUpdate {
         self.f_dec.first_r.next = self.old.val().td_r;
         // Increase events strictly before the cut: up to one microsecond before it.
         self.tdi_m1_e.next = self.old.val().tdi_e;
-        self.tdi_m1_r.next = self.old.val().tdi_r - 1;
-        if self.old.val().tdi_r == 0 {
-            self.tdi_m1_e.next = self.old.val().tdi_e - 1;
-            self.tdi_m1_r.next = self.cfg.val().p_inc - 1;
+        self.tdi_m1_r.next = self.old.val().tdi_r - self.one_r.val();
+        if !self.old.val().tdi_r.any() {
+            self.tdi_m1_e.next = self.old.val().tdi_e - self.one_e.val();
+            self.tdi_m1_r.next = self.cfg.val().p_inc - self.one_r.val();
         }
         self.f_k1.upto_e.next = self.tdi_m1_e.val();
         self.f_k1.upto_r.next = self.tdi_m1_r.val();
@@ -154,10 +274,12 @@ impl Logic for RpUpdate {
         self.f_acut.first_r.next = self.old.val().ta_r;
 
         // ---- alpha: first update exactly, then the power table ----
-        self.cq.next = bits::<G_W>(1024) - self.cfg.val().g;
+        self.cq.next = self.g_one.val() - self.cfg.val().g;
         self.mul_t1.a.next = self.old.val().alpha;
         self.mul_t1.b.next = self.cq.val();
-        self.g_q20.next = bit_cast::<ALPHA_W, G_W>(self.cfg.val().g) << 10;
+        self.ext_g.i.next = self.cfg.val().g;
+        self.g_q20.next = self.ext_g.o.val() << 10;
+        self.t1_frac_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
         self.t1.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
         if self.old.val().cnp_alpha {
             self.t1.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10) + self.g_q20.val();
@@ -178,10 +300,9 @@ impl Logic for RpUpdate {
         self.pow_cut.hi_val.next = self.hi_val1.val();
 
         // ---- increases before the cut, the cut ----
-        self.byte_off.next = self.cfg.val().byte_reset == 0;
-        self.do_cut.next = self.old.val().limited
-            & self.old.val().cnp_dec
-            & (self.f_dec.n.val() != 0);
+        self.byte_off.next = !self.cfg.val().byte_reset.any();
+        self.do_cut.next =
+            self.old.val().limited & self.old.val().cnp_dec & (self.f_dec.n.val().any());
         self.seg1.k.next = 0.into();
         if self.do_cut.val() {
             self.seg1.k.next = self.f_k1.n.val();
@@ -221,7 +342,7 @@ impl Logic for RpUpdate {
             self.acc_a.next = 0.into();
             self.cnpd_a.next = false;
             // The check restarts the increase timer.
-            self.ti_e_a.next = self.old.val().tdi_e + 1;
+            self.ti_e_a.next = self.old.val().tdi_e + self.one_e.val();
             self.ti_r_a.next = self.old.val().tdi_r;
         }
 
@@ -256,35 +377,38 @@ impl Logic for RpUpdate {
         self.cu.next.alpha = self.pow_now.alpha_o.val();
         self.cu.next.ti_e = self.ti_e_a.val();
         self.cu.next.ti_r = self.ti_r_a.val();
-        if self.f_k2.n.val() != 0 {
+        if self.f_k2.n.val().any() {
             self.cu.next.ti_e = self.eff_i.eff_e.val();
             if self.eff_i.eff_r.val() >= self.ti_r_a.val() {
-                self.cu.next.ti_e = self.eff_i.eff_e.val() + 1;
+                self.cu.next.ti_e = self.eff_i.eff_e.val() + self.one_e.val();
             }
         }
-        if self.f_alpha.n.val() != 0 {
+        if self.f_alpha.n.val().any() {
             self.cu.next.cnp_alpha = false;
             self.cu.next.ta_e = self.eff_a.eff_e.val();
             if self.eff_a.eff_r.val() >= self.old.val().ta_r {
-                self.cu.next.ta_e = self.eff_a.eff_e.val() + 1;
+                self.cu.next.ta_e = self.eff_a.eff_e.val() + self.one_e.val();
             }
         }
-        if self.f_dec.n.val() != 0 {
+        if self.f_dec.n.val().any() {
             self.cu.next.td_e = self.eff_d.eff_e.val();
             if self.eff_d.eff_r.val() >= self.old.val().td_r {
-                self.cu.next.td_e = self.eff_d.eff_e.val() + 1;
+                self.cu.next.td_e = self.eff_d.eff_e.val() + self.one_e.val();
             }
         }
 
         // ---- a transmitted packet on a limited QP ----
-        self.acc_sum.next =
-            bit_cast::<33, ACC_W>(self.cu.val().acc) + bit_cast::<33, BYTES_W>(self.bytes.val());
+        self.ext_acc.i.next = self.cu.val().acc;
+        self.ext_bytes.i.next = self.bytes.val();
+        self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
         self.acc_sat.next = self.acc_sum.val().get_bits::<ACC_W>(0);
         if self.acc_sum.val().get_bit(32) {
-            self.acc_sat.next = 0xFFFF_FFFF_u64.into();
+            self.acc_sat.next = self.acc_max.val();
         }
-        self.byte_fire.next = !self.byte_off.val() & (self.acc_sat.val() >= self.cfg.val().byte_reset);
-        self.th6.next = bit_cast::<STAGE_W, THRESH_W>(self.cfg.val().threshold);
+        self.byte_fire.next =
+            !self.byte_off.val() & (self.acc_sat.val() >= self.cfg.val().byte_reset);
+        self.ext_th.i.next = self.cfg.val().threshold;
+        self.th6.next = self.ext_th.o.val();
         self.t_hi.next = self.cu.val().t;
         self.t_lo.next = self.cu.val().bc;
         if self.cu.val().bc > self.cu.val().t {
@@ -301,13 +425,14 @@ impl Logic for RpUpdate {
         self.byte_run.rc.next = self.cu.val().rc;
         self.byte_run.rt.next = self.cu.val().rt;
         self.byte_run.max.next = self.cfg.val().max_rate;
-        self.bc_inc.next = self.cu.val().bc + 1;
-        if self.cu.val().bc == 63 {
-            self.bc_inc.next = 63.into();
+        // BC + 1, saturating at 63 (all ones).
+        self.bc_inc.next = self.cu.val().bc + self.one_stage.val();
+        if self.cu.val().bc.all() {
+            self.bc_inc.next = self.cu.val().bc;
         }
 
         // ---- apply the event ----
-        self.is_init.next = (self.kind.val() == 0) & !self.still_limited.val();
+        self.is_init.next = (self.kind.val() == self.kind_cnp.val()) & !self.still_limited.val();
         self.res.next = self.old.val();
         if self.is_init.val() {
             self.res.next.limited = true;
@@ -320,20 +445,20 @@ impl Logic for RpUpdate {
             self.res.next.cnp_alpha = false;
             self.res.next.cnp_dec = true;
             self.res.next.sub = self.now.val().sub;
-            self.res.next.ta_e = self.now.val().a_e + 1;
+            self.res.next.ta_e = self.now.val().a_e + self.one_e.val();
             self.res.next.ta_r = self.now.val().a_r;
-            self.res.next.td_e = self.now.val().d_e + 1;
+            self.res.next.td_e = self.now.val().d_e + self.one_e.val();
             self.res.next.td_r = self.now.val().d_r;
-            self.res.next.ti_e = self.now.val().i_e + 1;
+            self.res.next.ti_e = self.now.val().i_e + self.one_e.val();
             self.res.next.ti_r = self.now.val().i_r;
         } else if self.old.val().limited {
             self.res.next = self.cu.val();
             if self.still_limited.val() {
-                if self.kind.val() == 0 {
+                if self.kind.val() == self.kind_cnp.val() {
                     self.res.next.cnp_alpha = true;
                     self.res.next.cnp_dec = true;
                 }
-                if self.kind.val() == 1 {
+                if self.kind.val() == self.kind_tx.val() {
                     self.res.next.acc = self.acc_sat.val();
                     if self.byte_fire.val() {
                         self.res.next.acc = self.acc_sat.val() - self.cfg.val().byte_reset;
@@ -361,25 +486,30 @@ impl Logic for RpUpdate {
             self.ni_e.next = self.now.val().i_e;
             self.ni_r.next = self.now.val().i_r;
         }
-        self.ahead.next = bit_cast::<NUM_W, REM_W>(self.res.val().td_r)
-            - bit_cast::<NUM_W, REM_W>(self.nd_r.val());
+        self.ext_td_r.i.next = self.res.val().td_r;
+        self.ext_nd_r.i.next = self.nd_r.val();
+        self.ext_p_dec.i.next = self.cfg.val().p_dec;
+        self.ext_na_r.i.next = self.na_r.val();
+        self.ext_ni_r.i.next = self.ni_r.val();
+        self.ahead.next = self.ext_td_r.o.val() - self.ext_nd_r.o.val();
         if self.res.val().td_e != self.nd_e.val() {
-            self.ahead.next = (bit_cast::<NUM_W, REM_W>(self.cfg.val().p_dec)
-                + bit_cast::<NUM_W, REM_W>(self.res.val().td_r))
-                - bit_cast::<NUM_W, REM_W>(self.nd_r.val());
+            self.ahead.next =
+                (self.ext_p_dec.o.val() + self.ext_td_r.o.val()) - self.ext_nd_r.o.val();
         }
-        self.div_a.num.next = bit_cast::<NUM_W, REM_W>(self.na_r.val()) + self.ahead.val();
+        self.div_a.num.next = self.ext_na_r.o.val() + self.ahead.val();
         self.div_a.p.next = self.cfg.val().p_alpha;
         self.div_a.recip.next = self.cfg.val().recip_alpha;
-        self.div_i.num.next = bit_cast::<NUM_W, REM_W>(self.ni_r.val()) + self.ahead.val();
+        self.div_i.num.next = self.ext_ni_r.o.val() + self.ahead.val();
         self.div_i.p.next = self.cfg.val().p_inc;
         self.div_i.recip.next = self.cfg.val().recip_inc;
 
+        self.ext_qa.i.next = self.div_a.q.val();
+        self.ext_qi.i.next = self.div_i.q.val();
         self.next_word.next = self.res.val();
         if self.res.val().limited {
-            self.next_word.next.tda_e = self.na_e.val() + bit_cast::<EPOCH_W, NUM_W>(self.div_a.q.val());
+            self.next_word.next.tda_e = self.na_e.val() + self.ext_qa.o.val();
             self.next_word.next.tda_r = self.div_a.r.val();
-            self.next_word.next.tdi_e = self.ni_e.val() + bit_cast::<EPOCH_W, NUM_W>(self.div_i.q.val());
+            self.next_word.next.tdi_e = self.ni_e.val() + self.ext_qi.o.val();
             self.next_word.next.tdi_r = self.div_i.r.val();
         }
 

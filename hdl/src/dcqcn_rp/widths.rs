@@ -2,7 +2,10 @@
 //!
 //! rust-hdl emits every literal inside `#[hdl_gen]` as a 32-bit Verilog constant and maps
 //! Rust paths to signal names, so the logic writes numbers literally; these constants are
-//! for types (`Bits<RATE_W>`) only.
+//! for types (`Bits<RATE_W>`) only. A number that takes part in arithmetic or a comparison
+//! is a sized `Constant<Bits<N>>` field of its block instead (a `localparam` of N bits), and
+//! a zero-extension is a `zext::ZeroExt`, so the Verilog has no width mismatch
+//! (`hdl/lint/waivers.vlt` lists the generator artifacts that remain).
 
 /// A rate in Mb/s, Q.8: 20 integer bits (up to 1048575 Mb/s) and 8 fractional bits.
 pub const RATE_W: usize = 28;
