@@ -19,6 +19,16 @@ fn main() {
         &mut roce_cc_hdl::wide_mul::WideMul28x21::new(),
         &out,
     );
+    build_top(
+        "lut_ram_25x7",
+        &mut roce_cc_hdl::LutRam25x7::default(),
+        &out,
+    );
+    build_top(
+        "zero_ext_17to18",
+        &mut roce_cc_hdl::ZeroExt17to18::default(),
+        &out,
+    );
     // The reaction point at three sizes: 16 QPs (the three-way tests, beside rust-hdl's
     // simulation of the same size), 1024 (the default) and 16384 (the largest; it serves
     // every other QP count, see `verilated::rp_for`).

@@ -1,12 +1,20 @@
 //! Synthesizable rust-hdl modules of roce-cc.
 //!
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
-//! - [`wide_mul`], [`lut_ram`]: the two `Verilog::Custom` leaves (primitives rust-hdl cannot
-//!   express), each with its own three-way test.
+//! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
+//!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
+//!   a zero-extension without a width mismatch), each with its own three-way test
+//!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
 pub mod dcqcn_rp;
 pub mod lut_ram;
 pub mod wide_mul;
+pub mod zero_ext;
+
+/// `LutRam<25, 7>`: the power-table RAM as the RP uses it, the top of its three-way test.
+pub type LutRam25x7 = lut_ram::LutRam<25, 7>;
+/// `ZeroExt<17, 18>`: a zero-extension the RP uses, the top of its three-way test.
+pub type ZeroExt17to18 = zero_ext::ZeroExt<17, 18>;
 
 /// The lint waiver file shipped with every generated top (`hdl/lint/waivers.vlt`).
 pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");

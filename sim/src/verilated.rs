@@ -14,7 +14,9 @@
 
 use crate::dcqcn_rp::RpConfig;
 use crate::replay::RpReport;
-use crate::rp_harness::{RpDut, RpOuts, RpPins, cfg_word, time_word};
+use crate::rp_harness::{RpDut, RpOuts, RpPins, cfg_word};
+use crate::timebase::TimeStamp;
+use roce_cc_hdl::dcqcn_rp::state::TimeWord;
 use roce_cc_params::Params;
 use rust_hdl::prelude::{Bits, Synth};
 use std::path::Path;
@@ -32,6 +34,14 @@ macro_rules! bridge {
 bridge!(
     /// `WideMul<28, 21, 49>` (`roce_cc_hdl::wide_mul::WideMul28x21`): the bridge's test top.
     wide_mul_28x21
+);
+bridge!(
+    /// `LutRam<25, 7>` (`roce_cc_hdl::LutRam25x7`): the power-table RAM leaf.
+    lut_ram_25x7
+);
+bridge!(
+    /// `ZeroExt<17, 18>` (`roce_cc_hdl::ZeroExt17to18`): the zero-extension leaf.
+    zero_ext_17to18
 );
 bridge!(
     /// `DcqcnRp<4>`: the reaction point for 16 QPs (three-way tests).
@@ -68,6 +78,66 @@ pub fn words_of<const N: usize, const W: usize>(x: Bits<N>) -> [u32; W] {
     })
 }
 
+/// Sets `width` bits at bit `offset` of `words` to `value`.
+fn put_bits(words: &mut [u32], offset: usize, width: usize, value: u64) {
+    for bit in 0..width {
+        if value >> bit & 1 == 1 {
+            let at = offset + bit;
+            words[at / 32] |= 1 << (at % 32);
+        }
+    }
+}
+
+/// The `now` port's words for `now`: the same bits as `words_of(time_word(now).into())`,
+/// packed directly at the field offsets rust-hdl's `LogicStruct` derive reports (going
+/// through a 157-bit `Bits` costs more than the Verilated cycle itself).
+pub fn time_words(now: &TimeStamp) -> [u32; 5] {
+    let layout = TimeWord::default();
+    let mut w = [0u32; 5];
+    put_bits(
+        &mut w,
+        layout.get_my_offset_sub(),
+        layout.get_my_width_sub(),
+        now.sub.into(),
+    );
+    let fields = [
+        (
+            layout.get_my_offset_a_e(),
+            layout.get_my_width_a_e(),
+            now.alpha.epoch,
+        ),
+        (
+            layout.get_my_offset_a_r(),
+            layout.get_my_width_a_r(),
+            now.alpha.rem,
+        ),
+        (
+            layout.get_my_offset_d_e(),
+            layout.get_my_width_d_e(),
+            now.dec.epoch,
+        ),
+        (
+            layout.get_my_offset_d_r(),
+            layout.get_my_width_d_r(),
+            now.dec.rem,
+        ),
+        (
+            layout.get_my_offset_i_e(),
+            layout.get_my_width_i_e(),
+            now.inc.epoch,
+        ),
+        (
+            layout.get_my_offset_i_r(),
+            layout.get_my_width_i_r(),
+            now.inc.rem,
+        ),
+    ];
+    for (offset, width, value) in fields {
+        put_bits(&mut w, offset, width, value.into());
+    }
+    w
+}
+
 /// The same set of methods on each size of the Verilated RP, so one wrapper drives them all.
 macro_rules! rp_model {
     ($($module:ident :: $ty:ident),*) => {
@@ -77,6 +147,9 @@ macro_rules! rp_model {
         impl RpModel {
             fn eval_pins(&mut self, pins: &RpPins, now: &[u32; 5]) {
                 match self { $(RpModel::$ty(m) => {
+                    // The falling edge of the previous cycle and this cycle's inputs are one
+                    // evaluation (nothing in the design acts on the falling edge).
+                    m.set_clock(0);
                     m.set_reset(pins.reset as u64);
                     m.set_s_cnp_valid(pins.cnp.is_some() as u64);
                     m.set_s_cnp_qp(pins.cnp.unwrap_or(0) as u64);
@@ -145,8 +218,8 @@ rp_model!(
 
 /// The Verilated reaction point with the lock-step harness's pins ([`RpDut`]).
 ///
-/// Each cycle: [`RpDut::eval`] sets the pins (clock low) and evaluates; [`RpDut::clock`]
-/// raises the clock, evaluates and lowers it again. With a VCD open, every half cycle is
+/// Each cycle: [`RpDut::eval`] lowers the clock, sets the pins and evaluates once;
+/// [`RpDut::clock`] raises the clock and evaluates (two evaluations per cycle). With a VCD open, every half cycle is
 /// dumped (time unit: half cycles).
 pub struct VerilatedRp {
     model: RpModel,
@@ -224,9 +297,7 @@ impl VerilatedRp {
 
 impl RpDut for VerilatedRp {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
-        let now: Bits<{ <roce_cc_hdl::dcqcn_rp::state::TimeWord as Synth>::BITS }> =
-            time_word(&pins.now).into();
-        self.model.eval_pins(pins, &words_of(now));
+        self.model.eval_pins(pins, &time_words(&pins.now));
         self.dump();
         self.model.outs()
     }
@@ -234,7 +305,6 @@ impl RpDut for VerilatedRp {
     fn clock(&mut self) {
         self.model.set_clock(true);
         self.dump();
-        self.model.set_clock(false);
     }
 }
 
@@ -251,4 +321,41 @@ pub fn rp_for_with_vcd(params: &Params, vcd: &Path) -> Result<Box<dyn RpDut>, St
     rp.open_vcd(vcd)
         .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
     Ok(Box::new(rp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rp_harness::time_word;
+    use crate::timebase::Radix;
+
+    /// The direct packing equals rust-hdl's own packing of the `TimeWord` struct.
+    #[test]
+    fn time_words_match_the_logic_struct_layout() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..2000 {
+            let mut radix = || Radix {
+                epoch: next() as u32,
+                rem: next() as u32 & 0x1_ffff,
+            };
+            let now = TimeStamp {
+                sub: 0,
+                alpha: radix(),
+                dec: radix(),
+                inc: radix(),
+            };
+            let now = TimeStamp {
+                sub: (now.alpha.epoch >> 7) & 0x3ff,
+                ..now
+            };
+            let bits: Bits<{ <TimeWord as Synth>::BITS }> = time_word(&now).into();
+            assert_eq!(time_words(&now), words_of::<_, 5>(bits), "{now:?}");
+        }
+    }
 }

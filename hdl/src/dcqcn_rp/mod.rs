@@ -32,7 +32,6 @@ pub mod state;
 pub mod timer;
 pub mod update;
 pub mod widths;
-pub mod zext;
 
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;

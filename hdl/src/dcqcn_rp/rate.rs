@@ -6,8 +6,8 @@
 //! rates are unsigned Mb/s Q.8 in 28 bits.
 
 use super::widths::*;
-use super::zext::ZeroExt;
 use crate::wide_mul::WideMul;
+use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// Arithmetic right shift of a 31-bit two's complement value: `floor(v / 2^k)`.
@@ -52,7 +52,7 @@ pub struct IncRun {
     /// Rt after, Mb/s Q.8.
     pub rt_o: Signal<Out, Bits<RATE_W>>,
     mul: WideMul<COUNT_W, RATE_W, 49>,
-    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_step: ZeroExt<RATE_W, 50>,
     ext_rt: ZeroExt<RATE_W, 50>,
     ext_rc: ZeroExt<RATE_W, DIST_W>,
@@ -296,7 +296,7 @@ pub struct Phases {
     to_hai: Signal<Local, Bits<COUNT_W>>,
     fr: Signal<Local, Bits<COUNT_W>>,
     hai: Signal<Local, Bits<COUNT_W>>,
-    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_th: ZeroExt<THRESH_W, COUNT_W>,
     ext_t: ZeroExt<STAGE_W, COUNT_W>,
     ext_bc: ZeroExt<STAGE_W, COUNT_W>,

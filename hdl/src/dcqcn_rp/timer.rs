@@ -5,7 +5,7 @@
 //! combinational and mirrors the function of the same name in `sim::dcqcn_rp`.
 
 use super::widths::*;
-use super::zext::ZeroExt;
+use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// How many expiries at `nxt`, `nxt + p`, ... fall at or before `upto`: `(upto.epoch -

@@ -10,8 +10,8 @@ use super::rate::{Cut, IncRun, IncSegment};
 use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DivSmall, Fired, RadixEff};
 use super::widths::*;
-use super::zext::ZeroExt;
 use crate::wide_mul::WideMul;
+use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// Next state of one QP for one event.
@@ -68,7 +68,7 @@ pub struct RpUpdate {
     byte_run: IncRun,
     div_a: DivSmall,
     div_i: DivSmall,
-    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `zext`).
+    // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_g: ZeroExt<G_W, ALPHA_W>,
     ext_acc: ZeroExt<ACC_W, 33>,
     ext_bytes: ZeroExt<BYTES_W, 33>,

@@ -4,7 +4,7 @@
 //! Rust paths to signal names, so the logic writes numbers literally; these constants are
 //! for types (`Bits<RATE_W>`) only. A number that takes part in arithmetic or a comparison
 //! is a sized `Constant<Bits<N>>` field of its block instead (a `localparam` of N bits), and
-//! a zero-extension is a `zext::ZeroExt`, so the Verilog has no width mismatch
+//! a zero-extension is a `crate::zero_ext::ZeroExt`, so the Verilog has no width mismatch
 //! (`hdl/lint/waivers.vlt` lists the generator artifacts that remain).
 
 /// A rate in Mb/s, Q.8: 20 integer bits (up to 1048575 Mb/s) and 8 fractional bits.
