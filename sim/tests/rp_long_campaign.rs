@@ -5,8 +5,8 @@
 //! `ROCE_CC_LONG_CYCLES` sets the total (default 10^8). Every cycle is compared between the
 //! golden model and the Verilated Verilog at 1024 QPs (the shipped size), on random
 //! parameter sets drawn from the same strategies as the proptest cases; one cycle in
-//! `ROCE_CC_LONG_HDL_EVERY` (default 50) is spent on cases that also run rust-hdl's own
-//! simulation at 16 QPs, which is about 40x slower than Verilator. The seed is printed;
+//! `ROCE_CC_LONG_HDL_EVERY` (default 500) is spent on cases that also run rust-hdl's own
+//! simulation at 16 QPs, which is over 100x slower than Verilator. The seed is printed;
 //! `ROCE_CC_SEED` replays a campaign. A mismatch stops the campaign with the case's
 //! parameters, steps and a VCD, like the proptest cases.
 
@@ -30,7 +30,7 @@ fn long_campaign() {
         return;
     }
     let total = env_u64("ROCE_CC_LONG_CYCLES", 100_000_000);
-    let hdl_every = env_u64("ROCE_CC_LONG_HDL_EVERY", 50).max(1);
+    let hdl_every = env_u64("ROCE_CC_LONG_HDL_EVERY", 500).max(1);
     let seed = env_u64("ROCE_CC_SEED", std::process::id() as u64 ^ 0x5eed_cafe);
     eprintln!("long campaign: {total} cycles, seed {seed}");
     let mut seed_bytes = [0u8; 32];
