@@ -234,12 +234,27 @@ impl Params {
         range("rpg_min_dec_fac", self.rpg_min_dec_fac, 1, 100)?;
         // Rc may never be floored above the rate that releases the limiter.
         range("rpg_min_rate", self.rpg_min_rate, 1, self.max_rate_mbps())?;
-        range("rate_to_set_on_first_cnp", self.rate_to_set_on_first_cnp, 0, line)?;
+        range(
+            "rate_to_set_on_first_cnp",
+            self.rate_to_set_on_first_cnp,
+            0,
+            line,
+        )?;
         range("dce_tcp_g", self.dce_tcp_g, 1, 1024)?;
         range("dce_tcp_rtt", self.dce_tcp_rtt, 1, MAX_PERIOD_US)?;
-        range("rate_reduce_monitor_period", self.rate_reduce_monitor_period, 1, MAX_PERIOD_US)?;
+        range(
+            "rate_reduce_monitor_period",
+            self.rate_reduce_monitor_period,
+            1,
+            MAX_PERIOD_US,
+        )?;
         range("initial_alpha_value", self.initial_alpha_value, 0, 1024)?;
-        range("min_time_between_cnps", self.min_time_between_cnps, 0, MAX_PERIOD_US)?;
+        range(
+            "min_time_between_cnps",
+            self.min_time_between_cnps,
+            0,
+            MAX_PERIOD_US,
+        )?;
         range("cnp_dscp", self.cnp_dscp, 0, 63)?;
         range("cnp_802p_prio", self.cnp_802p_prio, 0, 7)?;
         Ok(())

@@ -205,15 +205,25 @@ pub enum RpKind {
 /// `r` one microsecond earlier.
 pub fn radix_dec(r: Radix, period: u32) -> Radix {
     if r.rem > 0 {
-        Radix { epoch: r.epoch, rem: r.rem - 1 }
+        Radix {
+            epoch: r.epoch,
+            rem: r.rem - 1,
+        }
     } else {
-        Radix { epoch: r.epoch.wrapping_sub(1), rem: period - 1 }
+        Radix {
+            epoch: r.epoch.wrapping_sub(1),
+            rem: period - 1,
+        }
     }
 }
 
 /// The last microsecond whose expiry instant (cycle `sub` within it) is not after now.
 pub fn radix_eff(now: Radix, now_sub: u32, sub: u32, period: u32) -> Radix {
-    if now_sub < sub { radix_dec(now, period) } else { now }
+    if now_sub < sub {
+        radix_dec(now, period)
+    } else {
+        now
+    }
 }
 
 /// How many expiries at `next`, `next + period`, ... fall at or before `upto` (saturating
@@ -225,7 +235,10 @@ pub fn fired(upto: Radix, next: Radix) -> u64 {
 
 /// The first expiry (phase `next.rem`) after `upto`, given that at least one has fired.
 pub fn next_after(upto: Radix, next: Radix) -> Radix {
-    Radix { epoch: upto.epoch.wrapping_add((upto.rem >= next.rem) as u32), rem: next.rem }
+    Radix {
+        epoch: upto.epoch.wrapping_add((upto.rem >= next.rem) as u32),
+        rem: next.rem,
+    }
 }
 
 /// `(floor(num / p), num mod p)` for `num < 2^18`, as the hardware does it: multiply by
@@ -284,9 +297,17 @@ pub fn phases(cfg: &RpConfig, k: u64, t: u32, bc: u32) -> (u64, u64, u64) {
     let byte_off = cfg.byte_reset == 0;
     let fr_ok = byte_off || bc < th;
     let hai_ok = byte_off || bc > th;
-    let n_fr = if fr_ok { k.min(th.saturating_sub(t)) } else { 0 };
+    let n_fr = if fr_ok {
+        k.min(th.saturating_sub(t))
+    } else {
+        0
+    };
     let before_hai = (th + 1).saturating_sub(t);
-    let n_hai = if hai_ok { k.saturating_sub(before_hai) } else { 0 };
+    let n_hai = if hai_ok {
+        k.saturating_sub(before_hai)
+    } else {
+        0
+    };
     (n_fr, k - n_fr - n_hai, n_hai)
 }
 
@@ -358,7 +379,10 @@ pub fn catch_up(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
         }
         let alpha_at_cut = cfg.alpha_after(alpha0, flag0, fired(s.tda, s.ta));
         cut(cfg, s, alpha_at_cut);
-        s.ti = Radix { epoch: s.tdi.epoch.wrapping_add(1), rem: s.tdi.rem };
+        s.ti = Radix {
+            epoch: s.tdi.epoch.wrapping_add(1),
+            rem: s.tdi.rem,
+        };
     }
     let k = fired(ei, s.ti);
     timer_increases(cfg, s, k);
@@ -390,9 +414,15 @@ fn note_next_check(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
         cfg.p_dec + s.td.rem - ed.rem
     };
     let (qa, ra) = div_small(ea.rem + ahead, cfg.p_alpha, cfg.recip_alpha);
-    s.tda = Radix { epoch: ea.epoch.wrapping_add(qa), rem: ra };
+    s.tda = Radix {
+        epoch: ea.epoch.wrapping_add(qa),
+        rem: ra,
+    };
     let (qi, ri) = div_small(ei.rem + ahead, cfg.p_inc, cfg.recip_inc);
-    s.tdi = Radix { epoch: ei.epoch.wrapping_add(qi), rem: ri };
+    s.tdi = Radix {
+        epoch: ei.epoch.wrapping_add(qi),
+        rem: ri,
+    };
 }
 
 /// The next state of one QP and, for a query, its report: the whole RP in one function.
@@ -412,9 +442,18 @@ pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (
                 cnp_alpha: false,
                 cnp_dec: true,
                 sub: now.sub,
-                ta: Radix { epoch: now.alpha.epoch.wrapping_add(1), rem: now.alpha.rem },
-                td: Radix { epoch: now.dec.epoch.wrapping_add(1), rem: now.dec.rem },
-                ti: Radix { epoch: now.inc.epoch.wrapping_add(1), rem: now.inc.rem },
+                ta: Radix {
+                    epoch: now.alpha.epoch.wrapping_add(1),
+                    rem: now.alpha.rem,
+                },
+                td: Radix {
+                    epoch: now.dec.epoch.wrapping_add(1),
+                    rem: now.dec.rem,
+                },
+                ti: Radix {
+                    epoch: now.inc.epoch.wrapping_add(1),
+                    rem: now.inc.rem,
+                },
                 tda: Radix::default(),
                 tdi: Radix::default(),
             };
@@ -445,7 +484,12 @@ pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (
         note_next_check(cfg, &mut s, now);
     }
     let report = if s.limited {
-        RpReport { limited: true, rc_mbps_q8: s.rc, rt_mbps_q8: s.rt, alpha_q20: s.alpha }
+        RpReport {
+            limited: true,
+            rc_mbps_q8: s.rc,
+            rt_mbps_q8: s.rt,
+            alpha_q20: s.alpha,
+        }
     } else {
         RpReport {
             limited: false,
@@ -508,7 +552,12 @@ mod tests {
         };
         for _ in 0..200_000 {
             let max = (next() % (1 << 28)).max(2) as u32;
-            let rt = (next() % max as u64) as u32 + if next() % 8 == 0 { max - (next() % max as u64) as u32 } else { 0 };
+            let rt = (next() % max as u64) as u32
+                + if next() % 8 == 0 {
+                    max - (next() % max as u64) as u32
+                } else {
+                    0
+                };
             let rt = rt.min(max);
             let rc = (next() % (max as u64 + 1)) as u32;
             let step = match next() % 4 {
@@ -529,8 +578,16 @@ mod tests {
             }
             let got = run(n, step, rc, rt, max);
             // Past M both are released; the hardware clamps the distance there.
-            let want = if c >= max as i64 { (max as u32, t as u32) } else { (c as u32, t as u32) };
-            assert_eq!((got.0.min(max), got.1), want, "n={n} step={step} rc={rc} rt={rt} max={max}");
+            let want = if c >= max as i64 {
+                (max as u32, t as u32)
+            } else {
+                (c as u32, t as u32)
+            };
+            assert_eq!(
+                (got.0.min(max), got.1),
+                want,
+                "n={n} step={step} rc={rc} rt={rt} max={max}"
+            );
         }
     }
 
@@ -568,7 +625,11 @@ mod tests {
                                 }
                                 tt += 1;
                             }
-                            assert_eq!(phases(&cfg, k, t, bc), (fr, ai, hai), "t={t} bc={bc} k={k} th={th}");
+                            assert_eq!(
+                                phases(&cfg, k, t, bc),
+                                (fr, ai, hai),
+                                "t={t} bc={bc} k={k} th={th}"
+                            );
                         }
                     }
                 }
@@ -582,7 +643,8 @@ mod tests {
         let cfg = RpConfig::new(&p);
         for alpha in [0u32, 1, 12345, 1 << 19, 1 << 20] {
             for flag in [false, true] {
-                let want = ((alpha as u64 * (1024 - 4)) >> 10) as u32 + if flag { 4 << 10 } else { 0 };
+                let want =
+                    ((alpha as u64 * (1024 - 4)) >> 10) as u32 + if flag { 4 << 10 } else { 0 };
                 assert_eq!(cfg.alpha_after(alpha, flag, 1), want);
             }
         }
@@ -614,7 +676,11 @@ mod scenario_tests {
         let got = r.rc_mbps_q8 as f64 / 256.0;
         // Q.20 alpha and the Q.24 power table: within 0.05 Mb/s of real arithmetic.
         assert!((got - want).abs() < 0.05, "got {got}, want {want}");
-        assert_eq!(r.rt_mbps_q8, 100_000 << 8, "T = BC = 0 at the first cut: Rt is kept");
+        assert_eq!(
+            r.rt_mbps_q8,
+            100_000 << 8,
+            "T = BC = 0 at the first cut: Rt is kept"
+        );
         // Untouched QPs stay unlimited at the line rate.
         let r = rp.apply_at_cycle(250 * 5, 4, RpKind::Query);
         assert!(!r.limited && r.rc_mbps_q8 == 100_000 << 8);

@@ -44,9 +44,18 @@ pub struct RpReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OutLine {
     /// Answer to a `sample` event.
-    Sample { t_ns: u64, qp: u32, report: RpReport },
+    Sample {
+        t_ns: u64,
+        qp: u32,
+        report: RpReport,
+    },
     /// A CNP the notification point asks to send.
-    CnpOut { t_ns: u64, qp: u32, dscp: u32, prio: u32 },
+    CnpOut {
+        t_ns: u64,
+        qp: u32,
+        dscp: u32,
+        prio: u32,
+    },
 }
 
 impl OutLine {
@@ -66,7 +75,12 @@ impl OutLine {
                     exact_decimal(report.rt_mbps_q8 as u64, 8),
                 )
             }
-            OutLine::CnpOut { t_ns, qp, dscp, prio } => format!(
+            OutLine::CnpOut {
+                t_ns,
+                qp,
+                dscp,
+                prio,
+            } => format!(
                 "{{\"t_ns\": {t_ns}, \"ev\": \"cnp_out\", \"qp\": {qp}, \"dscp\": {dscp}, \"prio\": {prio}}}"
             ),
         }

@@ -7,7 +7,7 @@
 
 use crate::dcqcn_rp::RpKind;
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
-use crate::rp_harness::{accepted, RpDut, RpPins};
+use crate::rp_harness::{RpDut, RpPins, accepted};
 use crate::stimulus::bring_up;
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
@@ -23,7 +23,11 @@ pub struct RtlEngine {
 impl RtlEngine {
     /// The engine over a given DUT (tests use rust-hdl's simulation too).
     pub fn with_dut(params: &Params, dut: Box<dyn RpDut>, name: &'static str) -> Self {
-        Self { params: params.clone(), dut, name }
+        Self {
+            params: params.clone(),
+            dut,
+            name,
+        }
     }
 }
 
@@ -40,7 +44,10 @@ impl ReplayEngine for RtlEngine {
         let mut idle_cycles = 0u32;
         loop {
             let ev = queue.peek().copied();
-            let mut pins = RpPins { m_ready: true, ..Default::default() };
+            let mut pins = RpPins {
+                m_ready: true,
+                ..Default::default()
+            };
             if let Some(e) = ev {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(e.t_ns));
                 match e.ev {
@@ -64,9 +71,13 @@ impl ReplayEngine for RtlEngine {
             }
             let outs = self.dut.eval(&pins);
             if let Some((qp, report)) = outs.report {
-                let (t_ns, want_qp) = pending.pop_front().ok_or("the RTL reported a sample nobody asked for")?;
+                let (t_ns, want_qp) = pending
+                    .pop_front()
+                    .ok_or("the RTL reported a sample nobody asked for")?;
                 if qp != want_qp {
-                    return Err(format!("the RTL answered QP {qp} where QP {want_qp} was asked"));
+                    return Err(format!(
+                        "the RTL answered QP {qp} where QP {want_qp} was asked"
+                    ));
                 }
                 out.push(OutLine::Sample { t_ns, qp, report });
             }

@@ -9,11 +9,11 @@
 //! them through it. Each cycle: [`RpDut::eval`] applies the pins and returns the outputs
 //! as they are before the clock edge; [`RpDut::clock`] is the rising edge.
 
-use crate::dcqcn_rp::{DcqcnRp, RpConfig, RpKind, POW_TABLE};
+use crate::dcqcn_rp::{DcqcnRp, POW_TABLE, RpConfig, RpKind};
 use crate::replay::RpReport;
 use crate::timebase::TimeStamp;
-use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
+use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -178,7 +178,11 @@ pub fn time_word(now: &TimeStamp) -> TimeWord {
 /// at `128 + j`).
 pub fn table_writes(cfg: &RpConfig) -> Vec<(u32, u32)> {
     let lo = cfg.pow_lo.iter().enumerate().map(|(j, v)| (j as u32, *v));
-    let hi = cfg.pow_hi.iter().enumerate().map(|(j, v)| ((POW_TABLE + j) as u32, *v));
+    let hi = cfg
+        .pow_hi
+        .iter()
+        .enumerate()
+        .map(|(j, v)| ((POW_TABLE + j) as u32, *v));
     lo.chain(hi).collect()
 }
 

@@ -25,7 +25,10 @@ impl Radix {
     /// `us` written in radix `period_us`.
     pub fn of(us: u64, period_us: u32) -> Radix {
         let p = period_us as u64;
-        Radix { epoch: (us / p) as u32, rem: (us % p) as u32 }
+        Radix {
+            epoch: (us / p) as u32,
+            rem: (us % p) as u32,
+        }
     }
 }
 
