@@ -11,7 +11,7 @@
 //! step list, and the Verilated run of that case is written as a VCD whose path is in the
 //! message (`target/tmp/rp_three_way/<test>.vcd`; open it with GTKWave).
 //!
-//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 32); the long campaign is
+//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 64); the long campaign is
 //! `rp_long_campaign.rs`.
 
 use proptest::prelude::*;
@@ -25,7 +25,7 @@ fn cases() -> u32 {
     std::env::var("ROCE_CC_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(32)
+        .unwrap_or(64)
 }
 
 /// Where the VCD of a failing case goes.

@@ -7,7 +7,7 @@
 //!   (`proc; flatten; check -assert`: every latch is inferred at `proc`);
 //! - full synthesis, `synth_ecp5` (Lattice ECP5 cells: block RAM, DSP multipliers, LUT4), of
 //!   each top passes the same checks, with no latch cell left, and prints the cell counts.
-//!   About 10 minutes for the 1024-QP RP on two cores; `ROCE_CC_NO_SYNTH=1` skips it for a
+//!   About 6 minutes for the 1024-QP RP on two cores; `ROCE_CC_NO_SYNTH=1` skips it for a
 //!   quick local run (CI never sets it).
 
 use roce_cc_bridge_gen::{YosysFlow, lint_top, yosys_check_with};
