@@ -2,6 +2,7 @@
 //! and exit code.
 
 use roce_cc_params::{PROFILES, Params};
+use roce_cc_sim::trace::random_trace;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -314,51 +315,6 @@ fn docs_example_is_current() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let want = std::fs::read_to_string(root.join("basic.out.jsonl")).unwrap();
     assert_eq!(r.stdout, want, "regenerate docs/examples/basic.out.jsonl");
-}
-
-/// A seeded xorshift generator, so random traces are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A random trace: CNPs, packets and samples on a few QPs (out of `qps`), with gaps from 0
-/// (ties) to seconds.
-fn random_trace(seed: u64, qps: u32, len: usize) -> String {
-    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let few: Vec<u64> = (0..4).map(|_| r.below(qps as u64)).collect();
-    let mut t = r.below(10_000);
-    let mut s = String::new();
-    for _ in 0..len {
-        t += match r.below(12) {
-            0..=2 => 0,
-            3..=5 => r.below(2_000),
-            6..=8 => r.below(500_000),
-            9..=10 => r.below(30_000_000),
-            _ => r.below(4_000_000_000),
-        };
-        let qp = few[r.below(few.len() as u64) as usize];
-        let line = match r.below(3) {
-            0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
-            1 => format!(
-                "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
-                r.below(65_536)
-            ),
-            _ => format!("{{\"t_ns\": {t}, \"ev\": \"sample\", \"qp\": {qp}}}"),
-        };
-        s.push_str(&line);
-        s.push('\n');
-    }
-    s
 }
 
 /// The two engines print the same bytes: the README example, hand-written traces and

@@ -12,27 +12,16 @@
 use roce_cc_params::Params;
 use roce_cc_sim::dcqcn_rp::{DcqcnRp, RpKind};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
-use roce_cc_sim::stimulus::{Step, run_lockstep};
+use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 use std::time::Instant;
 
-/// A deterministic xorshift stream.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// `n` cycles of stimulus over `qps` QPs.
 fn stimulus(n: usize, qps: u32) -> Vec<Step> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift::new(1);
     (0..n)
         .map(|_| {
-            let r = rng.next();
+            let r = rng.next_u64();
             let hot = (r % 8) as u32 % qps;
             let qp = if r >> 60 == 0 {
                 (r >> 32) as u32 % qps
@@ -67,12 +56,12 @@ fn cycles_per_s(p: &Params, steps: &[Step], dut: &mut dyn RpDut) -> f64 {
 
 fn golden_events_per_s(p: &Params, n: usize) -> f64 {
     let mut rp = DcqcnRp::new(p);
-    let mut rng = Rng(12345);
+    let mut rng = XorShift::new(12345);
     let events: Vec<(u64, u32, RpKind)> = {
         let mut cycle = 0u64;
         (0..n)
             .map(|_| {
-                let r = rng.next();
+                let r = rng.next_u64();
                 cycle += r % 500;
                 let qp = (r >> 20) as u32 % p.qps;
                 let kind = match r >> 40 & 3 {

@@ -135,7 +135,7 @@ mod tests {
     use super::*;
     use crate::replay_rtl::RtlEngine;
     use crate::rp_harness::{GoldenRpCycle, HdlRp};
-    use crate::trace::parse_trace;
+    use crate::trace::{parse_trace, random_trace};
 
     fn golden(p: &Params, trace: &str) -> Result<String, ReplayError> {
         let evs = parse_trace(trace, p).unwrap();
@@ -251,48 +251,6 @@ mod tests {
             }
             other => panic!("expected an input error, got {other:?}"),
         }
-    }
-
-    /// A seeded xorshift generator (the traces must be reproducible).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    /// A random trace: CNPs, packets and samples on `qps` QPs, gaps from 0 to seconds.
-    fn random_trace(seed: u64, qps: u32, len: usize) -> String {
-        let mut r = Rng(seed | 1);
-        let mut t = 0u64;
-        let mut s = String::new();
-        for _ in 0..len {
-            t += match r.below(10) {
-                0..=2 => 0,
-                3..=5 => r.below(2_000),
-                6..=7 => r.below(400_000),
-                8 => r.below(50_000_000),
-                _ => r.below(3_000_000_000),
-            };
-            let qp = r.below(qps as u64);
-            let line = match r.below(3) {
-                0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
-                1 => format!(
-                    "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
-                    r.below(65_536)
-                ),
-                _ => format!("{{\"t_ns\": {t}, \"ev\": \"sample\", \"qp\": {qp}}}"),
-            };
-            s.push_str(&line);
-            s.push('\n');
-        }
-        s
     }
 
     /// The rtl engine over the cycle-level golden model prints exactly what the golden

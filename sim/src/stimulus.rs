@@ -11,6 +11,31 @@ use crate::rp_harness::{RpDut, RpOuts, RpPins, table_writes};
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
 
+/// A small seeded xorshift64 generator for reproducible test data (tests, benchmarks and
+/// `trace::random_trace`); not for anything that needs statistical quality.
+#[derive(Clone, Debug)]
+pub struct XorShift(u64);
+
+impl XorShift {
+    /// A generator from any seed (0 included).
+    pub fn new(seed: u64) -> Self {
+        XorShift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform-ish in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
 /// One cycle of stimulus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {

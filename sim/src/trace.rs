@@ -233,6 +233,37 @@ pub fn parse_trace(text: &str, params: &Params) -> Result<Vec<TimedEvent>, Trace
     Ok(events)
 }
 
+/// A random valid trace of `len` events (CNPs, packets, samples) on four QPs drawn from
+/// `0..qps`, with gaps from 0 (ties) to seconds; the same `seed` gives the same text. For
+/// differential tests of the replay engines.
+pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
+    let mut r = crate::stimulus::XorShift::new(seed);
+    let few: Vec<u64> = (0..4).map(|_| r.below(qps as u64)).collect();
+    let mut t = r.below(10_000);
+    let mut s = String::new();
+    for _ in 0..len {
+        t += match r.below(12) {
+            0..=2 => 0,
+            3..=5 => r.below(2_000),
+            6..=8 => r.below(500_000),
+            9..=10 => r.below(30_000_000),
+            _ => r.below(4_000_000_000),
+        };
+        let qp = few[r.below(few.len() as u64) as usize];
+        let line = match r.below(3) {
+            0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
+            1 => format!(
+                "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
+                r.below(65_536)
+            ),
+            _ => format!("{{\"t_ns\": {t}, \"ev\": \"sample\", \"qp\": {qp}}}"),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,22 +3,16 @@
 
 use roce_cc_params::Params;
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
-use roce_cc_sim::stimulus::{Step, run_lockstep};
+use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
 /// 3000 cycles on 4 hot QPs of 16: CNPs, packets and queries mixed, idle gaps from a
 /// cycle to 3 s, backpressure on the report stream.
 fn stream() -> Vec<Step> {
-    let mut rng = 12345u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = XorShift::new(12345);
     (0..3000)
         .map(|_| {
-            let r = next();
+            let r = rng.next_u64();
             let qp = (r % 4) as u32;
             Step {
                 dt: match r % 7 {
