@@ -6,7 +6,7 @@
 //! seconds costs one simulated cycle). [`run_lockstep`] drives every [`RpDut`] with the
 //! same pins and compares every output on every cycle.
 
-use crate::dcqcn_rp::{RpConfig, RpKind};
+use crate::dcqcn_rp::RpConfig;
 use crate::rp_harness::{RpDut, RpOuts, RpPins, table_writes};
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
@@ -151,8 +151,8 @@ fn eval_all(
 }
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
-/// cycle; returns the accepted events `(cycle, qp, kind)` and the reports, or the first
-/// mismatch.
+/// cycle (eight idle cycles are appended to drain the pipeline); returns the reports the
+/// consumer took, `(qp, report)` in order, or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
     steps: &[Step],
@@ -189,15 +189,6 @@ pub fn run_lockstep(
         }
     }
     Ok(reports)
-}
-
-/// Kinds of an accepted event, for messages.
-pub fn kind_name(k: RpKind) -> &'static str {
-    match k {
-        RpKind::Cnp => "cnp",
-        RpKind::Tx { .. } => "tx",
-        RpKind::Query => "query",
-    }
 }
 
 /// Proptest strategies for parameters and steps (also used by the long campaign).

@@ -223,8 +223,6 @@ rp_model!(
 /// dumped (time unit: half cycles).
 pub struct VerilatedRp {
     model: RpModel,
-    /// QPs of the Verilated design (`>=` the QPs of the parameter set).
-    hw_qps: u32,
     half_cycles: u64,
     vcd: bool,
 }
@@ -239,39 +237,33 @@ impl VerilatedRp {
             16384 => RpModel::VDcqcnRpQ16384(Box::default()),
             _ => return None,
         };
-        Some(Self::with_model(model, p.qps, p))
+        Some(Self::with_model(model, p))
     }
 
     /// The smallest Verilated RP with at least `p.qps` QPs. A larger design behaves
     /// exactly like one of `p.qps` QPs on events for QPs below `p.qps` (the only ones a
     /// valid trace has), except that its reset sweep takes more cycles.
     pub fn at_least(p: &Params) -> Self {
-        let (model, hw_qps) = if p.qps <= 16 {
-            (RpModel::VDcqcnRpQ16(Box::default()), 16)
+        let model = if p.qps <= 16 {
+            RpModel::VDcqcnRpQ16(Box::default())
         } else if p.qps <= 1024 {
-            (RpModel::VDcqcnRpQ1024(Box::default()), 1024)
+            RpModel::VDcqcnRpQ1024(Box::default())
         } else {
-            (RpModel::VDcqcnRpQ16384(Box::default()), 16384)
+            RpModel::VDcqcnRpQ16384(Box::default())
         };
-        Self::with_model(model, hw_qps, p)
+        Self::with_model(model, p)
     }
 
-    fn with_model(mut model: RpModel, hw_qps: u32, p: &Params) -> Self {
+    fn with_model(mut model: RpModel, p: &Params) -> Self {
         let cfg: Bits<{ <roce_cc_hdl::dcqcn_rp::state::RpCfgWord as Synth>::BITS }> =
             cfg_word(&RpConfig::new(p)).into();
         model.set_cfg(&words_of(cfg));
         model.set_clock(false);
         Self {
             model,
-            hw_qps,
             half_cycles: 0,
             vcd: false,
         }
-    }
-
-    /// QPs of the Verilated design.
-    pub fn hw_qps(&self) -> u32 {
-        self.hw_qps
     }
 
     /// Start writing every signal to a VCD at `path` (from the next cycle on).
