@@ -5,6 +5,8 @@
 //! `bridge!` line in `src/verilated.rs`.
 
 use roce_cc_bridge_gen::{build_runtime, build_top, out_dir, rerun_if_changed};
+use roce_cc_hdl::core_top::RoceCcCore;
+use roce_cc_hdl::dcqcn_np::DcqcnNp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp;
 use std::path::PathBuf;
 
@@ -29,12 +31,16 @@ fn main() {
         &mut roce_cc_hdl::ZeroExt17to18::default(),
         &out,
     );
-    // The reaction point at three sizes: 16 QPs (the three-way tests, beside rust-hdl's
-    // simulation of the same size), 1024 (the default) and 16384 (the largest; it serves
-    // every other QP count, see `verilated::rp_for`).
+    // The units alone at 16 QPs (their three-way tests, beside rust-hdl's simulation of
+    // the same size); the RP also at 1024 (benchmark, long campaign).
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);
     build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), &out);
-    build_top("dcqcn_rp_q16384", &mut DcqcnRp::<14>::new(), &out);
+    build_top("dcqcn_np_q16", &mut DcqcnNp::<4>::new(), &out);
+    // The core top at 16 QPs (three-way tests), 1024 (the default) and 16384 (the largest;
+    // it serves every other QP count, see `verilated::core_for`).
+    build_top("roce_cc_core_q16", &mut RoceCcCore::<4>::new(), &out);
+    build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), &out);
+    build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), &out);
 
     // Last: the runtime must follow every model on the link line.
     build_runtime(&out);

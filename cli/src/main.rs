@@ -207,18 +207,11 @@ fn replay_cmd(
     let mut engine: Box<dyn ReplayEngine> = match engine {
         Engine::Golden => Box::new(GoldenEngine::new(&params)),
         Engine::Rtl => {
-            let dut = match vcd {
-                Some(path) => {
-                    roce_cc_sim::verilated::rp_for_with_vcd(&params, path).map_err(bad_input)?
-                }
-                None => roce_cc_sim::verilated::rp_for(&params)
-                    .map_err(|m| internal(format!("the rtl engine is not available: {m}")))?,
-            };
+            let dut = roce_cc_sim::verilated::core_for(&params, vcd).map_err(bad_input)?;
             Box::new(RtlEngine::with_dut(&params, dut, "verilator"))
         }
     };
     let out = replay(engine.as_mut(), &events).map_err(|e| match e {
-        ReplayError::Input(e) => at_line(&e),
         ReplayError::Engine(m) => internal(format!("{name}: replay failed: {m}")),
     })?;
     print_out(&out)

@@ -160,6 +160,16 @@ fn out_of_range_params_name_key_and_range() {
     let p = file(&dir, "qps.toml", "qps = 1000\n");
     let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
     assert_refused(&r, &p, &["qps", "power of two"]);
+    let p = file(&dir, "deferred.toml", "cnp_moderation = \"deferred\"\n");
+    let r = run(&["replay", "--engine", "rtl", "--params", &p, &trace]);
+    assert_refused(
+        &r,
+        &p,
+        &["deferred", "not supported", "per_flow", "per_port"],
+    );
+    let p = file(&dir, "dscp.toml", "cnp_dscp = 64\n");
+    let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
+    assert_refused(&r, &p, &["cnp_dscp = 64", "0..=63"]);
     let p = file(&dir, "typo.toml", "rpg_gdd = 3\n");
     let r = run(&["replay", "--engine", "golden", "--params", &p, &trace]);
     assert_refused(&r, &p, &["rpg_gdd"]);
@@ -225,11 +235,6 @@ fn bad_traces_give_file_line_and_message() {
             2,
             &["2000000000000"],
         ),
-        (
-            "{\"t_ns\": 2000, \"ev\": \"ecn\", \"qp\": 1}\n",
-            2,
-            &["notification point"],
-        ),
     ];
     for (i, (rest, line, parts)) in cases.iter().enumerate() {
         let path = file(&dir, &format!("bad{i}.jsonl"), &format!("{good}{rest}"));
@@ -282,12 +287,21 @@ fn golden_replay_of_a_hand_written_trace() {
         "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
         "\n",
         "{\"t_ns\": 1200, \"ev\": \"tx\", \"qp\": 3, \"bytes\": 1024}\n",
+        "{\"t_ns\": 1300, \"ev\": \"ecn\", \"qp\": 7}\n",
         "{\"t_ns\": 1400, \"ev\": \"sample\", \"qp\": 7}\n",
+        "{\"t_ns\": 5299, \"ev\": \"ecn\", \"qp\": 7}\n",
+        "{\"t_ns\": 5299, \"ev\": \"ecn\", \"qp\": 6}\n",
+        "{\"t_ns\": 5300, \"ev\": \"ecn\", \"qp\": 7}\n",
     );
+    // connectx: per_flow, 4 us between CNPs of one QP. The mark 3.999 us after the first
+    // one on QP 7 is suppressed; QP 6 has its own limiter; 4 us after is sent again.
     let want = concat!(
         "{\"t_ns\": 1000, \"qp\": 3, \"limited\": false, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": null}\n",
         "{\"t_ns\": 1000, \"qp\": 3, \"limited\": true, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": 0.9990234375}\n",
+        "{\"t_ns\": 1300, \"ev\": \"cnp_out\", \"qp\": 7, \"dscp\": 48, \"prio\": 6}\n",
         "{\"t_ns\": 1400, \"qp\": 7, \"limited\": false, \"rc_mbps\": 100000.0, \"rt_mbps\": 100000.0, \"alpha\": null}\n",
+        "{\"t_ns\": 5299, \"ev\": \"cnp_out\", \"qp\": 6, \"dscp\": 48, \"prio\": 6}\n",
+        "{\"t_ns\": 5300, \"ev\": \"cnp_out\", \"qp\": 7, \"dscp\": 48, \"prio\": 6}\n",
     );
     let r = run_stdin(&["replay", "--engine", "golden", "-"], trace);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -297,8 +311,14 @@ fn golden_replay_of_a_hand_written_trace() {
     for l in r.stdout.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-        for k in ["t_ns", "qp", "limited", "rc_mbps", "rt_mbps", "alpha"] {
-            assert!(keys.contains(&k), "{l}");
+        let fields: &[&str] = if keys.contains(&"ev") {
+            &["t_ns", "ev", "qp", "dscp", "prio"]
+        } else {
+            &["t_ns", "qp", "limited", "rc_mbps", "rt_mbps", "alpha"]
+        };
+        assert_eq!(keys.len(), fields.len(), "{l}");
+        for k in fields {
+            assert!(keys.contains(k), "{l}");
         }
     }
     // An empty trace prints nothing and succeeds.
@@ -318,7 +338,8 @@ fn docs_example_is_current() {
 }
 
 /// The two engines print the same bytes: the README example, hand-written traces and
-/// seeded random ones, under every profile and a 16-QP core.
+/// seeded random ones (with CE marks), under every profile, a 16-QP core, per_port
+/// moderation and no CNP limit.
 #[test]
 fn rtl_output_equals_golden_byte_for_byte() {
     let dir = scratch("rtl-vs-golden");
@@ -338,6 +359,16 @@ fn rtl_output_equals_golden_byte_for_byte() {
         "q16.toml",
         "qps = 16\nrpg_byte_reset = 3000\nclock_mhz = 322\n",
     ));
+    params.push(file(
+        &dir,
+        "per_port.toml",
+        "qps = 16\ncnp_moderation = \"per_port\"\nmin_time_between_cnps = 7\ncnp_dscp = 26\ncnp_802p_prio = 3\n",
+    ));
+    params.push(file(
+        &dir,
+        "no_limit.toml",
+        "qps = 4096\nmin_time_between_cnps = 0\n",
+    ));
 
     let mut traces = vec![
         std::fs::read_to_string(
@@ -354,8 +385,23 @@ fn rtl_output_equals_golden_byte_for_byte() {
             "{\"t_ns\": 1999999999999, \"ev\": \"sample\", \"qp\": 3}\n",
         )
         .to_string(),
+        // CE marks: ties, back to back on one QP, at the window's edge, after seconds.
+        concat!(
+            "{\"t_ns\": 0, \"ev\": \"ecn\", \"qp\": 1}\n",
+            "{\"t_ns\": 0, \"ev\": \"ecn\", \"qp\": 1}\n",
+            "{\"t_ns\": 0, \"ev\": \"ecn\", \"qp\": 2}\n",
+            "{\"t_ns\": 0, \"ev\": \"sample\", \"qp\": 1}\n",
+            "{\"t_ns\": 3999, \"ev\": \"ecn\", \"qp\": 1}\n",
+            "{\"t_ns\": 4000, \"ev\": \"ecn\", \"qp\": 1}\n",
+            "{\"t_ns\": 4000, \"ev\": \"cnp\", \"qp\": 1}\n",
+            "{\"t_ns\": 7000, \"ev\": \"ecn\", \"qp\": 2}\n",
+            "{\"t_ns\": 11000, \"ev\": \"ecn\", \"qp\": 2}\n",
+            "{\"t_ns\": 1500000000000, \"ev\": \"ecn\", \"qp\": 1}\n",
+            "{\"t_ns\": 1500000000000, \"ev\": \"sample\", \"qp\": 1}\n",
+        )
+        .to_string(),
     ];
-    let mut total = 0;
+    let (mut total, mut cnps) = (0, 0);
     for seed in 1..=12u64 {
         traces.push(random_trace(seed, 16, 400));
     }
@@ -368,20 +414,9 @@ fn rtl_output_equals_golden_byte_for_byte() {
             assert_eq!(r.code, 0, "rtl: {}", r.stderr);
             assert_eq!(r.stdout, g.stdout, "params {p}, trace {path}");
             total += g.stdout.lines().count();
+            cnps += g.stdout.matches("cnp_out").count();
         }
     }
-    assert!(total > 1000, "only {total} samples compared");
-    // Both engines refuse what they cannot replay in the same way.
-    let ecn = file(
-        &dir,
-        "ecn.jsonl",
-        "{\"t_ns\": 1, \"ev\": \"cnp\", \"qp\": 0}\n{\"t_ns\": 2, \"ev\": \"ecn\", \"qp\": 0}\n",
-    );
-    let g = run(&["replay", "--engine", "golden", &ecn]);
-    let r = run(&["replay", "--engine", "rtl", &ecn]);
-    assert_eq!(
-        (g.code, &g.stdout, &g.stderr),
-        (r.code, &r.stdout, &r.stderr)
-    );
-    assert_eq!(g.code, 2);
+    assert!(total > 1000, "only {total} lines compared");
+    assert!(cnps > 200, "only {cnps} cnp_out lines compared");
 }

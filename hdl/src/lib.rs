@@ -1,11 +1,15 @@
 //! Synthesizable rust-hdl modules of roce-cc.
 //!
+//! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
+//! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
 //! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
 //!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
 //!   a zero-extension without a width mismatch), each with its own three-way test
 //!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
+pub mod core_top;
+pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod lut_ram;
 pub mod wide_mul;
@@ -19,8 +23,8 @@ pub type ZeroExt17to18 = zero_ext::ZeroExt<17, 18>;
 /// The lint waiver file shipped with every generated top (`hdl/lint/waivers.vlt`).
 pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");
 
-/// QP-address bits of the reaction point as shipped (1024 QPs; any 1..=14 builds).
-pub const RP_QP_BITS: usize = 10;
+/// QP-address bits of the units as shipped (1024 QPs; any 1..=14 builds).
+pub const QP_BITS: usize = 10;
 
 /// The Verilog of a rust-hdl top (rust-hdl names the top module `top`).
 pub fn verilog_of<B: rust_hdl::prelude::Block>(mut top: B) -> String {
@@ -28,10 +32,24 @@ pub fn verilog_of<B: rust_hdl::prelude::Block>(mut top: B) -> String {
     rust_hdl::prelude::generate_verilog(&top)
 }
 
-/// `(name, verilog)` of every top-level design roce-cc ships.
+/// Name of the core top's Verilog file as shipped (see [`verilog_tops`]).
+pub const CORE_TOP: &str = "roce_cc_core_q1024";
+
+/// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
+/// instantiates) and each unit on its own, at 1024 QPs.
 pub fn verilog_tops() -> Vec<(String, String)> {
-    vec![(
-        "dcqcn_rp_q1024".to_string(),
-        verilog_of(dcqcn_rp::DcqcnRp::<RP_QP_BITS>::new()),
-    )]
+    vec![
+        (
+            CORE_TOP.to_string(),
+            verilog_of(core_top::RoceCcCore::<QP_BITS>::new()),
+        ),
+        (
+            "dcqcn_rp_q1024".to_string(),
+            verilog_of(dcqcn_rp::DcqcnRp::<QP_BITS>::new()),
+        ),
+        (
+            "dcqcn_np_q1024".to_string(),
+            verilog_of(dcqcn_np::DcqcnNp::<QP_BITS>::new()),
+        ),
+    ]
 }

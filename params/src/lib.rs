@@ -19,6 +19,8 @@ pub enum CnpModeration {
     /// One limiter for the whole port.
     PerPort,
     /// Per QP; a suppressed mark sends one CNP when the window ends (DCQCN paper variant).
+    /// Named so that a PARAMS.toml asking for it gets a clear refusal from
+    /// [`Params::validate`]: this core does not implement it (see `docs/dcqcn_np.md`).
     Deferred,
 }
 
@@ -255,6 +257,14 @@ impl Params {
             0,
             MAX_PERIOD_US,
         )?;
+        if self.cnp_moderation == CnpModeration::Deferred {
+            return Err(ParamError(
+                "parameter cnp_moderation = \"deferred\" is not supported by this core: \
+                 a CNP at the end of each window needs a per-QP timer (see docs/dcqcn_np.md); \
+                 valid values are \"per_flow\" and \"per_port\""
+                    .into(),
+            ));
+        }
         range("cnp_dscp", self.cnp_dscp, 0, 63)?;
         range("cnp_802p_prio", self.cnp_802p_prio, 0, 7)?;
         Ok(())

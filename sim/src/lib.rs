@@ -1,7 +1,13 @@
 //! Golden models of the roce-cc units, the trace-replay engines and the Verilator bridge.
 
+pub mod core_harness;
+pub mod core_stimulus;
+pub mod core_top;
+pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod fixed;
+pub mod lockstep;
+pub mod np_harness;
 pub mod replay;
 pub mod replay_golden;
 pub mod replay_rtl;

@@ -1,30 +1,55 @@
 //! The `golden` replay engine, and [`replay`]: the one path from events to OUT.jsonl text.
 //!
-//! [`GoldenEngine`] applies each trace event to the golden reaction point
-//! ([`crate::dcqcn_rp::DcqcnRp`]) at the event's clock cycle, `floor(t_ns * clock_mhz /
-//! 1000)`, in file order. Events with equal times are applied one after the other at the
-//! same time stamp, which is what the RTL does when it takes them on consecutive cycles
-//! with the same `now` ([`crate::replay_rtl`]); so the two engines agree bit for bit.
+//! [`GoldenEngine`] applies each trace event to the golden core top
+//! ([`crate::core_top::Core`]: the reaction point and the notification point) at the
+//! event's clock cycle, `floor(t_ns * clock_mhz / 1000)`, in file order. Events with equal
+//! times are applied one after the other at the same time stamp, which is what the RTL does
+//! when it takes them on consecutive cycles with the same `now` ([`crate::replay_rtl`]); so
+//! the two engines agree bit for bit. A `sample` prints the RP's report; an `ecn` event (a
+//! CE-marked packet) prints a `cnp_out` line when the NP's limiter lets a CNP through.
 //!
 //! [`replay`] runs any engine and prints its output with [`OutLine::to_json`]; the CLI and
 //! the tests both go through it, so the text two engines print can only differ if their
 //! values do.
 
-use crate::dcqcn_rp::{DcqcnRp, RpKind};
+use crate::core_top::{Core, CoreEvent, CoreOut};
+use crate::dcqcn_np::ECN_CE;
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
-use crate::trace::{MAX_TX_BYTES, TraceError};
 use roce_cc_params::Params;
 use std::fmt;
 
-/// The message both engines give for an `ecn` event: the notification point is not in this
-/// version yet. Byte-identical to the `rtl` engine's message.
-pub fn ecn_not_supported(line: usize) -> String {
-    format!(
-        "line {line}: \"ecn\" events need the notification point, which is not in this version yet"
-    )
+/// The core-top event of a trace event (`ecn` is a CE-marked received packet).
+pub fn core_event(ev: &TraceEvent) -> CoreEvent {
+    match *ev {
+        TraceEvent::Cnp { qp } => CoreEvent::Cnp { qpn: qp },
+        TraceEvent::Tx { qp, bytes } => CoreEvent::Tx { qpn: qp, bytes },
+        TraceEvent::Sample { qp } => CoreEvent::Query { qpn: qp },
+        TraceEvent::Ecn { qp } => CoreEvent::Rx {
+            qpn: qp,
+            ecn: ECN_CE,
+        },
+    }
 }
 
-/// Replays a trace through the golden reaction point.
+/// The output line, if any, that the core's answer `out` to event `e` prints.
+pub fn out_line(e: &TimedEvent, out: CoreOut) -> Option<OutLine> {
+    match out {
+        CoreOut::Rate(r) if r.query => Some(OutLine::Sample {
+            t_ns: e.t_ns,
+            qp: r.qp,
+            report: r.report,
+        }),
+        CoreOut::Cnp(c) => Some(OutLine::CnpOut {
+            t_ns: e.t_ns,
+            qp: c.qp,
+            dscp: c.dscp,
+            prio: c.prio,
+        }),
+        _ => None,
+    }
+}
+
+/// Replays a trace through the golden core top.
 pub struct GoldenEngine {
     params: Params,
 }
@@ -41,31 +66,15 @@ impl GoldenEngine {
 impl ReplayEngine for GoldenEngine {
     fn run(&mut self, events: &[TimedEvent]) -> Result<Vec<OutLine>, String> {
         // Every run starts from reset, as the rtl engine's does.
-        let mut rp = DcqcnRp::new(&self.params);
+        let mut core = Core::new(&self.params).map_err(|e| e.to_string())?;
         let mut out = Vec::new();
         for e in events {
-            let cycle = rp.timebase.ns_to_cycles(e.t_ns);
-            let (qp, kind) = match e.ev {
-                TraceEvent::Cnp { qp } => (qp, RpKind::Cnp),
-                TraceEvent::Tx { qp, bytes } => {
-                    if bytes as u64 > MAX_TX_BYTES {
-                        return Err(format!("line {}: tx bytes {bytes} exceeds 16 bits", e.line));
-                    }
-                    (qp, RpKind::Tx { bytes })
+            let cycle = core.timebase.ns_to_cycles(e.t_ns);
+            match core.apply_at_cycle(cycle, core_event(&e.ev)) {
+                CoreOut::Rejected => {
+                    return Err(format!("line {}: the core rejected the QP number", e.line));
                 }
-                TraceEvent::Sample { qp } => (qp, RpKind::Query),
-                TraceEvent::Ecn { .. } => return Err(ecn_not_supported(e.line)),
-            };
-            if qp >= self.params.qps {
-                return Err(format!("line {}: qp {qp} is out of range", e.line));
-            }
-            let report = rp.apply_at_cycle(cycle, qp, kind);
-            if kind == RpKind::Query {
-                out.push(OutLine::Sample {
-                    t_ns: e.t_ns,
-                    qp,
-                    report,
-                });
+                o => out.extend(out_line(e, o)),
             }
         }
         Ok(out)
@@ -75,42 +84,19 @@ impl ReplayEngine for GoldenEngine {
 /// Why [`replay`] failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
-    /// The trace asks for something this version cannot do (a user error, like a bad line).
-    Input(TraceError),
-    /// The engine itself failed.
+    /// The engine failed (the trace itself was checked by `trace::parse_trace`).
     Engine(String),
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::Input(e) => write!(f, "{e}"),
             ReplayError::Engine(m) => f.write_str(m),
         }
     }
 }
 
 impl std::error::Error for ReplayError {}
-
-/// The first event no engine of this version can replay, as an input error.
-///
-/// Both engines refuse `ecn` with [`ecn_not_supported`]; checking here first lets the
-/// caller report it as a bad trace line (with its line number) rather than an engine
-/// failure. Remove the `Ecn` arm when the notification point is added.
-pub fn check_supported(events: &[TimedEvent]) -> Result<(), TraceError> {
-    for e in events {
-        if let TraceEvent::Ecn { .. } = e.ev {
-            return Err(TraceError {
-                line: e.line,
-                message: "\"ecn\" events need the notification point, which is not in this \
-                          version yet (it comes in a later release); remove the ecn lines to \
-                          replay the reaction point alone"
-                    .into(),
-            });
-        }
-    }
-    Ok(())
-}
 
 /// The OUT.jsonl text of `lines`: one [`OutLine::to_json`] per line, each ending in `\n`.
 pub fn out_text(lines: &[OutLine]) -> String {
@@ -125,7 +111,6 @@ pub fn out_text(lines: &[OutLine]) -> String {
 /// Replay checked `events` (from [`crate::trace::parse_trace`]) through `engine` and return
 /// the OUT.jsonl text.
 pub fn replay(engine: &mut dyn ReplayEngine, events: &[TimedEvent]) -> Result<String, ReplayError> {
-    check_supported(events).map_err(ReplayError::Input)?;
     let lines = engine.run(events).map_err(ReplayError::Engine)?;
     Ok(out_text(&lines))
 }
@@ -133,8 +118,8 @@ pub fn replay(engine: &mut dyn ReplayEngine, events: &[TimedEvent]) -> Result<St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core_harness::{GoldenCoreCycle, HdlCore};
     use crate::replay_rtl::RtlEngine;
-    use crate::rp_harness::{GoldenRpCycle, HdlRp};
     use crate::trace::{parse_trace, random_trace};
 
     fn golden(p: &Params, trace: &str) -> Result<String, ReplayError> {
@@ -226,33 +211,6 @@ mod tests {
         assert_eq!(golden(&Params::default(), "").unwrap(), "");
     }
 
-    /// `ecn`: both engines give the same error, and `replay` reports it as a bad line.
-    #[test]
-    fn ecn_refused_identically() {
-        let p = Params {
-            qps: 16,
-            ..Params::default()
-        };
-        let evs = parse_trace(
-            "{\"t_ns\":1000,\"ev\":\"cnp\",\"qp\":0}\n\n{\"t_ns\":1300,\"ev\":\"ecn\",\"qp\":7}\n",
-            &p,
-        )
-        .unwrap();
-        let g = GoldenEngine::new(&p).run(&evs).unwrap_err();
-        let r = RtlEngine::with_dut(&p, Box::new(GoldenRpCycle::new(&p)), "golden-cycle")
-            .run(&evs)
-            .unwrap_err();
-        assert_eq!(g, r);
-        assert!(g.starts_with("line 3: "), "{g}");
-        match replay(&mut GoldenEngine::new(&p), &evs).unwrap_err() {
-            ReplayError::Input(e) => {
-                assert_eq!(e.line, 3);
-                assert!(e.message.contains("notification point"), "{e}");
-            }
-            other => panic!("expected an input error, got {other:?}"),
-        }
-    }
-
     /// The rtl engine over the cycle-level golden model prints exactly what the golden
     /// engine prints: the replay paths (time conversion, ties, report matching) agree.
     #[test]
@@ -266,20 +224,24 @@ mod tests {
                 p.rpg_byte_reset = 3000;
                 p.clock_mhz = 322;
             }
+            if seed % 3 == 0 {
+                p.cnp_moderation = roce_cc_params::CnpModeration::PerPort;
+                p.min_time_between_cnps = 1 + seed as u32;
+            }
             let trace = random_trace(seed, p.qps, 300);
             let evs = parse_trace(&trace, &p).unwrap();
             let want = replay(&mut GoldenEngine::new(&p), &evs).unwrap();
             assert!(
-                want.contains("\"limited\": true"),
-                "seed {seed}: no limited sample"
+                want.contains("\"limited\": true") && want.contains("cnp_out"),
+                "seed {seed}: no limited sample or no CNP"
             );
-            let dut = Box::new(GoldenRpCycle::new(&p));
+            let dut = Box::new(GoldenCoreCycle::new(&p));
             let got = replay(&mut RtlEngine::with_dut(&p, dut, "golden-cycle"), &evs).unwrap();
             assert_eq!(got, want, "seed {seed}");
         }
     }
 
-    /// The same through rust-hdl's simulation of the RP (4 QPs, short traces: it is slow).
+    /// The same through rust-hdl's simulation of the core (4 QPs, short traces: it is slow).
     #[test]
     fn rtl_engine_over_rust_hdl_matches_golden() {
         for seed in 1..=2u64 {
@@ -288,14 +250,14 @@ mod tests {
                 rpg_byte_reset: 5000,
                 ..Params::default()
             };
-            let trace = random_trace(seed * 7919, p.qps, 40);
+            let trace = random_trace(seed * 7919, p.qps, 60);
             let evs = parse_trace(&trace, &p).unwrap();
             let want = replay(&mut GoldenEngine::new(&p), &evs).unwrap();
             assert!(
-                want.contains("\"limited\": true"),
-                "seed {seed}: no limited sample"
+                want.contains("\"limited\": true") && want.contains("cnp_out"),
+                "seed {seed}: no limited sample or no CNP"
             );
-            let dut = Box::new(HdlRp::<2>::new(&p));
+            let dut = Box::new(HdlCore::<2>::new(&p));
             let got = replay(&mut RtlEngine::with_dut(&p, dut, "rust-hdl"), &evs).unwrap();
             assert_eq!(got, want, "seed {seed}");
         }

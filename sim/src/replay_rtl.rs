@@ -1,28 +1,42 @@
-//! The `rtl` replay engine: the trace through the Verilated reaction point, cycle by cycle.
+//! The `rtl` replay engine: the trace through the core top, cycle by cycle (the CLI gives it
+//! the Verilated core; tests also use the golden cycle model and rust-hdl's simulation).
 //!
 //! Each trace event is offered on its stream in its own cycle with `now` = the event's
 //! time, so events with equal times go in on consecutive cycles with the same time stamp,
-//! in file order (the RP applies them in acceptance order, exactly as the golden model
-//! does). Reports come back in query order and are matched to the `sample` events.
+//! in file order (each unit applies them in acceptance order, exactly as the golden model
+//! does). Both outputs are always ready. Rate reports come back in acceptance order; the
+//! answers to queries are matched to the `sample` events. A CNP request comes out exactly
+//! [`CNP_LATENCY_CYCLES`] after the CE mark that caused it was accepted, which identifies
+//! the `ecn` event (a mark with no request at that cycle was suppressed). Output lines are
+//! printed in the order of the events that caused them, as the golden engine prints them.
 
-use crate::dcqcn_rp::RpKind;
+use crate::core_harness::{CoreOuts, CorePins, core_bring_up};
+use crate::core_top::CoreEvent;
+use crate::lockstep::{CycleDut, Named};
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
-use crate::rp_harness::{RpDut, RpPins, accepted};
-use crate::stimulus::bring_up;
+use crate::replay_golden::core_event;
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
 use std::collections::VecDeque;
 
-/// Replays through any [`RpDut`] (the CLI gives it the Verilated RP).
+/// Cycles from a CE mark's acceptance to its CNP request on `m_cnp_*` when the output is
+/// ready (`roce_cc_hdl::dcqcn_np`: decided in `c+2`, offered in `c+3`).
+pub const CNP_LATENCY_CYCLES: u64 = 3;
+
+/// Replays through any core top ([`CycleDut`] with the core's pins).
 pub struct RtlEngine {
     params: Params,
-    dut: Box<dyn RpDut>,
+    dut: Box<dyn CycleDut<CorePins, CoreOuts>>,
     name: &'static str,
 }
 
 impl RtlEngine {
-    /// The engine over a given DUT (tests use rust-hdl's simulation too).
-    pub fn with_dut(params: &Params, dut: Box<dyn RpDut>, name: &'static str) -> Self {
+    /// The engine over a given core implementation.
+    pub fn with_dut(
+        params: &Params,
+        dut: Box<dyn CycleDut<CorePins, CoreOuts>>,
+        name: &'static str,
+    ) -> Self {
         Self {
             params: params.clone(),
             dut,
@@ -35,59 +49,122 @@ impl ReplayEngine for RtlEngine {
     fn run(&mut self, events: &[TimedEvent]) -> Result<Vec<OutLine>, String> {
         let tb = Timebase::new(&self.params);
         {
-            let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![(self.name, self.dut.as_mut())];
-            bring_up(&self.params, &mut duts).map_err(|m| format!("bring-up failed: {m:?}"))?;
+            let mut duts: Vec<Named<CorePins, CoreOuts>> = vec![(self.name, self.dut.as_mut())];
+            core_bring_up(&self.params, &mut duts)
+                .map_err(|m| format!("bring-up failed: {m:?}"))?;
         }
-        let mut pending: VecDeque<(u64, u32)> = VecDeque::new();
-        let mut out = Vec::new();
-        let mut queue = events.iter().peekable();
+        // Accepted samples waiting for their report: index of the event.
+        let mut samples: VecDeque<usize> = VecDeque::new();
+        // Accepted CE marks: (acceptance cycle, index of the event).
+        let mut marks: VecDeque<(u64, usize)> = VecDeque::new();
+        let mut out: Vec<(usize, OutLine)> = Vec::new();
+        let mut next = 0usize;
+        let mut cycle = 0u64;
         let mut idle_cycles = 0u32;
         loop {
-            let ev = queue.peek().copied();
-            let mut pins = RpPins {
-                m_ready: true,
+            let mut pins = CorePins {
+                rate_ready: true,
+                cnp_ready: true,
                 ..Default::default()
             };
-            if let Some(e) = ev {
+            if let Some(e) = events.get(next) {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(e.t_ns));
-                match e.ev {
-                    TraceEvent::Cnp { qp } => pins.cnp = Some(qp),
-                    TraceEvent::Tx { qp, bytes } => pins.tx = Some((qp, bytes)),
-                    TraceEvent::Sample { qp } => pins.query = Some(qp),
-                    TraceEvent::Ecn { .. } => {
-                        return Err(format!(
-                            "line {}: \"ecn\" events need the notification point, which is not in this version yet",
-                            e.line
-                        ));
-                    }
+                match core_event(&e.ev) {
+                    CoreEvent::Cnp { qpn } => pins.cnp = Some(qpn),
+                    CoreEvent::Tx { qpn, bytes } => pins.tx = Some((qpn, bytes)),
+                    CoreEvent::Query { qpn } => pins.query = Some(qpn),
+                    CoreEvent::Rx { qpn, ecn } => pins.rx = Some((qpn, ecn)),
                 }
-            } else if pending.is_empty() {
-                return Ok(out);
+            } else if samples.is_empty() && marks.is_empty() {
+                return Ok(finish(out));
             } else {
+                pins.now = tb.at_cycle(tb.ns_to_cycles(events[events.len() - 1].t_ns));
                 idle_cycles += 1;
                 if idle_cycles > 64 {
-                    return Err("the RTL did not answer every sample".into());
+                    return Err("the RTL did not answer every event".into());
                 }
             }
             let outs = self.dut.eval(&pins);
-            if let Some((qp, report)) = outs.report {
-                let (t_ns, want_qp) = pending
+            if let Some(r) = outs.rate.filter(|r| r.query) {
+                let i = samples
                     .pop_front()
                     .ok_or("the RTL reported a sample nobody asked for")?;
-                if qp != want_qp {
+                let (e, want_qp) = (&events[i], sample_qp(&events[i]));
+                if r.qp != want_qp {
                     return Err(format!(
-                        "the RTL answered QP {qp} where QP {want_qp} was asked"
+                        "line {}: the RTL answered QP {} where QP {want_qp} was asked",
+                        e.line, r.qp
                     ));
                 }
-                out.push(OutLine::Sample { t_ns, qp, report });
+                out.push((
+                    i,
+                    OutLine::Sample {
+                        t_ns: e.t_ns,
+                        qp: r.qp,
+                        report: r.report,
+                    },
+                ));
             }
-            if let (Some(e), Some((qp, kind))) = (ev, accepted(&pins, &outs)) {
-                if kind == RpKind::Query {
-                    pending.push_back((e.t_ns, qp));
+            // Marks whose decision time has passed without a request were suppressed.
+            while marks
+                .front()
+                .is_some_and(|&(at, _)| at + CNP_LATENCY_CYCLES < cycle)
+            {
+                marks.pop_front();
+            }
+            if let Some(c) = outs.cnp {
+                let (at, i) = marks
+                    .pop_front()
+                    .ok_or("the RTL sent a CNP request no CE mark caused")?;
+                if at + CNP_LATENCY_CYCLES != cycle {
+                    return Err(format!(
+                        "line {}: CNP request {} cycles after the mark, expected {CNP_LATENCY_CYCLES}",
+                        events[i].line,
+                        cycle - at
+                    ));
                 }
-                queue.next();
+                out.push((
+                    i,
+                    OutLine::CnpOut {
+                        t_ns: events[i].t_ns,
+                        qp: c.qp,
+                        dscp: c.dscp,
+                        prio: c.prio,
+                    },
+                ));
+            }
+            if let Some(e) = events.get(next) {
+                let taken = match e.ev {
+                    TraceEvent::Cnp { .. } => outs.cnp_ready,
+                    TraceEvent::Tx { .. } => outs.tx_ready,
+                    TraceEvent::Sample { .. } => outs.query_ready,
+                    TraceEvent::Ecn { .. } => outs.rx_ready,
+                };
+                if taken {
+                    match e.ev {
+                        TraceEvent::Sample { .. } => samples.push_back(next),
+                        TraceEvent::Ecn { .. } => marks.push_back((cycle, next)),
+                        _ => {}
+                    }
+                    next += 1;
+                }
             }
             self.dut.clock();
+            cycle += 1;
         }
     }
+}
+
+fn sample_qp(e: &TimedEvent) -> u32 {
+    match e.ev {
+        TraceEvent::Sample { qp } => qp,
+        _ => unreachable!("only samples are queued for reports"),
+    }
+}
+
+/// The lines in the order of the events that caused them (stable: a sample and a CNP
+/// request never come from one event).
+fn finish(mut out: Vec<(usize, OutLine)>) -> Vec<OutLine> {
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, l)| l).collect()
 }

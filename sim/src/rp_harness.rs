@@ -42,8 +42,17 @@ pub struct RpOuts {
     pub tx_ready: bool,
     pub query_ready: bool,
     pub busy: bool,
-    /// `Some((qp, report))` when `m_rate_valid`.
-    pub report: Option<(u32, RpReport)>,
+    /// The report stream's payload when `m_rate_valid`.
+    pub report: Option<RateOut>,
+}
+
+/// One report of the RP's report stream: `qp`'s state after an event, or now for a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateOut {
+    pub qp: u32,
+    /// The report answers a query (`m_rate_query`).
+    pub query: bool,
+    pub report: RpReport,
 }
 
 /// Something with the RP's pins.
@@ -74,7 +83,7 @@ pub struct GoldenRpCycle {
     busy_left: u32,
     s1: Option<(u32, RpKind, TimeStamp)>,
     s2: Option<(u32, RpKind, TimeStamp)>,
-    out: Option<(u32, RpReport)>,
+    out: Option<RateOut>,
     pins: RpPins,
     outs: RpOuts,
 }
@@ -128,9 +137,11 @@ impl RpDut for GoldenRpCycle {
         self.out = None;
         if let Some((qp, kind, now)) = self.s2.take() {
             let report = self.rp.apply(&now, qp, kind);
-            if kind == RpKind::Query {
-                self.out = Some((qp, report));
-            }
+            self.out = Some(RateOut {
+                qp,
+                query: kind == RpKind::Query,
+                report,
+            });
         }
         self.s2 = self.s1.take();
         self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now));
@@ -233,16 +244,15 @@ impl<const QB: usize> RpDut for HdlRp<QB> {
             tx_ready: u.s_tx_ready.val(),
             query_ready: u.s_query_ready.val(),
             busy: u.busy.val(),
-            report: u.m_rate_valid.val().then(|| {
-                (
-                    u.m_rate_qp.val().to_u32(),
-                    RpReport {
-                        limited: u.m_rate_limited.val(),
-                        rc_mbps_q8: u.m_rate_rc.val().to_u32(),
-                        rt_mbps_q8: u.m_rate_rt.val().to_u32(),
-                        alpha_q20: u.m_rate_alpha.val().to_u32(),
-                    },
-                )
+            report: u.m_rate_valid.val().then(|| RateOut {
+                qp: u.m_rate_qp.val().to_u32(),
+                query: u.m_rate_query.val(),
+                report: RpReport {
+                    limited: u.m_rate_limited.val(),
+                    rc_mbps_q8: u.m_rate_rc.val().to_u32(),
+                    rt_mbps_q8: u.m_rate_rt.val().to_u32(),
+                    alpha_q20: u.m_rate_alpha.val().to_u32(),
+                },
             }),
         }
     }

@@ -152,12 +152,12 @@ fn eval_all(
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
 /// cycle (eight idle cycles are appended to drain the pipeline); returns the reports the
-/// consumer took, `(qp, report)` in order, or the first mismatch.
+/// consumer took, in order, or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
     steps: &[Step],
     duts: &mut [(&str, &mut dyn RpDut)],
-) -> Result<Vec<(u32, crate::replay::RpReport)>, Mismatch> {
+) -> Result<Vec<crate::rp_harness::RateOut>, Mismatch> {
     let tb = Timebase::new(p);
     bring_up(p, duts)?;
     let mut cycle = 0u64;

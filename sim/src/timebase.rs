@@ -1,4 +1,4 @@
-//! The core's time base, as the reaction point sees it.
+//! The core's time base, as the reaction point and the notification point see it.
 //!
 //! Every RP timer period is a whole number of microseconds, and every timer of one limited
 //! episode of a QP is started at the same clock cycle (its first CNP) or at one of its own
@@ -7,8 +7,9 @@
 //! three RP timers, the microsecond count written in the timer's own radix:
 //! `now_us = epoch * period_us + rem`. With that, "how many expiries of this timer have
 //! passed" is a subtraction and a compare, with no division in the hardware (see
-//! `dcqcn_rp` docs). In the core the radices are counters; in simulation they are computed
-//! here from the cycle count.
+//! `dcqcn_rp` docs). The notification point's CNP window (`min_time_between_cnps`, whole
+//! microseconds too) gets a radix of its own. In the core the radices are counters; in
+//! simulation they are computed here from the cycle count.
 
 use roce_cc_params::Params;
 
@@ -43,6 +44,9 @@ pub struct TimeStamp {
     pub dec: Radix,
     /// Microseconds in the radix of `rpg_time_reset` (increase timer).
     pub inc: Radix,
+    /// Microseconds in the radix of `min_time_between_cnps` (the NP's CNP window; radix 1
+    /// when it is 0, i.e. no limit).
+    pub cnp: Radix,
 }
 
 /// Converts trace times and cycle counts to [`TimeStamp`]s for one parameter set.
@@ -52,6 +56,7 @@ pub struct Timebase {
     p_alpha: u32,
     p_dec: u32,
     p_inc: u32,
+    p_cnp: u32,
 }
 
 impl Timebase {
@@ -61,6 +66,7 @@ impl Timebase {
             p_alpha: p.dce_tcp_rtt,
             p_dec: p.rate_reduce_monitor_period,
             p_inc: p.rpg_time_reset,
+            p_cnp: p.min_time_between_cnps.max(1),
         }
     }
 
@@ -78,6 +84,7 @@ impl Timebase {
             alpha: Radix::of(us, self.p_alpha),
             dec: Radix::of(us, self.p_dec),
             inc: Radix::of(us, self.p_inc),
+            cnp: Radix::of(us, self.p_cnp),
         }
     }
 }

@@ -233,7 +233,7 @@ pub fn parse_trace(text: &str, params: &Params) -> Result<Vec<TimedEvent>, Trace
     Ok(events)
 }
 
-/// A random valid trace of `len` events (CNPs, packets, samples) on four QPs drawn from
+/// A random valid trace of `len` events (CNPs, packets, samples, CE marks) on four QPs from
 /// `0..qps`, with gaps from 0 (ties) to seconds; the same `seed` gives the same text. For
 /// differential tests of the replay engines.
 pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
@@ -250,8 +250,9 @@ pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
             _ => r.below(4_000_000_000),
         };
         let qp = few[r.below(few.len() as u64) as usize];
-        let line = match r.below(3) {
+        let line = match r.below(4) {
             0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
+            3 => format!("{{\"t_ns\": {t}, \"ev\": \"ecn\", \"qp\": {qp}}}"),
             1 => format!(
                 "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
                 r.below(65_536)

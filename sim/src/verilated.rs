@@ -6,17 +6,25 @@
 //! (`set_<port>`), a getter per port (`<port>()`), `tick` (if the top has a `clock`),
 //! and `open_vcd` / `dump_vcd` / `close_vcd`; plus `PORTS`, the port list.
 //!
-//! On top of the raw bindings, [`VerilatedRp`] gives the reaction point the [`RpDut`]
-//! pins of the lock-step harness, so the Verilated RTL is driven exactly like the golden
-//! model and rust-hdl's simulation.
+//! On top of the raw bindings, [`VerilatedRp`], [`VerilatedNp`] and [`VerilatedCore`] give
+//! the reaction point, the notification point and the core top the pins of their lock-step
+//! harnesses, so the Verilated RTL is driven exactly like the golden model and rust-hdl's
+//! simulation.
 //!
 //! Adding a top: a `build_top` line in `build.rs` and a `bridge!` line here.
 
+use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
+use crate::core_top::BadQpCounts;
+use crate::dcqcn_np::{CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
+use crate::lockstep::CycleDut;
+use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
-use crate::rp_harness::{RpDut, RpOuts, RpPins, cfg_word};
+use crate::rp_harness::{RateOut, RpDut, RpOuts, RpPins, cfg_word};
 use crate::timebase::TimeStamp;
-use roce_cc_hdl::dcqcn_rp::state::TimeWord;
+use roce_cc_hdl::core_top::CnpTimeWord;
+use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
+use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use roce_cc_params::Params;
 use rust_hdl::prelude::{Bits, Synth};
 use std::path::Path;
@@ -52,8 +60,20 @@ bridge!(
     dcqcn_rp_q1024
 );
 bridge!(
-    /// `DcqcnRp<14>`: the reaction point for 16384 QPs (the largest).
-    dcqcn_rp_q16384
+    /// `DcqcnNp<4>`: the notification point for 16 QPs (three-way tests).
+    dcqcn_np_q16
+);
+bridge!(
+    /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
+    roce_cc_core_q16
+);
+bridge!(
+    /// `RoceCcCore<10>`: the core top for 1024 QPs (the default).
+    roce_cc_core_q1024
+);
+bridge!(
+    /// `RoceCcCore<14>`: the core top for 16384 QPs (the largest).
+    roce_cc_core_q16384
 );
 
 /// `x` as `W` 32-bit words, least significant first (the layout Verilator uses for ports
@@ -173,16 +193,15 @@ macro_rules! rp_model {
                     tx_ready: m.s_tx_ready() != 0,
                     query_ready: m.s_query_ready() != 0,
                     busy: m.busy() != 0,
-                    report: (m.m_rate_valid() != 0).then(|| {
-                        (
-                            m.m_rate_qp() as u32,
-                            RpReport {
-                                limited: m.m_rate_limited() != 0,
-                                rc_mbps_q8: m.m_rate_rc() as u32,
-                                rt_mbps_q8: m.m_rate_rt() as u32,
-                                alpha_q20: m.m_rate_alpha() as u32,
-                            },
-                        )
+                    report: (m.m_rate_valid() != 0).then(|| RateOut {
+                        qp: m.m_rate_qp() as u32,
+                        query: m.m_rate_query() != 0,
+                        report: RpReport {
+                            limited: m.m_rate_limited() != 0,
+                            rc_mbps_q8: m.m_rate_rc() as u32,
+                            rt_mbps_q8: m.m_rate_rt() as u32,
+                            alpha_q20: m.m_rate_alpha() as u32,
+                        },
                     }),
                 },)* }
             }
@@ -210,11 +229,7 @@ macro_rules! rp_model {
     };
 }
 
-rp_model!(
-    dcqcn_rp_q16::VDcqcnRpQ16,
-    dcqcn_rp_q1024::VDcqcnRpQ1024,
-    dcqcn_rp_q16384::VDcqcnRpQ16384
-);
+rp_model!(dcqcn_rp_q16::VDcqcnRpQ16, dcqcn_rp_q1024::VDcqcnRpQ1024);
 
 /// The Verilated reaction point with the lock-step harness's pins ([`RpDut`]).
 ///
@@ -229,34 +244,18 @@ pub struct VerilatedRp {
 
 impl VerilatedRp {
     /// The Verilated RP for `p`, built for exactly `p.qps` QPs; `None` if no model of that
-    /// size is built (16, 1024 and 16384 are).
+    /// size is built (16 and 1024 are; the core top has more sizes).
     pub fn exact(p: &Params) -> Option<Self> {
         let model = match p.qps {
             16 => RpModel::VDcqcnRpQ16(Box::default()),
             1024 => RpModel::VDcqcnRpQ1024(Box::default()),
-            16384 => RpModel::VDcqcnRpQ16384(Box::default()),
             _ => return None,
         };
         Some(Self::with_model(model, p))
     }
 
-    /// The smallest Verilated RP with at least `p.qps` QPs. A larger design behaves
-    /// exactly like one of `p.qps` QPs on events for QPs below `p.qps` (the only ones a
-    /// valid trace has), except that its reset sweep takes more cycles.
-    pub fn at_least(p: &Params) -> Self {
-        let model = if p.qps <= 16 {
-            RpModel::VDcqcnRpQ16(Box::default())
-        } else if p.qps <= 1024 {
-            RpModel::VDcqcnRpQ1024(Box::default())
-        } else {
-            RpModel::VDcqcnRpQ16384(Box::default())
-        };
-        Self::with_model(model, p)
-    }
-
     fn with_model(mut model: RpModel, p: &Params) -> Self {
-        let cfg: Bits<{ <roce_cc_hdl::dcqcn_rp::state::RpCfgWord as Synth>::BITS }> =
-            cfg_word(&RpConfig::new(p)).into();
+        let cfg: Bits<{ <RpCfgWord as Synth>::BITS }> = cfg_word(&RpConfig::new(p)).into();
         model.set_cfg(&words_of(cfg));
         model.set_clock(false);
         Self {
@@ -300,19 +299,287 @@ impl RpDut for VerilatedRp {
     }
 }
 
-/// The Verilated reaction point for `params` (the smallest built size with enough QPs),
-/// as the `rtl` replay engine drives it.
-pub fn rp_for(params: &Params) -> Result<Box<dyn RpDut>, String> {
-    Ok(Box::new(VerilatedRp::at_least(params)))
+/// The Verilated notification point (16 QPs) with the NP harness's pins.
+pub struct VerilatedNp {
+    m: Box<dcqcn_np_q16::VDcqcnNpQ16>,
+    half_cycles: u64,
+    vcd: bool,
 }
 
-/// [`rp_for`] with every signal of the Verilated run written to the VCD file `vcd`
-/// (time unit: half clock cycles), for `roce-cc replay --engine rtl --vcd FILE`.
-pub fn rp_for_with_vcd(params: &Params, vcd: &Path) -> Result<Box<dyn RpDut>, String> {
-    let mut rp = VerilatedRp::at_least(params);
-    rp.open_vcd(vcd)
-        .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
-    Ok(Box::new(rp))
+impl VerilatedNp {
+    /// The Verilated NP for `p` (`p.qps` must be 16, the size built).
+    pub fn new(p: &Params) -> Option<Self> {
+        if p.qps != 16 {
+            return None;
+        }
+        let mut m: Box<dcqcn_np_q16::VDcqcnNpQ16> = Box::default();
+        let cfg: Bits<{ <NpCfgWord as Synth>::BITS }> = np_cfg_word(&NpConfig::new(p).ok()?).into();
+        m.set_cfg(cfg.to_u64());
+        m.set_clock(0);
+        m.eval();
+        Some(Self {
+            m,
+            half_cycles: 0,
+            vcd: false,
+        })
+    }
+
+    /// Start writing every signal to a VCD at `path`.
+    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        self.m.open_vcd(path)?;
+        self.vcd = true;
+        Ok(())
+    }
+
+    /// Flush and close the VCD.
+    pub fn close_vcd(&mut self) {
+        self.m.close_vcd();
+        self.vcd = false;
+    }
+
+    fn dump(&mut self) {
+        if self.vcd {
+            self.m.dump_vcd(self.half_cycles);
+        }
+        self.half_cycles += 1;
+    }
+}
+
+impl CycleDut<NpPins, NpOuts> for VerilatedNp {
+    fn eval(&mut self, pins: &NpPins) -> NpOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(pins.reset as u64);
+        m.set_s_rx_valid(pins.rx.is_some() as u64);
+        m.set_s_rx_qp(pins.rx.map_or(0, |r| r.0) as u64);
+        m.set_s_rx_ecn(pins.rx.map_or(0, |r| r.1) as u64);
+        m.set_m_cnp_ready(pins.cnp_ready as u64);
+        let now: Bits<{ <NpTimeWord as Synth>::BITS }> = np_time_word(&pins.now).into();
+        m.set_now(now.to_u64());
+        m.eval();
+        self.dump();
+        let m = self.m.as_ref();
+        NpOuts {
+            rx_ready: m.s_rx_ready() != 0,
+            busy: m.busy() != 0,
+            cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
+                qp: m.m_cnp_qp() as u32,
+                dscp: m.m_cnp_dscp() as u32,
+                prio: m.m_cnp_prio() as u32,
+            }),
+            counts: NpCounts {
+                sent: m.cnt_sent(),
+                suppressed: m.cnt_suppressed(),
+                stall: m.cnt_stall(),
+            },
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
+        self.dump();
+    }
+}
+
+/// The same set of methods on each size of the Verilated core top.
+macro_rules! core_model {
+    ($($module:ident :: $ty:ident),*) => {
+        /// One Verilated core top, whatever its size.
+        enum CoreModel { $($ty(Box<$module::$ty>)),* }
+
+        impl CoreModel {
+            fn eval_pins(&mut self, pins: &CorePins, now: &[u32; 5], now_cnp: u64) {
+                match self { $(CoreModel::$ty(m) => {
+                    m.set_clock(0);
+                    m.set_reset(pins.reset as u64);
+                    m.set_s_cnp_valid(pins.cnp.is_some() as u64);
+                    m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
+                    m.set_s_tx_valid(pins.tx.is_some() as u64);
+                    m.set_s_tx_qpn(pins.tx.map_or(0, |t| t.0) as u64);
+                    m.set_s_tx_bytes(pins.tx.map_or(0, |t| t.1) as u64);
+                    m.set_s_query_valid(pins.query.is_some() as u64);
+                    m.set_s_query_qpn(pins.query.unwrap_or(0) as u64);
+                    m.set_s_rx_valid(pins.rx.is_some() as u64);
+                    m.set_s_rx_qpn(pins.rx.map_or(0, |t| t.0) as u64);
+                    m.set_s_rx_ecn(pins.rx.map_or(0, |t| t.1) as u64);
+                    m.set_m_rate_ready(pins.rate_ready as u64);
+                    m.set_m_cnp_ready(pins.cnp_ready as u64);
+                    m.set_now(now);
+                    m.set_now_cnp(now_cnp);
+                    m.set_tbl_we(pins.tbl.is_some() as u64);
+                    m.set_tbl_addr(pins.tbl.map_or(0, |t| t.0) as u64);
+                    m.set_tbl_data(pins.tbl.map_or(0, |t| t.1) as u64);
+                    m.eval();
+                })* }
+            }
+
+            fn outs(&self) -> CoreOuts {
+                match self { $(CoreModel::$ty(m) => CoreOuts {
+                    cnp_ready: m.s_cnp_ready() != 0,
+                    tx_ready: m.s_tx_ready() != 0,
+                    query_ready: m.s_query_ready() != 0,
+                    rx_ready: m.s_rx_ready() != 0,
+                    busy: m.busy() != 0,
+                    rate: (m.m_rate_valid() != 0).then(|| RateOut {
+                        qp: m.m_rate_qp() as u32,
+                        query: m.m_rate_query() != 0,
+                        report: RpReport {
+                            limited: m.m_rate_limited() != 0,
+                            rc_mbps_q8: m.m_rate_rc() as u32,
+                            rt_mbps_q8: m.m_rate_rt() as u32,
+                            alpha_q20: m.m_rate_alpha() as u32,
+                        },
+                    }),
+                    cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
+                        qp: m.m_cnp_qp() as u32,
+                        dscp: m.m_cnp_dscp() as u32,
+                        prio: m.m_cnp_prio() as u32,
+                    }),
+                    bad_qp: BadQpCounts {
+                        cnp: m.cnt_bad_qp_cnp(),
+                        tx: m.cnt_bad_qp_tx(),
+                        query: m.cnt_bad_qp_query(),
+                        rx: m.cnt_bad_qp_rx(),
+                    },
+                    np: NpCounts {
+                        sent: m.cnt_cnp_sent(),
+                        suppressed: m.cnt_cnp_suppressed(),
+                        stall: m.cnt_cnp_stall(),
+                    },
+                },)* }
+            }
+
+            fn set_cfg(&mut self, rp_cfg: &[u32; 11], np_cfg: u64) {
+                match self { $(CoreModel::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
+            }
+
+            fn set_clock(&mut self, level: bool) {
+                match self { $(CoreModel::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
+            }
+
+            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+                match self { $(CoreModel::$ty(m) => m.open_vcd(path),)* }
+            }
+
+            fn dump_vcd(&mut self, time: u64) {
+                match self { $(CoreModel::$ty(m) => m.dump_vcd(time),)* }
+            }
+
+            fn close_vcd(&mut self) {
+                match self { $(CoreModel::$ty(m) => m.close_vcd(),)* }
+            }
+        }
+    };
+}
+
+core_model!(
+    roce_cc_core_q16::VRoceCcCoreQ16,
+    roce_cc_core_q1024::VRoceCcCoreQ1024,
+    roce_cc_core_q16384::VRoceCcCoreQ16384
+);
+
+/// The Verilated core top with the core harness's pins ([`CorePins`]).
+///
+/// Each cycle: `eval` lowers the clock, sets the pins and evaluates once; `clock` raises
+/// the clock and evaluates. With a VCD open, every half cycle is dumped (time unit: half
+/// cycles).
+pub struct VerilatedCore {
+    model: CoreModel,
+    half_cycles: u64,
+    vcd: bool,
+}
+
+impl VerilatedCore {
+    /// The Verilated core for `p`, built for exactly `p.qps` QPs; `None` if no model of
+    /// that size is built (16, 1024 and 16384 are) or `p` is refused.
+    pub fn exact(p: &Params) -> Option<Self> {
+        let model = match p.qps {
+            16 => CoreModel::VRoceCcCoreQ16(Box::default()),
+            1024 => CoreModel::VRoceCcCoreQ1024(Box::default()),
+            16384 => CoreModel::VRoceCcCoreQ16384(Box::default()),
+            _ => return None,
+        };
+        Self::with_model(model, p).ok()
+    }
+
+    /// The smallest Verilated core with at least `p.qps` QPs. A larger design behaves
+    /// exactly like one of `p.qps` QPs on events for QPs below `p.qps` (the only ones a
+    /// valid trace has), except that its reset sweep takes more cycles and it would take
+    /// QP numbers up to its own size.
+    pub fn at_least(p: &Params) -> Result<Self, String> {
+        let model = if p.qps <= 16 {
+            CoreModel::VRoceCcCoreQ16(Box::default())
+        } else if p.qps <= 1024 {
+            CoreModel::VRoceCcCoreQ1024(Box::default())
+        } else {
+            CoreModel::VRoceCcCoreQ16384(Box::default())
+        };
+        Self::with_model(model, p)
+    }
+
+    fn with_model(mut model: CoreModel, p: &Params) -> Result<Self, String> {
+        let rp_cfg: Bits<{ <RpCfgWord as Synth>::BITS }> = cfg_word(&RpConfig::new(p)).into();
+        let np_cfg: Bits<{ <NpCfgWord as Synth>::BITS }> =
+            np_cfg_word(&NpConfig::new(p).map_err(|e| e.to_string())?).into();
+        model.set_cfg(&words_of(rp_cfg), np_cfg.to_u64());
+        model.set_clock(false);
+        Ok(Self {
+            model,
+            half_cycles: 0,
+            vcd: false,
+        })
+    }
+
+    /// Start writing every signal to a VCD at `path` (from the next cycle on).
+    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        self.model.open_vcd(path)?;
+        self.vcd = true;
+        Ok(())
+    }
+
+    /// Flush and close the VCD.
+    pub fn close_vcd(&mut self) {
+        self.model.close_vcd();
+        self.vcd = false;
+    }
+
+    fn dump(&mut self) {
+        if self.vcd {
+            self.model.dump_vcd(self.half_cycles);
+        }
+        self.half_cycles += 1;
+    }
+}
+
+impl CycleDut<CorePins, CoreOuts> for VerilatedCore {
+    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
+        let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.now).into();
+        self.model
+            .eval_pins(pins, &time_words(&pins.now), cnp.to_u64());
+        self.dump();
+        self.model.outs()
+    }
+
+    fn clock(&mut self) {
+        self.model.set_clock(true);
+        self.dump();
+    }
+}
+
+/// The Verilated core top for `params` (the smallest built size with enough QPs), as the
+/// `rtl` replay engine drives it; with `vcd`, every signal goes to that file (time unit:
+/// half clock cycles), for `roce-cc replay --engine rtl --vcd FILE`.
+pub fn core_for(
+    params: &Params,
+    vcd: Option<&Path>,
+) -> Result<Box<dyn CycleDut<CorePins, CoreOuts>>, String> {
+    let mut core = VerilatedCore::at_least(params)?;
+    if let Some(vcd) = vcd {
+        core.open_vcd(vcd)
+            .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
+    }
+    Ok(Box::new(core))
 }
 
 #[cfg(test)]
@@ -341,6 +608,7 @@ mod tests {
                 alpha: radix(),
                 dec: radix(),
                 inc: radix(),
+                cnp: Radix::default(),
             };
             let now = TimeStamp {
                 sub: (now.alpha.epoch >> 7) & 0x3ff,

@@ -49,7 +49,7 @@ fn three_implementations_agree_on_a_fixed_stream() {
     let t = std::time::Instant::now();
     let reports = run_lockstep(&p, &steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
     eprintln!("{} cycles in {:?}", steps.len(), t.elapsed());
-    let limited = reports.iter().filter(|r| r.1.limited).count();
+    let limited = reports.iter().filter(|r| r.report.limited).count();
     // The stream must exercise the interesting states, or the agreement means little.
     assert!(reports.len() > 500, "only {} reports", reports.len());
     assert!(

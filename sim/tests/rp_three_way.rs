@@ -16,23 +16,18 @@
 
 use proptest::prelude::*;
 use roce_cc_params::Params;
+use roce_cc_sim::lockstep::{cases_from_env, failure_vcd};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
 use roce_cc_sim::stimulus::{Step, describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
 use std::path::PathBuf;
 
-fn cases() -> u32 {
-    std::env::var("ROCE_CC_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(64)
-}
-
 /// Where the VCD of a failing case goes.
 fn vcd_path(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rp_three_way");
-    std::fs::create_dir_all(&dir).expect("create the VCD directory");
-    dir.join(format!("{test}.vcd"))
+    failure_vcd(
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rp_three_way"),
+        test,
+    )
 }
 
 /// Runs one case three ways; on a mismatch re-runs the Verilated model alone with a VCD
@@ -69,7 +64,7 @@ fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: cases_from_env(),
         max_shrink_iters: 4000,
         .. ProptestConfig::default()
     })]

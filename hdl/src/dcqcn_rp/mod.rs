@@ -17,8 +17,10 @@
 //! state computed in `c+2` by the combinational [`update::RpUpdate`] and written back at the
 //! end of `c+2`. The two results written before an event's RAM read could see them are kept
 //! (W1, W2) and forwarded, newest first, so back-to-back events on one QP see each other's
-//! results: one event per cycle, sustained, with no hazard stall. A query's report enters
-//! the output register at the end of `c+2` (`m_rate_valid` in `c+3`); queries write nothing.
+//! results: one event per cycle, sustained, with no hazard stall. Every event's report (the
+//! QP's state after the event; for a query, its state now) enters the output register at the
+//! end of `c+2` (`m_rate_valid` in `c+3`): the report stream is the per-QP rate update the
+//! pacer follows, and `m_rate_query` marks the answers to queries. Queries write nothing.
 //! When `m_rate_valid && !m_rate_ready` the whole pipeline holds (all `s_*_ready` low).
 //!
 //! After `reset` the RAM is swept to "not limited" for `2^QB` cycles (`busy` high, all
@@ -73,13 +75,15 @@ pub struct DcqcnRp<const QB: usize> {
     /// QP to report.
     pub s_query_qp: Signal<In, Bits<QB>>,
 
-    /* Rate report stream (answers to queries, in order) */
+    /* Rate report stream: one report per accepted event, in acceptance order */
     /// A report is offered.
     pub m_rate_valid: Signal<Out, Bit>,
     /// The consumer takes the report; low holds the whole pipeline.
     pub m_rate_ready: Signal<In, Bit>,
     /// QP reported.
     pub m_rate_qp: Signal<Out, Bits<QB>>,
+    /// The report answers a query (1) or follows a CNP or a transmitted packet (0).
+    pub m_rate_query: Signal<Out, Bit>,
     /// A rate limiter is allocated to the QP.
     pub m_rate_limited: Signal<Out, Bit>,
     /// Current rate Rc, Mb/s Q.8 (the max rate when not limited).
@@ -126,6 +130,7 @@ pub struct DcqcnRp<const QB: usize> {
     w2_word: DFF<QpWord>,
     out_valid: DFF<Bit>,
     out_qp: DFF<Bits<QB>>,
+    out_query: DFF<Bit>,
     out_limited: DFF<Bit>,
     out_rc: DFF<Bits<RATE_W>>,
     out_rt: DFF<Bits<RATE_W>>,
@@ -170,6 +175,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             m_rate_valid: Default::default(),
             m_rate_ready: Default::default(),
             m_rate_qp: Default::default(),
+            m_rate_query: Default::default(),
             m_rate_limited: Default::default(),
             m_rate_rc: Default::default(),
             m_rate_rt: Default::default(),
@@ -203,6 +209,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             w2_word: Default::default(),
             out_valid: Default::default(),
             out_qp: Default::default(),
+            out_query: Default::default(),
             out_limited: Default::default(),
             out_rc: Default::default(),
             out_rt: Default::default(),
@@ -257,6 +264,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             w2_word,
             out_valid,
             out_qp,
+            out_query,
             out_limited,
             out_rc,
             out_rt,
@@ -350,9 +358,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.w2_valid.d.next = self.w1_valid.q.val();
             self.w2_qp.d.next = self.w1_qp.q.val();
             self.w2_word.d.next = self.w1_word.q.val();
-            self.out_valid.d.next =
-                self.s2_valid.q.val() & (self.s2_kind.q.val() == self.kind_query.val());
+            self.out_valid.d.next = self.s2_valid.q.val();
             self.out_qp.d.next = self.s2_qp.q.val();
+            self.out_query.d.next = self.s2_kind.q.val() == self.kind_query.val();
             self.out_limited.d.next = self.upd.rep_limited.val();
             self.out_rc.d.next = self.upd.rep_rc.val();
             self.out_rt.d.next = self.upd.rep_rt.val();
@@ -379,6 +387,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.busy.next = self.busy_q.q.val();
         self.m_rate_valid.next = self.out_valid.q.val();
         self.m_rate_qp.next = self.out_qp.q.val();
+        self.m_rate_query.next = self.out_query.q.val();
         self.m_rate_limited.next = self.out_limited.q.val();
         self.m_rate_rc.next = self.out_rc.q.val();
         self.m_rate_rt.next = self.out_rt.q.val();

@@ -1,0 +1,262 @@
+//! Cycle-level harness of the core top: one set of pins, three implementations
+//! ([`GoldenCoreCycle`], [`HdlCore`], and `VerilatedCore` in [`crate::verilated`]),
+//! compared by [`crate::lockstep`].
+
+use crate::core_top::BadQpCounts;
+use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
+use crate::dcqcn_rp::RpConfig;
+use crate::lockstep::{CycleDut, Divergence, Named, clock_all, eval_all};
+use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word, settle};
+use crate::rp_harness::{GoldenRpCycle, RateOut, RpDut, RpPins, cfg_word, table_writes, time_word};
+use crate::timebase::{TimeStamp, Timebase};
+use roce_cc_hdl::core_top::{CnpTimeWord, RoceCcCore};
+use roce_cc_params::Params;
+use rust_hdl::prelude::*;
+
+/// The core's input pins for one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CorePins {
+    pub reset: bool,
+    /// CNP stream: `Some(qpn)` = valid.
+    pub cnp: Option<u32>,
+    /// Packet stream: `Some((qpn, bytes))`.
+    pub tx: Option<(u32, u32)>,
+    /// Query stream: `Some(qpn)`.
+    pub query: Option<u32>,
+    /// Received-packet stream: `Some((qpn, ecn))`.
+    pub rx: Option<(u32, u8)>,
+    /// Rate-report consumer ready.
+    pub rate_ready: bool,
+    /// CNP-request consumer ready.
+    pub cnp_ready: bool,
+    /// Now (one time base for both units).
+    pub now: TimeStamp,
+    /// RP power-table write `(addr, data)`.
+    pub tbl: Option<(u32, u32)>,
+}
+
+/// The core's outputs in one cycle (before the clock edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoreOuts {
+    pub cnp_ready: bool,
+    pub tx_ready: bool,
+    pub query_ready: bool,
+    pub rx_ready: bool,
+    pub busy: bool,
+    /// `m_rate_*` when valid.
+    pub rate: Option<RateOut>,
+    /// `m_cnp_*` when valid.
+    pub cnp: Option<CnpRequest>,
+    /// `cnt_bad_qp_*`.
+    pub bad_qp: BadQpCounts,
+    /// `cnt_cnp_*`.
+    pub np: NpCounts,
+}
+
+/// The golden core with the hardware's timing: the golden RP and NP cycle models behind
+/// the QP check of `roce_cc_hdl::core_top`.
+pub struct GoldenCoreCycle {
+    rp: GoldenRpCycle,
+    np: GoldenNpCycle,
+    qps: u32,
+    bad_qp: BadQpCounts,
+    pins: CorePins,
+}
+
+impl GoldenCoreCycle {
+    pub fn new(p: &Params) -> Self {
+        Self {
+            rp: GoldenRpCycle::new(p),
+            np: GoldenNpCycle::new(p),
+            qps: p.qps,
+            bad_qp: BadQpCounts::default(),
+            pins: CorePins::default(),
+        }
+    }
+
+    /// The pins each unit sees: events for an out-of-range QP are taken away.
+    fn unit_pins(&self, pins: &CorePins) -> (RpPins, NpPins) {
+        let ok = |q: u32| q < self.qps;
+        (
+            RpPins {
+                reset: pins.reset,
+                cnp: pins.cnp.filter(|&q| ok(q)),
+                tx: pins.tx.filter(|&(q, _)| ok(q)),
+                query: pins.query.filter(|&q| ok(q)),
+                m_ready: pins.rate_ready,
+                now: pins.now,
+                tbl: pins.tbl,
+            },
+            NpPins {
+                reset: pins.reset,
+                rx: pins.rx.filter(|&(q, _)| ok(q)),
+                cnp_ready: pins.cnp_ready,
+                now: pins.now,
+            },
+        )
+    }
+}
+
+impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
+    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
+        self.pins = *pins;
+        let (rp_pins, np_pins) = self.unit_pins(pins);
+        let r = self.rp.eval(&rp_pins);
+        let n = self.np.eval(&np_pins);
+        let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
+        CoreOuts {
+            cnp_ready: bad(pins.cnp) || r.cnp_ready,
+            tx_ready: bad(pins.tx.map(|t| t.0)) || r.tx_ready,
+            query_ready: bad(pins.query) || r.query_ready,
+            rx_ready: bad(pins.rx.map(|t| t.0)) || n.rx_ready,
+            busy: r.busy || n.busy,
+            rate: r.report,
+            cnp: n.cnp,
+            bad_qp: self.bad_qp,
+            np: n.counts,
+        }
+    }
+
+    fn clock(&mut self) {
+        let pins = self.pins;
+        self.rp.clock();
+        self.np.clock();
+        if pins.reset {
+            self.bad_qp = BadQpCounts::default();
+            return;
+        }
+        let count = |c: &mut u64, q: Option<u32>, qps: u32| {
+            if q.is_some_and(|q| q >= qps) {
+                *c = (*c + 1) & COUNTER_MASK;
+            }
+        };
+        count(&mut self.bad_qp.cnp, pins.cnp, self.qps);
+        count(&mut self.bad_qp.tx, pins.tx.map(|t| t.0), self.qps);
+        count(&mut self.bad_qp.query, pins.query, self.qps);
+        count(&mut self.bad_qp.rx, pins.rx.map(|t| t.0), self.qps);
+    }
+}
+
+/// The core's `now_cnp` word for `now`.
+pub fn cnp_time_word(now: &TimeStamp) -> CnpTimeWord {
+    CnpTimeWord {
+        e: (now.cnp.epoch as u64).into(),
+        r: (now.cnp.rem as u64).into(),
+    }
+}
+
+/// rust-hdl's own simulation of the core top with `2^QB` QPs.
+pub struct HdlCore<const QB: usize> {
+    uut: Box<RoceCcCore<QB>>,
+}
+
+impl<const QB: usize> HdlCore<QB> {
+    pub fn new(p: &Params) -> Self {
+        assert_eq!(1u32 << QB, p.qps, "HdlCore<{QB}> built for {} QPs", p.qps);
+        let mut uut = Box::new(RoceCcCore::<QB>::new());
+        uut.connect_all();
+        uut.rp_cfg.next = cfg_word(&RpConfig::new(p));
+        uut.np_cfg.next = np_cfg_word(&NpConfig::new(p).expect("valid NP parameters"));
+        settle(uut.as_mut());
+        Self { uut }
+    }
+}
+
+fn b(x: u32) -> u64 {
+    x as u64
+}
+
+impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
+    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
+        let u = self.uut.as_mut();
+        u.reset.next = pins.reset;
+        u.s_cnp_valid.next = pins.cnp.is_some();
+        u.s_cnp_qpn.next = b(pins.cnp.unwrap_or(0)).into();
+        u.s_tx_valid.next = pins.tx.is_some();
+        u.s_tx_qpn.next = b(pins.tx.map_or(0, |t| t.0)).into();
+        u.s_tx_bytes.next = b(pins.tx.map_or(0, |t| t.1)).into();
+        u.s_query_valid.next = pins.query.is_some();
+        u.s_query_qpn.next = b(pins.query.unwrap_or(0)).into();
+        u.s_rx_valid.next = pins.rx.is_some();
+        u.s_rx_qpn.next = b(pins.rx.map_or(0, |t| t.0)).into();
+        u.s_rx_ecn.next = (pins.rx.map_or(0, |t| t.1) as u64).into();
+        u.m_rate_ready.next = pins.rate_ready;
+        u.m_cnp_ready.next = pins.cnp_ready;
+        u.now.next = time_word(&pins.now);
+        u.now_cnp.next = cnp_time_word(&pins.now);
+        u.tbl_we.next = pins.tbl.is_some();
+        u.tbl_addr.next = b(pins.tbl.map_or(0, |t| t.0)).into();
+        u.tbl_data.next = b(pins.tbl.map_or(0, |t| t.1)).into();
+        settle(u);
+        CoreOuts {
+            cnp_ready: u.s_cnp_ready.val(),
+            tx_ready: u.s_tx_ready.val(),
+            query_ready: u.s_query_ready.val(),
+            rx_ready: u.s_rx_ready.val(),
+            busy: u.busy.val(),
+            rate: u.m_rate_valid.val().then(|| RateOut {
+                qp: u.m_rate_qp.val().to_u32(),
+                query: u.m_rate_query.val(),
+                report: crate::replay::RpReport {
+                    limited: u.m_rate_limited.val(),
+                    rc_mbps_q8: u.m_rate_rc.val().to_u32(),
+                    rt_mbps_q8: u.m_rate_rt.val().to_u32(),
+                    alpha_q20: u.m_rate_alpha.val().to_u32(),
+                },
+            }),
+            cnp: u.m_cnp_valid.val().then(|| CnpRequest {
+                qp: u.m_cnp_qp.val().to_u32(),
+                dscp: u.m_cnp_dscp.val().to_u32(),
+                prio: u.m_cnp_prio.val().to_u32(),
+            }),
+            bad_qp: BadQpCounts {
+                cnp: u.cnt_bad_qp_cnp.val().to_u64(),
+                tx: u.cnt_bad_qp_tx.val().to_u64(),
+                query: u.cnt_bad_qp_query.val().to_u64(),
+                rx: u.cnt_bad_qp_rx.val().to_u64(),
+            },
+            np: NpCounts {
+                sent: u.cnt_cnp_sent.val().to_u64(),
+                suppressed: u.cnt_cnp_suppressed.val().to_u64(),
+                stall: u.cnt_cnp_stall.val().to_u64(),
+            },
+        }
+    }
+
+    fn clock(&mut self) {
+        let u = self.uut.as_mut();
+        u.clock.next = Clock { clk: true };
+        settle(u);
+        u.clock.next = Clock { clk: false };
+        settle(u);
+    }
+}
+
+/// Reset, load the RP's power table during the RAM sweep, wait for the sweep to end; every
+/// implementation sees the same pins. Returns the number of set-up cycles.
+pub fn core_bring_up(
+    p: &Params,
+    duts: &mut [Named<'_, CorePins, CoreOuts>],
+) -> Result<u64, Divergence<CoreOuts>> {
+    let mut tbl = table_writes(&RpConfig::new(p)).into_iter();
+    let tb = Timebase::new(p);
+    let mut cycle = 0u64;
+    let mut reset_cycles = 2u32;
+    loop {
+        let pins = CorePins {
+            reset: reset_cycles > 0,
+            rate_ready: true,
+            cnp_ready: true,
+            now: tb.at_cycle(0),
+            tbl: if reset_cycles > 0 { None } else { tbl.next() },
+            ..Default::default()
+        };
+        let outs = eval_all(duts, &pins, usize::MAX)?;
+        if reset_cycles == 0 && !outs.busy && pins.tbl.is_none() {
+            return Ok(cycle);
+        }
+        clock_all(duts);
+        reset_cycles = reset_cycles.saturating_sub(1);
+        cycle += 1;
+    }
+}

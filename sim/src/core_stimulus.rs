@@ -1,0 +1,307 @@
+//! Random stimulus and lock-step runners for the notification point and the core top (the
+//! reaction point's are in [`crate::stimulus`]).
+//!
+//! A step is one cycle: which inputs are offered, whether each output's consumer is ready
+//! (random backpressure), and how far `now` advances (0 cycles to seconds; the units see
+//! time only through `now`, so an idle gap costs one simulated cycle).
+
+use crate::core_harness::{CoreOuts, CorePins, core_bring_up};
+use crate::dcqcn_np::CnpRequest;
+use crate::lockstep::{Divergence, Named, clock_all, eval_all};
+use crate::np_harness::{NpOuts, NpPins};
+use crate::rp_harness::RateOut;
+use crate::timebase::Timebase;
+use roce_cc_params::Params;
+
+/// One cycle of NP stimulus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NpStep {
+    /// Cycles `now` advances before this cycle.
+    pub dt: u64,
+    /// Offered packet `(qp, ecn)`.
+    pub rx: Option<(u32, u8)>,
+    /// CNP consumer ready.
+    pub cnp_ready: bool,
+}
+
+/// One cycle of core stimulus (QP numbers may be out of range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreStep {
+    pub dt: u64,
+    pub cnp: Option<u32>,
+    pub tx: Option<(u32, u32)>,
+    pub query: Option<u32>,
+    pub rx: Option<(u32, u8)>,
+    pub rate_ready: bool,
+    pub cnp_ready: bool,
+}
+
+fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
+    x.map_or_else(|| "-".into(), |v| v.to_string())
+}
+
+/// The steps of a failing NP case up to the mismatch, one per line.
+pub fn describe_np_steps(steps: &[NpStep], upto: usize) -> String {
+    let mut s = String::new();
+    for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
+        s.push_str(&format!(
+            "  {i:4}: dt {:>12} rx {:<10} cnp_ready {}\n",
+            st.dt,
+            opt(st.rx.map(|(q, e)| format!("{q}/ecn{e}"))),
+            st.cnp_ready
+        ));
+    }
+    s
+}
+
+/// The steps of a failing core case up to the mismatch, one per line.
+pub fn describe_core_steps(steps: &[CoreStep], upto: usize) -> String {
+    let mut s = String::new();
+    for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
+        s.push_str(&format!(
+            "  {i:4}: dt {:>12} cnp {:<9} tx {:<16} query {:<9} rx {:<14} rate_ready {} cnp_ready {}\n",
+            st.dt,
+            opt(st.cnp),
+            opt(st.tx.map(|(q, b)| format!("{q}/{b}B"))),
+            opt(st.query),
+            opt(st.rx.map(|(q, e)| format!("{q}/ecn{e}"))),
+            st.rate_ready,
+            st.cnp_ready
+        ));
+    }
+    s
+}
+
+/// Run `steps` on every NP in lock step after reset and the RAM sweep, comparing all
+/// outputs every cycle (eight ready idle cycles drain the pipeline); returns the CNP
+/// requests taken and the last outputs.
+pub fn run_np_lockstep(
+    p: &Params,
+    steps: &[NpStep],
+    duts: &mut [Named<'_, NpPins, NpOuts>],
+) -> Result<(Vec<CnpRequest>, NpOuts), Divergence<NpOuts>> {
+    let tb = Timebase::new(p);
+    let mut reset_cycles = 2u32;
+    loop {
+        let pins = NpPins {
+            reset: reset_cycles > 0,
+            cnp_ready: true,
+            now: tb.at_cycle(0),
+            ..Default::default()
+        };
+        let o = eval_all(duts, &pins, usize::MAX)?;
+        if reset_cycles == 0 && !o.busy {
+            break;
+        }
+        clock_all(duts);
+        reset_cycles = reset_cycles.saturating_sub(1);
+    }
+    let drain = NpStep {
+        dt: 1,
+        rx: None,
+        cnp_ready: true,
+    };
+    let mut cycle = 0u64;
+    let mut taken = Vec::new();
+    let mut last = NpOuts::default();
+    for (i, s) in steps.iter().chain([drain; 8].iter()).enumerate() {
+        cycle += s.dt;
+        let pins = NpPins {
+            reset: false,
+            rx: s.rx,
+            cnp_ready: s.cnp_ready,
+            now: tb.at_cycle(cycle),
+        };
+        last = eval_all(duts, &pins, i)?;
+        if let (Some(c), true) = (last.cnp, s.cnp_ready) {
+            taken.push(c);
+        }
+        clock_all(duts);
+    }
+    Ok((taken, last))
+}
+
+/// What the consumers of the core's outputs took during a lock-step run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoreRun {
+    pub rates: Vec<RateOut>,
+    pub cnps: Vec<CnpRequest>,
+    /// The outputs of the last cycle (counters).
+    pub last: CoreOuts,
+}
+
+/// Run `steps` on every core in lock step after bring-up, comparing all outputs every
+/// cycle (eight ready idle cycles drain the pipelines).
+pub fn run_core_lockstep(
+    p: &Params,
+    steps: &[CoreStep],
+    duts: &mut [Named<'_, CorePins, CoreOuts>],
+) -> Result<CoreRun, Divergence<CoreOuts>> {
+    let tb = Timebase::new(p);
+    core_bring_up(p, duts)?;
+    let drain = CoreStep {
+        dt: 1,
+        cnp: None,
+        tx: None,
+        query: None,
+        rx: None,
+        rate_ready: true,
+        cnp_ready: true,
+    };
+    let mut cycle = 0u64;
+    let mut run = CoreRun::default();
+    for (i, s) in steps.iter().chain([drain; 8].iter()).enumerate() {
+        cycle += s.dt;
+        let pins = CorePins {
+            reset: false,
+            cnp: s.cnp,
+            tx: s.tx,
+            query: s.query,
+            rx: s.rx,
+            rate_ready: s.rate_ready,
+            cnp_ready: s.cnp_ready,
+            now: tb.at_cycle(cycle),
+            tbl: None,
+        };
+        let o = eval_all(duts, &pins, i)?;
+        if let (Some(r), true) = (o.rate, s.rate_ready) {
+            run.rates.push(r);
+        }
+        if let (Some(c), true) = (o.cnp, s.cnp_ready) {
+            run.cnps.push(c);
+        }
+        run.last = o;
+        clock_all(duts);
+    }
+    Ok(run)
+}
+
+/// Proptest strategies for the NP and the core.
+pub mod strategies {
+    use super::{CoreStep, NpStep};
+    use crate::stimulus::strategies as rp;
+    use proptest::prelude::*;
+    use roce_cc_params::{CnpModeration, MAX_PERIOD_US, Params};
+
+    /// The NP's parameters drawn onto `p`: limit 0, short, or anywhere in range; both
+    /// modes; any DSCP and priority.
+    pub fn with_np_params(p: Params) -> impl Strategy<Value = Params> {
+        (
+            prop_oneof![1 => Just(0u32), 4 => 1u32..=8, 1 => 1u32..=MAX_PERIOD_US],
+            any::<bool>(),
+            0u32..=63,
+            0u32..=7,
+        )
+            .prop_map(move |(limit, per_port, dscp, prio)| {
+                let mut p = p.clone();
+                p.min_time_between_cnps = limit;
+                p.cnp_moderation = if per_port {
+                    CnpModeration::PerPort
+                } else {
+                    CnpModeration::PerFlow
+                };
+                p.cnp_dscp = dscp;
+                p.cnp_802p_prio = prio;
+                p.validate().expect("strategy makes valid parameters");
+                p
+            })
+    }
+
+    /// NP parameters for `qps` QPs (any clock).
+    pub fn np_params(qps: u32) -> impl Strategy<Value = Params> {
+        prop_oneof![Just(250u32), 1u32..=1000].prop_flat_map(move |clock_mhz| {
+            with_np_params(Params {
+                qps,
+                clock_mhz,
+                ..Params::default()
+            })
+        })
+    }
+
+    /// Core parameters: random RP parameters (as in the RP's tests) and random NP ones.
+    pub fn core_params(qps: u32) -> impl Strategy<Value = Params> {
+        rp::params(qps).prop_flat_map(with_np_params)
+    }
+
+    /// A time step: mostly back to back, often within a few CNP windows, sometimes seconds.
+    fn dt(p: &Params) -> BoxedStrategy<u64> {
+        let c = p.clock_mhz as u64;
+        let w = (p.min_time_between_cnps.max(1) as u64) * c;
+        prop_oneof![
+            6 => 0u64..=1,
+            3 => 0..=2 * w,
+            1 => 0..=2_000 * c,
+            1 => 0..=5_000_000 * c,
+        ]
+        .boxed()
+    }
+
+    /// A QP in range: from a hot set (back-to-back hits) or any.
+    fn qp(qps: u32) -> BoxedStrategy<u32> {
+        prop_oneof![3 => 0u32..4.min(qps), 1 => 0..qps].boxed()
+    }
+
+    /// A QP number: mostly in range, sometimes out of range (up to 24 bits).
+    fn qpn(qps: u32) -> BoxedStrategy<u32> {
+        prop_oneof![8 => qp(qps), 1 => qps..(1 << 24), 1 => Just(qps)].boxed()
+    }
+
+    /// An ECN field: mostly CE.
+    fn ecn() -> BoxedStrategy<u8> {
+        prop_oneof![4 => Just(3u8), 1 => 0u8..=2].boxed()
+    }
+
+    fn ready() -> BoxedStrategy<bool> {
+        prop_oneof![3 => Just(true), 1 => Just(false)].boxed()
+    }
+
+    /// One NP cycle.
+    pub fn np_step(p: &Params) -> impl Strategy<Value = NpStep> + use<> {
+        (
+            dt(p),
+            proptest::option::weighted(0.7, (qp(p.qps), ecn())),
+            ready(),
+        )
+            .prop_map(|(dt, rx, cnp_ready)| NpStep { dt, rx, cnp_ready })
+    }
+
+    /// One core cycle: every stream offered at random (idle cycles on every input),
+    /// random backpressure on both outputs.
+    pub fn core_step(p: &Params) -> impl Strategy<Value = CoreStep> + use<> {
+        let q = p.qps;
+        (
+            dt(p),
+            proptest::option::weighted(0.3, qpn(q)),
+            proptest::option::weighted(0.3, (qpn(q), 1u32..=65535)),
+            proptest::option::weighted(0.3, qpn(q)),
+            proptest::option::weighted(0.5, (qpn(q), ecn())),
+            ready(),
+            ready(),
+        )
+            .prop_map(|(dt, cnp, tx, query, rx, rate_ready, cnp_ready)| CoreStep {
+                dt,
+                cnp,
+                tx,
+                query,
+                rx,
+                rate_ready,
+                cnp_ready,
+            })
+    }
+
+    /// NP parameters and `1..=len` steps.
+    pub fn np_case(qps: u32, len: usize) -> impl Strategy<Value = (Params, Vec<NpStep>)> {
+        np_params(qps).prop_flat_map(move |p| {
+            let steps = proptest::collection::vec(np_step(&p), 1..=len);
+            (Just(p), steps)
+        })
+    }
+
+    /// Core parameters and `1..=len` steps.
+    pub fn core_case(qps: u32, len: usize) -> impl Strategy<Value = (Params, Vec<CoreStep>)> {
+        core_params(qps).prop_flat_map(move |p| {
+            let steps = proptest::collection::vec(core_step(&p), 1..=len);
+            (Just(p), steps)
+        })
+    }
+}

@@ -1,0 +1,96 @@
+//! Lock-step comparison of any number of implementations of one unit, cycle by cycle.
+//!
+//! A unit's harness defines its pins `P` (inputs for one cycle) and outputs `O` (everything
+//! observable before the clock edge), and each implementation (golden model with the
+//! unit's pipeline timing, rust-hdl's simulation, the Verilated Verilog) implements
+//! [`CycleDut<P, O>`]. [`eval_all`] gives every implementation the same pins and returns the
+//! first disagreement. The reaction point's older harness (`rp_harness::RpDut`) follows
+//! the same protocol.
+
+use std::fmt;
+
+/// Something with a unit's pins, stepped one clock cycle at a time.
+pub trait CycleDut<P, O> {
+    /// Drive `pins` and return the outputs before the next rising edge.
+    fn eval(&mut self, pins: &P) -> O;
+    /// The rising clock edge (with the pins last given to `eval`).
+    fn clock(&mut self);
+}
+
+/// A named implementation under comparison.
+pub type Named<'a, P, O> = (&'a str, &'a mut dyn CycleDut<P, O>);
+
+/// The first cycle on which an implementation differed from the first one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence<O> {
+    /// Step index (`usize::MAX` during bring-up).
+    pub step: usize,
+    /// The implementation that differed.
+    pub dut: String,
+    /// The first implementation's outputs.
+    pub want: O,
+    /// Its outputs.
+    pub got: O,
+}
+
+impl<O: fmt::Debug> fmt::Display for Divergence<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.step == usize::MAX {
+            "during bring-up (reset, table load)".to_string()
+        } else {
+            format!("at step {}", self.step)
+        };
+        write!(
+            f,
+            "{} differs from the first implementation {at}:\n  expected {:?}\n  got      {:?}",
+            self.dut, self.want, self.got
+        )
+    }
+}
+
+/// Evaluate every implementation on `pins`; the first one's outputs, or the first
+/// disagreement.
+pub fn eval_all<P, O: PartialEq + Clone>(
+    duts: &mut [Named<'_, P, O>],
+    pins: &P,
+    step: usize,
+) -> Result<O, Divergence<O>> {
+    let mut first: Option<O> = None;
+    for (name, d) in duts.iter_mut() {
+        let o = d.eval(pins);
+        match &first {
+            None => first = Some(o),
+            Some(w) if *w != o => {
+                return Err(Divergence {
+                    step,
+                    dut: name.to_string(),
+                    want: w.clone(),
+                    got: o,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(first.expect("at least one implementation"))
+}
+
+/// The rising edge on every implementation.
+pub fn clock_all<P, O>(duts: &mut [Named<'_, P, O>]) {
+    for (_, d) in duts.iter_mut() {
+        d.clock();
+    }
+}
+
+/// Proptest cases per property: `ROCE_CC_CASES`, default 64.
+pub fn cases_from_env() -> u32 {
+    std::env::var("ROCE_CC_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64)
+}
+
+/// `dir/<test>.vcd`, creating `dir`: where a failing case's waveform goes.
+pub fn failure_vcd(dir: &std::path::Path, test: &str) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).expect("create the VCD directory");
+    dir.join(format!("{test}.vcd"))
+}
