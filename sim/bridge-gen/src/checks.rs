@@ -94,7 +94,13 @@ fn stat_summary(text: &str) -> String {
         if let Some(n) = line.trim().strip_prefix("Number of cells:") {
             total = n.trim().to_string();
             in_cells = true;
-        } else if in_cells && fields.len() == 2 && fields[0].starts_with('$') {
+        } else if in_cells
+            && fields.len() == 2
+            && fields[1].parse::<u64>().is_ok()
+            && fields[0]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        {
             types.push(format!("{} {}", fields[0], fields[1]));
         } else if in_cells && !line.trim().is_empty() {
             in_cells = false;
