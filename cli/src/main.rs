@@ -1,5 +1,5 @@
 //! `roce-cc`: emit the core's Verilog, replay event traces through the golden model or the
-//! Verilated RTL, and print parameter profiles.
+//! Verilated RTL, print parameter profiles and the register map.
 //!
 //! Exit codes: 0 success; 2 bad input (trace, parameters, command line); 1 internal failure.
 
@@ -39,16 +39,18 @@ enum Cmd {
     ///
     ///   {"t_ns": 1000, "ev": "cnp",    "qp": 3}                 CNP received for QP 3
     ///   {"t_ns": 1200, "ev": "tx",     "qp": 3, "bytes": 1024}  QP 3 sent 1024 bytes
+    ///   {"t_ns": 1300, "ev": "ecn",    "qp": 7}                 CE-marked packet for QP 7
     ///   {"t_ns": 1400, "ev": "sample", "qp": 3}                 report QP 3's state
     ///
-    /// Event times in ns become clock cycles as floor(t_ns * clock_mhz / 1000). Each sample
-    /// prints one line:
+    /// Event times in ns become clock cycles as floor(t_ns * clock_mhz / 1000). The events
+    /// go through the core top (reaction point and notification point). Each sample prints
+    /// the QP's state, and each CE mark the NP's limiter lets through prints a CNP request:
     ///
+    ///   {"t_ns": 1300, "ev": "cnp_out", "qp": 7, "dscp": 48, "prio": 6}
     ///   {"t_ns": 1400, "qp": 3, "limited": true, "rc_mbps": 50000.0, "rt_mbps": 100000.0, "alpha": 0.9990234375}
     ///
     /// with exact decimal values of the fixed-point state. Both engines print byte-identical
-    /// output, so `diff` compares them. "ecn" events (notification point) are not supported
-    /// yet.
+    /// output, so `diff` compares them.
     ///
     /// Errors go to stderr as `error: FILE:LINE: message`. Exit code 2: bad trace or bad
     /// parameters; 1: internal failure.
@@ -83,6 +85,22 @@ enum Cmd {
         )]
         profile: String,
     },
+    /// Print a text generated from the register map (regmap/src/lib.rs): the register
+    /// documentation (docs/registers.md) or the C header for drivers written in C
+    /// (host-driver/include/roce_cc_regs.h).
+    Regmap {
+        #[arg(value_enum)]
+        what: RegmapText,
+    },
+}
+
+/// What `roce-cc regmap` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum RegmapText {
+    /// docs/registers.md.
+    Markdown,
+    /// host-driver/include/roce_cc_regs.h.
+    CHeader,
 }
 
 /// The replay engines.
@@ -127,6 +145,10 @@ fn main() -> ExitCode {
             vcd,
         } => replay_cmd(engine, params.as_deref(), &trace, vcd.as_deref()),
         Cmd::Params { profile } => params_cmd(&profile),
+        Cmd::Regmap { what } => print_out(&match what {
+            RegmapText::Markdown => roce_cc_regmap::markdown(),
+            RegmapText::CHeader => roce_cc_regmap::c_header(),
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,9 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub mod spec;
+pub use spec::{Bound, ParamSpec, SPECS, Scope};
+
 /// How the notification point rate-limits CNPs (dcqcn.md "NP and the CNP rate limiter").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -26,46 +29,47 @@ pub enum CnpModeration {
 
 /// All parameters of the core, flat, with ConnectX names. Missing keys in a PARAMS.toml take
 /// the defaults of [`Params::default`] (the `connectx` profile); unknown keys are refused.
+/// Units and valid ranges: [`SPECS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     // ---- global ----
-    /// Line rate of the port, Mb/s (1..=1048575; 800000 must work).
+    /// Line rate of the port, Mb/s.
     pub line_rate_mbps: u32,
-    /// Core clock, MHz (1..=1000). Times in us become `us * clock_mhz` cycles.
+    /// Core clock, MHz. Times in us become `us * clock_mhz` cycles.
     pub clock_mhz: u32,
     /// Number of QPs: a power of two, 2..=16384.
     pub qps: u32,
 
     // ---- reaction point (roce_rp) ----
-    /// Period of the rate-increase timer, us (1..=131071).
+    /// Period of the rate-increase timer, us.
     pub rpg_time_reset: u32,
     /// Bytes between byte-counter increase events; 0 disables the byte counter.
     pub rpg_byte_reset: u32,
-    /// Stage count at which fast recovery ends (1..=31).
+    /// Stage count at which fast recovery ends.
     pub rpg_threshold: u32,
-    /// Mb/s; 0 = line rate. Reaching it releases the limiter (0..=line_rate_mbps).
+    /// Mb/s; 0 = line rate. Reaching it releases the limiter.
     pub rpg_max_rate: u32,
-    /// Additive-increase step of Rt, Mb/s (1..=line_rate_mbps).
+    /// Additive-increase step of Rt, Mb/s.
     pub rpg_ai_rate: u32,
-    /// Hyper-increase step of Rt, Mb/s (1..=line_rate_mbps).
+    /// Hyper-increase step of Rt, Mb/s.
     pub rpg_hai_rate: u32,
-    /// log2 divisor of the cut: cut = Rc * alpha * 1024 / 2^rpg_gd (1..=15).
+    /// log2 divisor of the cut: cut = Rc * alpha * 1024 / 2^rpg_gd.
     pub rpg_gd: u32,
-    /// One cut never takes Rc below Rc * rpg_min_dec_fac / 100 (1..=100).
+    /// One cut never takes Rc below Rc * rpg_min_dec_fac / 100.
     pub rpg_min_dec_fac: u32,
-    /// Floor of Rc, Mb/s (1..=max rate).
+    /// Floor of Rc, Mb/s.
     pub rpg_min_rate: u32,
-    /// Rc on the first CNP, Mb/s; 0 = max rate (0..=line_rate_mbps).
+    /// Rc on the first CNP, Mb/s; 0 = max rate.
     pub rate_to_set_on_first_cnp: u32,
-    /// g of the alpha update in 1/1024 (1..=1024). The core follows NVIDIA's documented
+    /// g of the alpha update in 1/1024. The core follows NVIDIA's documented
     /// formula alpha = g * cnp + (1 - g) * alpha; 4 (1/256) is the DCQCN paper's value.
     pub dce_tcp_g: u32,
-    /// Period of the alpha update timer, us (1..=131071).
+    /// Period of the alpha update timer, us.
     pub dce_tcp_rtt: u32,
-    /// Period of the rate-decrease check, us (1..=131071): at most one cut per period.
+    /// Period of the rate-decrease check, us: at most one cut per period.
     pub rate_reduce_monitor_period: u32,
-    /// Alpha on the first CNP, in 1/1024 (0..=1024).
+    /// Alpha on the first CNP, in 1/1024.
     pub initial_alpha_value: u32,
     /// Every cut sets Rt = Rc first.
     pub clamp_tgt_rate: bool,
@@ -73,13 +77,13 @@ pub struct Params {
     pub clamp_tgt_rate_after_time_inc: bool,
 
     // ---- notification point (roce_np) ----
-    /// Minimum time between two CNPs of one limiter, us (0 = no limit; 0..=131071).
+    /// Minimum time between two CNPs of one limiter, us.
     pub min_time_between_cnps: u32,
     /// CNP limiter granularity.
     pub cnp_moderation: CnpModeration,
-    /// DSCP carried on every CNP request (0..=63).
+    /// DSCP carried on every CNP request.
     pub cnp_dscp: u32,
-    /// 802.1p priority carried on every CNP request (0..=7).
+    /// 802.1p priority carried on every CNP request.
     pub cnp_802p_prio: u32,
 }
 
@@ -206,57 +210,9 @@ impl Params {
         self.qps.trailing_zeros()
     }
 
-    /// Check every value against its range; the error names the key and the range.
+    /// Check every value against its range ([`SPECS`]); the error names the key and the
+    /// range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        fn range(name: &str, v: u32, lo: u32, hi: u32) -> Result<(), ParamError> {
-            if v < lo || v > hi {
-                Err(ParamError(format!(
-                    "parameter {name} = {v} is out of range: valid range is {lo}..={hi}"
-                )))
-            } else {
-                Ok(())
-            }
-        }
-        range("line_rate_mbps", self.line_rate_mbps, 1, MAX_LINE_RATE_MBPS)?;
-        range("clock_mhz", self.clock_mhz, 1, 1000)?;
-        range("qps", self.qps, 2, MAX_QPS)?;
-        if !self.qps.is_power_of_two() {
-            return Err(ParamError(format!(
-                "parameter qps = {} must be a power of two in 2..=16384",
-                self.qps
-            )));
-        }
-        let line = self.line_rate_mbps;
-        range("rpg_time_reset", self.rpg_time_reset, 1, MAX_PERIOD_US)?;
-        range("rpg_threshold", self.rpg_threshold, 1, 31)?;
-        range("rpg_max_rate", self.rpg_max_rate, 0, line)?;
-        range("rpg_ai_rate", self.rpg_ai_rate, 1, line)?;
-        range("rpg_hai_rate", self.rpg_hai_rate, 1, line)?;
-        range("rpg_gd", self.rpg_gd, 1, 15)?;
-        range("rpg_min_dec_fac", self.rpg_min_dec_fac, 1, 100)?;
-        // Rc may never be floored above the rate that releases the limiter.
-        range("rpg_min_rate", self.rpg_min_rate, 1, self.max_rate_mbps())?;
-        range(
-            "rate_to_set_on_first_cnp",
-            self.rate_to_set_on_first_cnp,
-            0,
-            line,
-        )?;
-        range("dce_tcp_g", self.dce_tcp_g, 1, 1024)?;
-        range("dce_tcp_rtt", self.dce_tcp_rtt, 1, MAX_PERIOD_US)?;
-        range(
-            "rate_reduce_monitor_period",
-            self.rate_reduce_monitor_period,
-            1,
-            MAX_PERIOD_US,
-        )?;
-        range("initial_alpha_value", self.initial_alpha_value, 0, 1024)?;
-        range(
-            "min_time_between_cnps",
-            self.min_time_between_cnps,
-            0,
-            MAX_PERIOD_US,
-        )?;
         if self.cnp_moderation == CnpModeration::Deferred {
             return Err(ParamError(
                 "parameter cnp_moderation = \"deferred\" is not supported by this core: \
@@ -265,8 +221,26 @@ impl Params {
                     .into(),
             ));
         }
-        range("cnp_dscp", self.cnp_dscp, 0, 63)?;
-        range("cnp_802p_prio", self.cnp_802p_prio, 0, 7)?;
+        for s in SPECS {
+            let v = (s.get)(self);
+            if v < s.lo.value(self) || v > s.hi.value(self) {
+                let at = match (s.lo, s.hi) {
+                    (Bound::Const(_), Bound::Const(_)) => String::new(),
+                    _ => format!(" (here {}..={})", s.lo.value(self), s.hi.value(self)),
+                };
+                return Err(ParamError(format!(
+                    "parameter {} = {v} is out of range: valid range is {}{at}",
+                    s.key,
+                    s.range_text()
+                )));
+            }
+        }
+        if !self.qps.is_power_of_two() {
+            return Err(ParamError(format!(
+                "parameter qps = {} must be a power of two in 2..={MAX_QPS}",
+                self.qps
+            )));
+        }
         Ok(())
     }
 }
@@ -294,6 +268,30 @@ mod tests {
         assert!(e.0.contains("power of two"), "{e}");
         let e = Params::from_toml_str("rpg_min_rate = 2000\nrpg_max_rate = 1000").unwrap_err();
         assert!(e.0.contains("rpg_min_rate"), "{e}");
+    }
+
+    /// Every key of the TOML file has exactly one spec, and get/set round-trip.
+    #[test]
+    fn every_key_has_one_spec() {
+        let p = Params::default();
+        let text = p.to_toml_string();
+        let keys: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split(" = ").next())
+            .filter(|k| !k.is_empty())
+            .collect();
+        assert_eq!(keys.len(), SPECS.len(), "{keys:?}");
+        for k in keys {
+            let s = spec::spec(k).unwrap_or_else(|| panic!("no spec for {k}"));
+            let mut q = p.clone();
+            (s.set)(&mut q, (s.get)(&p));
+            assert_eq!(q, p, "{k}");
+        }
+        let e = Params::from_toml_str("rpg_ai_rate = 200000").unwrap_err();
+        assert!(
+            e.0.contains("1..=line_rate_mbps") && e.0.contains("(here 1..=100000)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,0 +1,112 @@
+/* roce-cc register map. Generated from regmap/src/lib.rs by
+ * `roce-cc regmap c-header`; do not edit. See docs/registers.md. */
+#ifndef ROCE_CC_REGS_H
+#define ROCE_CC_REGS_H
+
+#define ROCE_CC_BAR_SIZE 0x1000u
+#define ROCE_CC_BLOCK_VERSION 0x00010000u
+#define ROCE_CC_QP_CMD_RESET 1u
+#define ROCE_CC_QP_CMD_SET_MODE 2u
+#define ROCE_CC_QP_MODE_DCQCN 0u
+#define ROCE_CC_QP_MODE_HOST_RATE 1u
+#define ROCE_CC_QP_MODE_OFF 2u
+
+/* fw_id: firmware identification */
+#define ROCE_CC_FW_ID_TYPE_ID 0x52434649u
+#define ROCE_CC_FW_ID_BASE 0x000u
+#define ROCE_CC_FW_ID_TYPE 0x000u /* RO */
+#define ROCE_CC_FW_ID_VERSION 0x004u /* RO */
+#define ROCE_CC_FW_ID_NEXT 0x008u /* RO */
+#define ROCE_CC_FW_ID_FW_VERSION 0x00cu /* RO */
+#define ROCE_CC_FW_ID_BUILD_ID 0x010u /* RO */
+#define ROCE_CC_FW_ID_GIT_HASH 0x014u /* RO */
+
+/* global_params: parameters of the whole core */
+#define ROCE_CC_GLOBAL_PARAMS_TYPE_ID 0x52434750u
+#define ROCE_CC_GLOBAL_PARAMS_BASE 0x100u
+#define ROCE_CC_GLOBAL_PARAMS_TYPE 0x100u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_VERSION 0x104u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_NEXT 0x108u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_LINE_RATE_MBPS 0x10cu /* RW */
+#define ROCE_CC_GLOBAL_PARAMS_CLOCK_MHZ 0x110u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_QPS 0x114u /* RO */
+
+/* rp_params: reaction point parameters (ConnectX roce_rp names) */
+#define ROCE_CC_RP_PARAMS_TYPE_ID 0x52435250u
+#define ROCE_CC_RP_PARAMS_BASE 0x200u
+#define ROCE_CC_RP_PARAMS_TYPE 0x200u /* RO */
+#define ROCE_CC_RP_PARAMS_VERSION 0x204u /* RO */
+#define ROCE_CC_RP_PARAMS_NEXT 0x208u /* RO */
+#define ROCE_CC_RP_PARAMS_RPG_TIME_RESET 0x20cu /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_BYTE_RESET 0x210u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_THRESHOLD 0x214u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_MAX_RATE 0x218u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_AI_RATE 0x21cu /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_HAI_RATE 0x220u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_GD 0x224u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_MIN_DEC_FAC 0x228u /* RW */
+#define ROCE_CC_RP_PARAMS_RPG_MIN_RATE 0x22cu /* RW */
+#define ROCE_CC_RP_PARAMS_RATE_TO_SET_ON_FIRST_CNP 0x230u /* RW */
+#define ROCE_CC_RP_PARAMS_DCE_TCP_G 0x234u /* RW */
+#define ROCE_CC_RP_PARAMS_DCE_TCP_RTT 0x238u /* RW */
+#define ROCE_CC_RP_PARAMS_RATE_REDUCE_MONITOR_PERIOD 0x23cu /* RW */
+#define ROCE_CC_RP_PARAMS_INITIAL_ALPHA_VALUE 0x240u /* RW */
+#define ROCE_CC_RP_PARAMS_CLAMP_TGT_RATE 0x244u /* RW */
+#define ROCE_CC_RP_PARAMS_CLAMP_TGT_RATE_AFTER_TIME_INC 0x248u /* RW */
+
+/* np_params: notification point parameters (ConnectX roce_np names) */
+#define ROCE_CC_NP_PARAMS_TYPE_ID 0x52434e50u
+#define ROCE_CC_NP_PARAMS_BASE 0x300u
+#define ROCE_CC_NP_PARAMS_TYPE 0x300u /* RO */
+#define ROCE_CC_NP_PARAMS_VERSION 0x304u /* RO */
+#define ROCE_CC_NP_PARAMS_NEXT 0x308u /* RO */
+#define ROCE_CC_NP_PARAMS_MIN_TIME_BETWEEN_CNPS 0x30cu /* RW */
+#define ROCE_CC_NP_PARAMS_CNP_MODERATION 0x310u /* RW */
+#define ROCE_CC_NP_PARAMS_CNP_DSCP 0x314u /* RW */
+#define ROCE_CC_NP_PARAMS_CNP_802P_PRIO 0x318u /* RW */
+
+/* qp_window: one QP's state and commands */
+#define ROCE_CC_QP_WINDOW_TYPE_ID 0x52435157u
+#define ROCE_CC_QP_WINDOW_BASE 0x400u
+#define ROCE_CC_QP_WINDOW_TYPE 0x400u /* RO */
+#define ROCE_CC_QP_WINDOW_VERSION 0x404u /* RO */
+#define ROCE_CC_QP_WINDOW_NEXT 0x408u /* RO */
+#define ROCE_CC_QP_WINDOW_QP_SEL 0x40cu /* RW */
+#define ROCE_CC_QP_WINDOW_QP_CMD 0x410u /* WO */
+#define ROCE_CC_QP_WINDOW_QP_MODE_ARG 0x414u /* RW */
+#define ROCE_CC_QP_WINDOW_QP_RATE_ARG 0x418u /* RW */
+#define ROCE_CC_QP_WINDOW_QP_STATUS 0x41cu /* RO */
+#define ROCE_CC_QP_WINDOW_QP_RC 0x420u /* RO */
+#define ROCE_CC_QP_WINDOW_QP_RT 0x424u /* RO */
+#define ROCE_CC_QP_WINDOW_QP_ALPHA 0x428u /* RO */
+
+/* counters: 64-bit event counters (read _lo first: it latches _hi) */
+#define ROCE_CC_COUNTERS_TYPE_ID 0x52434354u
+#define ROCE_CC_COUNTERS_BASE 0x500u
+#define ROCE_CC_COUNTERS_TYPE 0x500u /* RO */
+#define ROCE_CC_COUNTERS_VERSION 0x504u /* RO */
+#define ROCE_CC_COUNTERS_NEXT 0x508u /* RO */
+#define ROCE_CC_COUNTERS_CNP_RECEIVED_LO 0x50cu /* RO */
+#define ROCE_CC_COUNTERS_CNP_RECEIVED_HI 0x510u /* RO */
+#define ROCE_CC_COUNTERS_CNP_SENT_LO 0x514u /* RO */
+#define ROCE_CC_COUNTERS_CNP_SENT_HI 0x518u /* RO */
+#define ROCE_CC_COUNTERS_CNP_SUPPRESSED_LO 0x51cu /* RO */
+#define ROCE_CC_COUNTERS_CNP_SUPPRESSED_HI 0x520u /* RO */
+#define ROCE_CC_COUNTERS_CNP_STALL_CYCLES_LO 0x524u /* RO */
+#define ROCE_CC_COUNTERS_CNP_STALL_CYCLES_HI 0x528u /* RO */
+#define ROCE_CC_COUNTERS_RATE_CUTS_LO 0x52cu /* RO */
+#define ROCE_CC_COUNTERS_RATE_CUTS_HI 0x530u /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_FR_LO 0x534u /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_FR_HI 0x538u /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_AI_LO 0x53cu /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_AI_HI 0x540u /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_HAI_LO 0x544u /* RO */
+#define ROCE_CC_COUNTERS_INCREASE_HAI_HI 0x548u /* RO */
+#define ROCE_CC_COUNTERS_BAD_QP_EVENTS_LO 0x54cu /* RO */
+#define ROCE_CC_COUNTERS_BAD_QP_EVENTS_HI 0x550u /* RO */
+#define ROCE_CC_COUNTERS_REG_DECERR_LO 0x554u /* RO */
+#define ROCE_CC_COUNTERS_REG_DECERR_HI 0x558u /* RO */
+#define ROCE_CC_COUNTERS_REG_SLVERR_LO 0x55cu /* RO */
+#define ROCE_CC_COUNTERS_REG_SLVERR_HI 0x560u /* RO */
+
+#endif /* ROCE_CC_REGS_H */
