@@ -31,6 +31,11 @@ fn main() {
         &mut roce_cc_hdl::ZeroExt17to18::default(),
         &out,
     );
+    build_top(
+        "axil_slave",
+        &mut roce_cc_hdl::axil_slave::AxilSlave::default(),
+        &out,
+    );
     // The units alone at 16 QPs (their three-way tests, beside rust-hdl's simulation of
     // the same size); the RP also at 1024 (benchmark, long campaign).
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);

@@ -1,5 +1,6 @@
 //! Synthesizable rust-hdl modules of roce-cc.
 //!
+//! - [`axil_slave`]: AXI4-Lite slave front end (one register access at a time).
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
@@ -8,6 +9,7 @@
 //!   a zero-extension without a width mismatch), each with its own three-way test
 //!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
+pub mod axil_slave;
 pub mod core_top;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
@@ -36,7 +38,8 @@ pub fn verilog_of<B: rust_hdl::prelude::Block>(mut top: B) -> String {
 pub const CORE_TOP: &str = "roce_cc_core_q1024";
 
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
-/// instantiates) and each unit on its own, at 1024 QPs.
+/// instantiates), each unit on its own at 1024 QPs, and the AXI4-Lite front end of the
+/// register block (joined to the core in a later step).
 pub fn verilog_tops() -> Vec<(String, String)> {
     vec![
         (
@@ -50,6 +53,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "dcqcn_np_q1024".to_string(),
             verilog_of(dcqcn_np::DcqcnNp::<QP_BITS>::new()),
+        ),
+        (
+            "axil_slave".to_string(),
+            verilog_of(axil_slave::AxilSlave::default()),
         ),
     ]
 }

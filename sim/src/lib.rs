@@ -1,5 +1,6 @@
 //! Golden models of the roce-cc units, the trace-replay engines and the Verilator bridge.
 
+pub mod axil;
 pub mod core_harness;
 pub mod core_stimulus;
 pub mod core_top;

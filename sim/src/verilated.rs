@@ -13,6 +13,7 @@
 //!
 //! Adding a top: a `build_top` line in `build.rs` and a `bridge!` line here.
 
+use crate::axil::{AxilOuts, AxilPins, RegRequest};
 use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{CnpRequest, NpConfig};
@@ -58,6 +59,10 @@ bridge!(
 bridge!(
     /// `DcqcnRp<10>`: the reaction point for 1024 QPs (the default).
     dcqcn_rp_q1024
+);
+bridge!(
+    /// `AxilSlave`: the AXI4-Lite slave front end.
+    axil_slave
 );
 bridge!(
     /// `DcqcnNp<4>`: the notification point for 16 QPs (three-way tests).
@@ -295,6 +300,94 @@ impl RpDut for VerilatedRp {
 
     fn clock(&mut self) {
         self.model.set_clock(true);
+        self.dump();
+    }
+}
+
+/// The Verilated AXI4-Lite front end with the harness's pins ([`crate::axil::AxilPins`]).
+pub struct VerilatedAxil {
+    m: Box<axil_slave::VAxilSlave>,
+    half_cycles: u64,
+    vcd: bool,
+}
+
+impl VerilatedAxil {
+    pub fn new() -> Self {
+        let mut m: Box<axil_slave::VAxilSlave> = Box::default();
+        m.set_clock(0);
+        m.eval();
+        Self {
+            m,
+            half_cycles: 0,
+            vcd: false,
+        }
+    }
+
+    /// Start writing every signal to a VCD at `path`.
+    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        self.m.open_vcd(path)?;
+        self.vcd = true;
+        Ok(())
+    }
+
+    /// Flush and close the VCD.
+    pub fn close_vcd(&mut self) {
+        self.m.close_vcd();
+        self.vcd = false;
+    }
+
+    fn dump(&mut self) {
+        if self.vcd {
+            self.m.dump_vcd(self.half_cycles);
+        }
+        self.half_cycles += 1;
+    }
+}
+
+impl Default for VerilatedAxil {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CycleDut<AxilPins, AxilOuts> for VerilatedAxil {
+    fn eval(&mut self, p: &AxilPins) -> AxilOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(p.reset as u64);
+        m.set_s_awvalid(p.aw.is_some() as u64);
+        m.set_s_awaddr(p.aw.unwrap_or(0) as u64);
+        m.set_s_wvalid(p.w.is_some() as u64);
+        m.set_s_wdata(p.w.map_or(0, |w| w.0) as u64);
+        m.set_s_wstrb(p.w.map_or(0, |w| w.1) as u64);
+        m.set_s_bready(p.bready as u64);
+        m.set_s_arvalid(p.ar.is_some() as u64);
+        m.set_s_araddr(p.ar.unwrap_or(0) as u64);
+        m.set_s_rready(p.rready as u64);
+        m.set_reg_ack(p.ack.is_some() as u64);
+        m.set_reg_rdata(p.ack.map_or(0, |a| a.0) as u64);
+        m.set_reg_resp(p.ack.map_or(0, |a| a.1) as u64);
+        m.eval();
+        self.dump();
+        let m = self.m.as_ref();
+        AxilOuts {
+            awready: m.s_awready() != 0,
+            wready: m.s_wready() != 0,
+            arready: m.s_arready() != 0,
+            b: (m.s_bvalid() != 0).then(|| m.s_bresp() as u32),
+            r: (m.s_rvalid() != 0).then(|| (m.s_rdata() as u32, m.s_rresp() as u32)),
+            req: (m.reg_valid() != 0).then(|| RegRequest {
+                write: m.reg_write() != 0,
+                addr: m.reg_addr() as u32,
+                wdata: m.reg_wdata() as u32,
+                wstrb: m.reg_wstrb() as u32,
+            }),
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
         self.dump();
     }
 }
