@@ -32,6 +32,11 @@ fn main() {
         &out,
     );
     build_top(
+        "cfg_compiler",
+        &mut roce_cc_hdl::cfg_compiler::CfgCompiler::default(),
+        &out,
+    );
+    build_top(
         "axil_slave",
         &mut roce_cc_hdl::axil_slave::AxilSlave::default(),
         &out,

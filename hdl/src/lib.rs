@@ -1,6 +1,7 @@
 //! Synthesizable rust-hdl modules of roce-cc.
 //!
 //! - [`axil_slave`]: AXI4-Lite slave front end (one register access at a time).
+//! - [`cfg_compiler`]: parameters as the host writes them -> the units' hardware form.
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
@@ -10,6 +11,7 @@
 //!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
 pub mod axil_slave;
+pub mod cfg_compiler;
 pub mod core_top;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
@@ -53,6 +55,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "dcqcn_np_q1024".to_string(),
             verilog_of(dcqcn_np::DcqcnNp::<QP_BITS>::new()),
+        ),
+        (
+            "cfg_compiler".to_string(),
+            verilog_of(cfg_compiler::CfgCompiler::default()),
         ),
         (
             "axil_slave".to_string(),

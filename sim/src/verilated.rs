@@ -14,6 +14,7 @@
 //! Adding a top: a `build_top` line in `build.rs` and a `bridge!` line here.
 
 use crate::axil::{AxilOuts, AxilPins, RegRequest};
+use crate::cfg_compiler::{CfgOuts, CfgPins, PARAM_WORDS, param_word};
 use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{CnpRequest, NpConfig};
@@ -23,6 +24,7 @@ use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
 use crate::rp_harness::{RateOut, RpDut, RpOuts, RpPins, cfg_word};
 use crate::timebase::TimeStamp;
+use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
 use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
@@ -63,6 +65,10 @@ bridge!(
 bridge!(
     /// `AxilSlave`: the AXI4-Lite slave front end.
     axil_slave
+);
+bridge!(
+    /// `CfgCompiler`: parameters -> the units' hardware form.
+    cfg_compiler
 );
 bridge!(
     /// `DcqcnNp<4>`: the notification point for 16 QPs (three-way tests).
@@ -301,6 +307,51 @@ impl RpDut for VerilatedRp {
     fn clock(&mut self) {
         self.model.set_clock(true);
         self.dump();
+    }
+}
+
+/// The Verilated configuration compiler with the harness's pins
+/// ([`crate::cfg_compiler::CfgPins`]).
+pub struct VerilatedCfg {
+    m: Box<cfg_compiler::VCfgCompiler>,
+}
+
+impl VerilatedCfg {
+    pub fn new() -> Self {
+        let mut m: Box<cfg_compiler::VCfgCompiler> = Box::default();
+        m.set_clock(0);
+        m.eval();
+        Self { m }
+    }
+}
+
+impl Default for VerilatedCfg {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CycleDut<CfgPins, CfgOuts> for VerilatedCfg {
+    fn eval(&mut self, p: &CfgPins) -> CfgOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(p.reset as u64);
+        m.set_start(p.start as u64);
+        let params: Bits<{ <ParamWord as Synth>::BITS }> = param_word(&p.params).into();
+        m.set_params(&words_of::<_, PARAM_WORDS>(params));
+        m.eval();
+        let m = self.m.as_ref();
+        CfgOuts {
+            busy: m.busy() != 0,
+            tbl: (m.tbl_we() != 0).then(|| (m.tbl_addr() as u32, m.tbl_data() as u32)),
+            rp_cfg: m.rp_cfg(),
+            np_cfg: m.np_cfg(),
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
     }
 }
 

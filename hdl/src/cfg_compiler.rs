@@ -1,0 +1,426 @@
+//! `cfg_compiler`: turns the parameters as the host writes them (ConnectX names and units,
+//! `ParamWord`) into the units' hardware form: the RP's `RpCfgWord` and power table, and
+//! the NP's `NpCfgWord`. The bit-accurate statement is `sim::dcqcn_rp::RpConfig::new` and
+//! `sim::dcqcn_np::NpConfig::new`; `sim::cfg_compiler` adds the timing.
+//!
+//! ```text
+//!  start ─► latch params ─► DIV: 3 divisions, 24 cycles each ─► TABLE_LO: 128 writes ─► TABLE_HI: 128 writes ─► commit
+//!                            2^18 / dce_tcp_rtt                  c^j, j = 0..127          c^(128 j)              rp_cfg, np_cfg
+//!                            2^18 / rpg_time_reset               (one multiply each)     (one multiply each)    (busy falls)
+//!                            (100 - rpg_min_dec_fac) 2^16 / 100
+//! ```
+//!
+//! A `start` while idle latches `params` at the clock edge; `busy` is high for exactly
+//! [`COMPILE_CYCLES`] cycles from the next one. The power table is written on `tbl_*`
+//! (the RP's load port) in cycles 72..=327 of that window: `c^j` at address `j` in
+//! 72..=199, `c^(128 j)` at `128 + j` in 200..=327, where `c = (1024 - dce_tcp_g) / 1024`
+//! in Q.24 and each entry is the previous one times `c` (or `c^128`), truncated. The new
+//! `rp_cfg` and `np_cfg` appear together when `busy` falls; until then the previous ones
+//! stay. The caller keeps the units idle while `busy` is high. `start` while busy is
+//! ignored. After `reset` the outputs are all zero (not a valid configuration) until the
+//! first compile.
+//!
+//! The divisions are restoring, one quotient bit per cycle (24-bit numerator, 17-bit
+//! divisor). The multiplies are one 25 x 25 `WideMul` (a DSP block). The parameters are
+//! assumed valid: the register block refuses out-of-range values before they get here.
+
+use crate::dcqcn_np::{DSCP_W, NpCfgWord, PRIO_W};
+use crate::dcqcn_rp::state::RpCfgWord;
+use crate::dcqcn_rp::widths::*;
+use crate::wide_mul::WideMul;
+use crate::zero_ext::ZeroExt;
+use rust_hdl::prelude::*;
+
+/// Width of a rate parameter in Mb/s (integer part of `RATE_W`).
+pub const MBPS_W: usize = 20;
+/// Cycles `busy` is high for one compile: 3 divisions of 24 cycles, 256 table writes.
+pub const COMPILE_CYCLES: u32 = 3 * 24 + 256;
+
+/// The parameters as the host writes them (ConnectX names and units; ranges as in
+/// `roce_cc_params::SPECS`). `clock_mhz` and `qps` are fixed by the build and are not here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct ParamWord {
+    /// `line_rate_mbps`.
+    pub line_rate: Bits<MBPS_W>,
+    /// `rpg_time_reset`, us.
+    pub time_reset: Bits<REM_W>,
+    /// `rpg_byte_reset`, bytes.
+    pub byte_reset: Bits<ACC_W>,
+    /// `rpg_threshold`.
+    pub threshold: Bits<THRESH_W>,
+    /// `rpg_max_rate`, Mb/s (0 = line rate).
+    pub max_rate: Bits<MBPS_W>,
+    /// `rpg_ai_rate`, Mb/s.
+    pub ai_rate: Bits<MBPS_W>,
+    /// `rpg_hai_rate`, Mb/s.
+    pub hai_rate: Bits<MBPS_W>,
+    /// `rpg_gd` (1..=15).
+    pub gd: Bits<4>,
+    /// `rpg_min_dec_fac`, percent (1..=100).
+    pub min_dec_fac: Bits<7>,
+    /// `rpg_min_rate`, Mb/s.
+    pub min_rate: Bits<MBPS_W>,
+    /// `rate_to_set_on_first_cnp`, Mb/s (0 = max rate).
+    pub first_rate: Bits<MBPS_W>,
+    /// `dce_tcp_g`, 1/1024 (1..=1024).
+    pub g: Bits<G_W>,
+    /// `dce_tcp_rtt`, us.
+    pub rtt: Bits<REM_W>,
+    /// `rate_reduce_monitor_period`, us.
+    pub monitor: Bits<REM_W>,
+    /// `initial_alpha_value`, 1/1024 (0..=1024).
+    pub alpha_init: Bits<G_W>,
+    /// `clamp_tgt_rate`.
+    pub clamp_tgt_rate: Bit,
+    /// `clamp_tgt_rate_after_time_inc`.
+    pub clamp_after_t: Bit,
+    /// `min_time_between_cnps`, us (0 = no limit).
+    pub cnp_gap: Bits<REM_W>,
+    /// `cnp_moderation`: 1 = per_port.
+    pub per_port: Bit,
+    /// `cnp_dscp`.
+    pub dscp: Bits<DSCP_W>,
+    /// `cnp_802p_prio`.
+    pub prio: Bits<PRIO_W>,
+}
+
+/// Numerator width of the divider.
+const NUM_BITS: usize = 24;
+/// Remainder width of the divider (divisor < 2^17).
+const DREM_W: usize = 18;
+
+/// The configuration compiler.
+#[derive(LogicBlock)]
+pub struct CfgCompiler {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, outputs zero.
+    pub reset: Signal<In, Bit>,
+    /// The parameters (sampled on the `start` edge).
+    pub params: Signal<In, ParamWord>,
+    /// Compile `params` (ignored while busy).
+    pub start: Signal<In, Bit>,
+    /// A compile is running; the units must stay idle.
+    pub busy: Signal<Out, Bit>,
+    /// The RP's configuration (changes only when `busy` falls).
+    pub rp_cfg: Signal<Out, RpCfgWord>,
+    /// The NP's configuration (changes only when `busy` falls).
+    pub np_cfg: Signal<Out, NpCfgWord>,
+    /// Power-table write enable (to the RP's `tbl_we`).
+    pub tbl_we: Signal<Out, Bit>,
+    /// Power-table address.
+    pub tbl_addr: Signal<Out, Bits<TBL_ADDR_W>>,
+    /// Power-table entry, Q.24.
+    pub tbl_data: Signal<Out, Bits<POW_W>>,
+
+    p: DFF<ParamWord>,
+    phase: DFF<Bits<2>>,
+    div_idx: DFF<Bits<2>>,
+    step: DFF<Bits<7>>,
+    quo: DFF<Bits<NUM_BITS>>,
+    rem: DFF<Bits<DREM_W>>,
+    den: DFF<Bits<REM_W>>,
+    recip_alpha: DFF<Bits<RECIP_W>>,
+    recip_inc: DFF<Bits<RECIP_W>>,
+    max_cut: DFF<Bits<CUTFRAC_W>>,
+    acc: DFF<Bits<POW_W>>,
+    c128: DFF<Bits<POW_W>>,
+    rp_q: DFF<RpCfgWord>,
+    np_q: DFF<NpCfgWord>,
+    mul: WideMul<POW_W, POW_W, 50>,
+    ext_c: ZeroExt<G_W, POW_W>,
+    ext_ai: ZeroExt<MBPS_W, RATE_W>,
+    ext_hai: ZeroExt<MBPS_W, RATE_W>,
+    ext_min: ZeroExt<MBPS_W, RATE_W>,
+    ext_max: ZeroExt<MBPS_W, RATE_W>,
+    ext_first: ZeroExt<MBPS_W, RATE_W>,
+    ext_dec: ZeroExt<7, NUM_BITS>,
+    ext_step: ZeroExt<7, TBL_ADDR_W>,
+    ext_gd: ZeroExt<4, SHIFT_W>,
+    ext_ainit: ZeroExt<G_W, ALPHA_W>,
+    ext_rem: ZeroExt<REM_W, DREM_W>,
+    k_idle: Constant<Bits<2>>,
+    k_div: Constant<Bits<2>>,
+    k_lo: Constant<Bits<2>>,
+    k_hi: Constant<Bits<2>>,
+    k_last_step_div: Constant<Bits<7>>,
+    k_last_step_tbl: Constant<Bits<7>>,
+    k_one_step: Constant<Bits<7>>,
+    k_one_pow: Constant<Bits<POW_W>>,
+    k_1024: Constant<Bits<G_W>>,
+    k_recip_num: Constant<Bits<NUM_BITS>>,
+    k_100: Constant<Bits<NUM_BITS>>,
+    k_100_den: Constant<Bits<REM_W>>,
+    k_ten: Constant<Bits<SHIFT_W>>,
+    k_zero_mbps: Constant<Bits<MBPS_W>>,
+    k_zero_rem: Constant<Bits<REM_W>>,
+    k_div_last: Constant<Bits<2>>,
+    k_one_idx: Constant<Bits<2>>,
+    k_zero_idx: Constant<Bits<2>>,
+    k_one_drem: Constant<Bits<DREM_W>>,
+    k_one_num: Constant<Bits<NUM_BITS>>,
+    k_hi_half: Constant<Bits<TBL_ADDR_W>>,
+    k_zero_rp: Constant<RpCfgWord>,
+    k_zero_np: Constant<NpCfgWord>,
+    c: Signal<Local, Bits<G_W>>,
+    max_mbps: Signal<Local, Bits<MBPS_W>>,
+    max_q8: Signal<Local, Bits<RATE_W>>,
+    first_q8: Signal<Local, Bits<RATE_W>>,
+    rem_shift: Signal<Local, Bits<DREM_W>>,
+    den_ext: Signal<Local, Bits<DREM_W>>,
+    quo_next: Signal<Local, Bits<NUM_BITS>>,
+    rem_next: Signal<Local, Bits<DREM_W>>,
+    next_num: Signal<Local, Bits<NUM_BITS>>,
+    next_den: Signal<Local, Bits<REM_W>>,
+    product: Signal<Local, Bits<50>>,
+    mul_unused: Signal<Local, Bits<50>>,
+}
+
+impl Default for CfgCompiler {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            params: Default::default(),
+            start: Default::default(),
+            busy: Default::default(),
+            rp_cfg: Default::default(),
+            np_cfg: Default::default(),
+            tbl_we: Default::default(),
+            tbl_addr: Default::default(),
+            tbl_data: Default::default(),
+            p: Default::default(),
+            phase: Default::default(),
+            div_idx: Default::default(),
+            step: Default::default(),
+            quo: Default::default(),
+            rem: Default::default(),
+            den: Default::default(),
+            recip_alpha: Default::default(),
+            recip_inc: Default::default(),
+            max_cut: Default::default(),
+            acc: Default::default(),
+            c128: Default::default(),
+            rp_q: Default::default(),
+            np_q: Default::default(),
+            mul: WideMul::new(),
+            ext_c: Default::default(),
+            ext_ai: Default::default(),
+            ext_hai: Default::default(),
+            ext_min: Default::default(),
+            ext_max: Default::default(),
+            ext_first: Default::default(),
+            ext_dec: Default::default(),
+            ext_step: Default::default(),
+            ext_gd: Default::default(),
+            ext_ainit: Default::default(),
+            ext_rem: Default::default(),
+            k_idle: Constant::new(0.into()),
+            k_div: Constant::new(1.into()),
+            k_lo: Constant::new(2.into()),
+            k_hi: Constant::new(3.into()),
+            k_last_step_div: Constant::new(23.into()),
+            k_last_step_tbl: Constant::new(127.into()),
+            k_one_step: Constant::new(1.into()),
+            k_one_pow: Constant::new((1u64 << 24).into()),
+            k_1024: Constant::new(1024.into()),
+            k_recip_num: Constant::new((1u64 << 18).into()),
+            k_100: Constant::new(100.into()),
+            k_100_den: Constant::new(100.into()),
+            k_ten: Constant::new(10.into()),
+            k_zero_mbps: Constant::new(0.into()),
+            k_zero_rem: Constant::new(0.into()),
+            k_div_last: Constant::new(2.into()),
+            k_one_idx: Constant::new(1.into()),
+            k_zero_idx: Constant::new(0.into()),
+            k_one_drem: Constant::new(1.into()),
+            k_one_num: Constant::new(1.into()),
+            k_hi_half: Constant::new(128.into()),
+            k_zero_rp: Constant::new(RpCfgWord::default()),
+            k_zero_np: Constant::new(NpCfgWord::default()),
+            c: Default::default(),
+            max_mbps: Default::default(),
+            max_q8: Default::default(),
+            first_q8: Default::default(),
+            rem_shift: Default::default(),
+            den_ext: Default::default(),
+            quo_next: Default::default(),
+            rem_next: Default::default(),
+            next_num: Default::default(),
+            next_den: Default::default(),
+            product: Default::default(),
+            mul_unused: Default::default(),
+        }
+    }
+}
+
+impl Logic for CfgCompiler {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            p,
+            phase,
+            div_idx,
+            step,
+            quo,
+            rem,
+            den,
+            recip_alpha,
+            recip_inc,
+            max_cut,
+            acc,
+            c128,
+            rp_q,
+            np_q
+        );
+
+        // ---- simple derivations (from the latched parameters) ----
+        self.c.next = self.k_1024.val() - self.p.q.val().g;
+        self.max_mbps.next = self.p.q.val().line_rate;
+        if (self.p.q.val().max_rate != self.k_zero_mbps.val())
+            & (self.p.q.val().max_rate < self.p.q.val().line_rate)
+        {
+            self.max_mbps.next = self.p.q.val().max_rate;
+        }
+        self.ext_max.i.next = self.max_mbps.val();
+        self.max_q8.next = self.ext_max.o.val() << 8;
+        self.ext_first.i.next = self.p.q.val().first_rate;
+        self.first_q8.next = self.max_q8.val();
+        if (self.p.q.val().first_rate != self.k_zero_mbps.val())
+            & ((self.ext_first.o.val() << 8) < self.max_q8.val())
+        {
+            self.first_q8.next = self.ext_first.o.val() << 8;
+        }
+        self.ext_ai.i.next = self.p.q.val().ai_rate;
+        self.ext_hai.i.next = self.p.q.val().hai_rate;
+        self.ext_min.i.next = self.p.q.val().min_rate;
+        self.ext_gd.i.next = self.p.q.val().gd;
+        self.ext_ainit.i.next = self.p.q.val().alpha_init;
+
+        // ---- divider: restoring, one quotient bit per cycle ----
+        self.ext_rem.i.next = self.den.q.val();
+        self.den_ext.next = self.ext_rem.o.val();
+        self.rem_shift.next = self.rem.q.val() << 1;
+        if self.quo.q.val().get_bit(23) {
+            self.rem_shift.next = (self.rem.q.val() << 1) | self.k_one_drem.val();
+        }
+        self.quo_next.next = self.quo.q.val() << 1;
+        self.rem_next.next = self.rem_shift.val();
+        if self.rem_shift.val() >= self.den_ext.val() {
+            self.rem_next.next = self.rem_shift.val() - self.den_ext.val();
+            self.quo_next.next = (self.quo.q.val() << 1) | self.k_one_num.val();
+        }
+        // Operands of the division after the current one.
+        self.next_num.next = self.k_recip_num.val();
+        self.next_den.next = self.p.q.val().time_reset;
+        self.ext_dec.i.next = self.p.q.val().min_dec_fac;
+        if self.div_idx.q.val() == self.k_one_idx.val() {
+            self.next_num.next = (self.k_100.val() - self.ext_dec.o.val()) << 16;
+            self.next_den.next = self.k_100_den.val();
+        }
+
+        // ---- multiplier for the power tables ----
+        self.ext_c.i.next = self.c.val();
+        self.mul.a.next = self.acc.q.val();
+        self.mul.b.next = self.ext_c.o.val();
+        if self.phase.q.val() == self.k_hi.val() {
+            self.mul.b.next = self.c128.q.val();
+        }
+        self.product.next = self.mul.p.val();
+        self.mul_unused.next = self.product.val();
+
+        // ---- sequencer ----
+        if self.phase.q.val() == self.k_idle.val() {
+            if self.start.val() {
+                self.p.d.next = self.params.val();
+                self.phase.d.next = self.k_div.val();
+                self.div_idx.d.next = 0.into();
+                self.step.d.next = 0.into();
+                self.quo.d.next = self.k_recip_num.val();
+                self.rem.d.next = 0.into();
+                self.den.d.next = self.params.val().rtt;
+            }
+        } else if self.phase.q.val() == self.k_div.val() {
+            self.quo.d.next = self.quo_next.val();
+            self.rem.d.next = self.rem_next.val();
+            self.step.d.next = self.step.q.val() + self.k_one_step.val();
+            if self.step.q.val() == self.k_last_step_div.val() {
+                self.step.d.next = 0.into();
+                self.div_idx.d.next = self.div_idx.q.val() + self.k_one_idx.val();
+                self.quo.d.next = self.next_num.val();
+                self.rem.d.next = 0.into();
+                self.den.d.next = self.next_den.val();
+                if self.div_idx.q.val() == self.k_zero_idx.val() {
+                    self.recip_alpha.d.next = self.quo_next.val().get_bits::<RECIP_W>(0);
+                } else if self.div_idx.q.val() == self.k_one_idx.val() {
+                    self.recip_inc.d.next = self.quo_next.val().get_bits::<RECIP_W>(0);
+                } else {
+                    self.max_cut.d.next = self.quo_next.val().get_bits::<CUTFRAC_W>(0);
+                }
+                if self.div_idx.q.val() == self.k_div_last.val() {
+                    self.phase.d.next = self.k_lo.val();
+                    self.acc.d.next = self.k_one_pow.val();
+                }
+            }
+        } else {
+            self.step.d.next = self.step.q.val() + self.k_one_step.val();
+            if self.phase.q.val() == self.k_lo.val() {
+                self.acc.d.next = self.product.val().get_bits::<POW_W>(10);
+            } else {
+                self.acc.d.next = self.product.val().get_bits::<POW_W>(24);
+            }
+            if self.step.q.val() == self.k_last_step_tbl.val() {
+                self.step.d.next = 0.into();
+                if self.phase.q.val() == self.k_lo.val() {
+                    self.phase.d.next = self.k_hi.val();
+                    self.c128.d.next = self.product.val().get_bits::<POW_W>(10);
+                    self.acc.d.next = self.k_one_pow.val();
+                } else {
+                    self.phase.d.next = self.k_idle.val();
+                    // ---- commit ----
+                    self.rp_q.d.next.p_alpha = self.p.q.val().rtt;
+                    self.rp_q.d.next.p_dec = self.p.q.val().monitor;
+                    self.rp_q.d.next.p_inc = self.p.q.val().time_reset;
+                    self.rp_q.d.next.recip_alpha = self.recip_alpha.q.val();
+                    self.rp_q.d.next.recip_inc = self.recip_inc.q.val();
+                    self.rp_q.d.next.max_rate = self.max_q8.val();
+                    self.rp_q.d.next.ai_rate = self.ext_ai.o.val() << 8;
+                    self.rp_q.d.next.hai_rate = self.ext_hai.o.val() << 8;
+                    self.rp_q.d.next.min_rate = self.ext_min.o.val() << 8;
+                    self.rp_q.d.next.first_rate = self.first_q8.val();
+                    self.rp_q.d.next.alpha_init = self.ext_ainit.o.val() << 10;
+                    self.rp_q.d.next.g = self.p.q.val().g;
+                    self.rp_q.d.next.cut_shift = self.ext_gd.o.val() + self.k_ten.val();
+                    self.rp_q.d.next.max_cut_q16 = self.max_cut.q.val();
+                    self.rp_q.d.next.threshold = self.p.q.val().threshold;
+                    self.rp_q.d.next.byte_reset = self.p.q.val().byte_reset;
+                    self.rp_q.d.next.clamp_tgt_rate = self.p.q.val().clamp_tgt_rate;
+                    self.rp_q.d.next.clamp_after_t = self.p.q.val().clamp_after_t;
+                    self.np_q.d.next.no_limit = self.p.q.val().cnp_gap == self.k_zero_rem.val();
+                    self.np_q.d.next.per_port = self.p.q.val().per_port;
+                    self.np_q.d.next.dscp = self.p.q.val().dscp;
+                    self.np_q.d.next.prio = self.p.q.val().prio;
+                }
+            }
+        }
+        if self.reset.val() {
+            self.phase.d.next = self.k_idle.val();
+            self.rp_q.d.next = self.k_zero_rp.val();
+            self.np_q.d.next = self.k_zero_np.val();
+        }
+
+        self.busy.next = self.phase.q.val() != self.k_idle.val();
+        self.tbl_we.next =
+            (self.phase.q.val() == self.k_lo.val()) | (self.phase.q.val() == self.k_hi.val());
+        self.ext_step.i.next = self.step.q.val();
+        self.tbl_addr.next = self.ext_step.o.val();
+        if self.phase.q.val() == self.k_hi.val() {
+            self.tbl_addr.next = self.ext_step.o.val() | self.k_hi_half.val();
+        }
+        self.tbl_data.next = self.acc.q.val();
+        self.rp_cfg.next = self.rp_q.q.val();
+        self.np_cfg.next = self.np_q.q.val();
+    }
+}
