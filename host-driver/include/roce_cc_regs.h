@@ -21,15 +21,17 @@
 #define ROCE_CC_FW_ID_BUILD_ID 0x010u /* RO */
 #define ROCE_CC_FW_ID_GIT_HASH 0x014u /* RO */
 
-/* global_params: parameters of the whole core */
+/* global_params: parameters of the whole core; apply and status */
 #define ROCE_CC_GLOBAL_PARAMS_TYPE_ID 0x52434750u
 #define ROCE_CC_GLOBAL_PARAMS_BASE 0x100u
 #define ROCE_CC_GLOBAL_PARAMS_TYPE 0x100u /* RO */
 #define ROCE_CC_GLOBAL_PARAMS_VERSION 0x104u /* RO */
 #define ROCE_CC_GLOBAL_PARAMS_NEXT 0x108u /* RO */
-#define ROCE_CC_GLOBAL_PARAMS_LINE_RATE_MBPS 0x10cu /* RW */
-#define ROCE_CC_GLOBAL_PARAMS_CLOCK_MHZ 0x110u /* RO */
-#define ROCE_CC_GLOBAL_PARAMS_QPS 0x114u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_CTRL 0x10cu /* WO */
+#define ROCE_CC_GLOBAL_PARAMS_STATUS 0x110u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_LINE_RATE_MBPS 0x114u /* RW */
+#define ROCE_CC_GLOBAL_PARAMS_CLOCK_MHZ 0x118u /* RO */
+#define ROCE_CC_GLOBAL_PARAMS_QPS 0x11cu /* RO */
 
 /* rp_params: reaction point parameters (ConnectX roce_rp names) */
 #define ROCE_CC_RP_PARAMS_TYPE_ID 0x52435250u

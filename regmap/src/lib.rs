@@ -140,6 +140,39 @@ pub enum QpMode {
     Off = 2,
 }
 
+/// The identity of this build, as the `fw_id` block reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FwId {
+    /// major << 16 | minor << 8 | patch.
+    pub version: u32,
+    /// Commit time of the build, Unix seconds (0 outside a git checkout).
+    pub build_id: u32,
+    /// First 32 bits of the commit hash (0 outside a git checkout).
+    pub git_hash: u32,
+}
+
+fn parse_u32(s: &str) -> u32 {
+    let mut v = 0u32;
+    for b in s.bytes() {
+        v = v.wrapping_mul(10).wrapping_add((b - b'0') as u32);
+    }
+    v
+}
+
+/// This build's identity (from `build.rs`: git and the crate version).
+pub fn fw_id() -> FwId {
+    FwId {
+        version: parse_u32(env!("CARGO_PKG_VERSION_MAJOR")) << 16
+            | parse_u32(env!("CARGO_PKG_VERSION_MINOR")) << 8
+            | parse_u32(env!("CARGO_PKG_VERSION_PATCH")),
+        build_id: parse_u32(env!("ROCE_CC_BUILD_ID")),
+        git_hash: parse_u32(env!("ROCE_CC_GIT_HASH")),
+    }
+}
+
+/// `ctrl` value: apply the staged parameters (compile them, reset every QP's state).
+pub const CTRL_APPLY: u32 = 1;
+
 /// `QP_CMD` values.
 pub const QP_CMD_RESET: u32 = 1;
 /// `QP_CMD`: set the mode (and host rate) from `QP_MODE_ARG` / `QP_RATE_ARG`.
@@ -160,8 +193,12 @@ pub enum Field {
     BuildId,
     /// First 32 bits of the git commit hash of the build.
     GitHash,
-    /// A parameter of `roce_cc_params::SPECS`.
+    /// A parameter of `roce_cc_params::SPECS` (the staged value).
     Param(&'static ParamSpec),
+    /// Control: `CTRL_APPLY` applies the staged parameters.
+    Ctrl,
+    /// Status: bit 0 = busy (applying parameters, or the reset sweep).
+    Status,
     /// The QP the window shows (write: select it and snapshot its state).
     QpSelect,
     /// A command for the selected QP.
@@ -300,9 +337,28 @@ pub fn blocks() -> Vec<Block> {
         ),
         (
             "global_params",
-            "parameters of the whole core",
+            "parameters of the whole core; apply and status",
             block_type::GLOBAL_PARAMS,
-            param_regs(Scope::Global),
+            [
+                (
+                    "ctrl".to_string(),
+                    Access::Wo,
+                    Field::Ctrl,
+                    format!(
+                        "{CTRL_APPLY} = apply the staged parameters: the units take them and every \
+                         QP's state is reset (range 0..=1)"
+                    ),
+                    false,
+                ),
+                ro(
+                    "status",
+                    Field::Status,
+                    "bit 0 = busy: parameters being applied, or the reset sweep; events wait",
+                ),
+            ]
+            .into_iter()
+            .chain(param_regs(Scope::Global))
+            .collect(),
         ),
         (
             "rp_params",
@@ -490,10 +546,13 @@ pub fn markdown() -> String {
          - partial writes are taken only by registers whose whole range fits in byte 0; \
            unstrobed bytes keep their value;\n\
          - 64-bit counters: read `_lo` first; it latches `_hi`, so the pair is one snapshot.\n\n\
-         Parameter ranges that name another parameter (`line_rate_mbps`, the max rate) are \
-         checked against its current value. Valid parameter files are loaded by \
-         `roce-cc driver params load`, which writes them in an order that never passes \
-         through an invalid combination.\n\n",
+         Parameter registers are staged: a write changes what is read back, and the units \
+         take the staged set only when `ctrl` is written with 1 (apply), which also resets \
+         every QP's state; `status` bit 0 is high until that is done. A parameter write is \
+         refused (SLVERR) if the staged set would become invalid: ranges that name another \
+         parameter (`line_rate_mbps`, the max rate) are checked against its staged value, in \
+         both directions. `roce-cc driver params load` writes a file in an order that never \
+         passes through an invalid set.\n\n",
     );
     s.push_str("| block | base | type | title |\n|---|---|---|---|\n");
     for b in &map {

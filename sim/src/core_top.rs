@@ -20,6 +20,10 @@ pub enum CoreEvent {
     Query { qpn: u32 },
     /// Data packet received with IP ECN field `ecn` (NP).
     Rx { qpn: u32, ecn: u8 },
+    /// Reset the QP's RP and NP state (register block command).
+    Reset { qpn: u32 },
+    /// Reset the QP's RP state and set its mode and host rate (register block command).
+    SetMode { qpn: u32, mode: u32, rate_q8: u32 },
 }
 
 /// What the core emits for one event.
@@ -78,6 +82,11 @@ impl Core {
             CoreEvent::Tx { qpn, .. } => (qpn, &mut self.bad_qp.tx),
             CoreEvent::Query { qpn } => (qpn, &mut self.bad_qp.query),
             CoreEvent::Rx { qpn, .. } => (qpn, &mut self.bad_qp.rx),
+            // Commands come from the register block, which checks the QP itself.
+            CoreEvent::Reset { qpn } | CoreEvent::SetMode { qpn, .. } => {
+                assert!(qpn < self.qps, "command for QP {qpn} of {}", self.qps);
+                (qpn, &mut self.bad_qp.rx)
+            }
         };
         if qpn >= self.qps {
             *counter = (*counter + 1) & COUNTER_MASK;
@@ -87,6 +96,11 @@ impl Core {
             CoreEvent::Cnp { .. } => RpKind::Cnp,
             CoreEvent::Tx { bytes, .. } => RpKind::Tx { bytes },
             CoreEvent::Query { .. } => RpKind::Query,
+            CoreEvent::Reset { .. } => {
+                self.np.reset_qp(qpn);
+                RpKind::Reset
+            }
+            CoreEvent::SetMode { mode, rate_q8, .. } => RpKind::SetMode { mode, rate_q8 },
             CoreEvent::Rx { ecn, .. } => {
                 return match self.np.on_packet(now, qpn, ecn) {
                     Some(r) => CoreOut::Cnp(r),

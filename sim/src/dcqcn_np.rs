@@ -137,6 +137,11 @@ impl DcqcnNp {
         }
     }
 
+    /// Forget `qp`'s last CNP (its limiter is as after reset; the port's is kept).
+    pub fn reset_qp(&mut self, qp: u32) {
+        self.qps[qp as usize] = NpState::default();
+    }
+
     /// Back to the state after reset.
     pub fn reset(&mut self) {
         self.qps.iter_mut().for_each(|q| *q = NpState::default());

@@ -23,6 +23,7 @@
 use crate::replay::RpReport;
 use crate::timebase::{Radix, TimeStamp, Timebase};
 use roce_cc_params::Params;
+use roce_cc_regmap::QpMode;
 
 /// Fractional bits of a rate (Mb/s).
 pub const RATE_FRAC: u32 = 8;
@@ -189,6 +190,10 @@ pub struct QpState {
     pub tda: Radix,
     /// `td` written in the increase radix (valid while limited).
     pub tdi: Radix,
+    /// Congestion-control mode (`roce_cc_regmap::QpMode` as a number; 0 = DCQCN).
+    pub mode: u32,
+    /// The host's rate for mode `HostRate`, Mb/s Q.8.
+    pub host_rate: u32,
 }
 
 /// An event the RP accepts.
@@ -200,6 +205,48 @@ pub enum RpKind {
     Tx { bytes: u32 },
     /// Report the QP's state; changes nothing.
     Query,
+    /// Reset the QP's state to the state after reset (mode DCQCN, not limited).
+    Reset,
+    /// Reset the QP's state and set its mode (and, for `HostRate`, its rate in Mb/s Q.8).
+    SetMode { mode: u32, rate_q8: u32 },
+}
+
+/// What one event did, for the RP's counters (only events that write are counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RpStats {
+    /// A rate cut was applied.
+    pub cut: bool,
+    /// Increase events applied in fast recovery, additive and hyper increase.
+    pub fr: u64,
+    pub ai: u64,
+    pub hai: u64,
+}
+
+/// The RP's event counters (wrap at 2^48 like the hardware's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RpCounters {
+    /// CNP events applied (any mode).
+    pub cnp_received: u64,
+    pub rate_cuts: u64,
+    pub increase_fr: u64,
+    pub increase_ai: u64,
+    pub increase_hai: u64,
+}
+
+/// Counter wrap mask (48-bit counters).
+const COUNTER_MASK: u64 = (1 << 48) - 1;
+
+impl RpCounters {
+    fn add(&mut self, kind: RpKind, st: &RpStats) {
+        let add = |c: &mut u64, n: u64| *c = (*c + n) & COUNTER_MASK;
+        if kind == RpKind::Cnp {
+            add(&mut self.cnp_received, 1);
+        }
+        add(&mut self.rate_cuts, st.cut as u64);
+        add(&mut self.increase_fr, st.fr);
+        add(&mut self.increase_ai, st.ai);
+        add(&mut self.increase_hai, st.hai);
+    }
 }
 
 /// `r` one microsecond earlier.
@@ -287,6 +334,22 @@ pub fn run(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> (u32, u32) {
     ((rt2 - d2) as u32, rt2 as u32)
 }
 
+/// The first of `n` increase events (1-based) after which Rc >= `max`: the event that
+/// releases the limiter. Rc < max before Rt reaches max, and once Rc >= max it stays, so the
+/// events are searched by halving. Called only when the whole run ends released.
+pub fn release_index(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> u64 {
+    let (mut lo, mut hi) = (1u64, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if run(mid, step, rc, rt, max).0 >= max {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
 /// Numbers of fast-recovery, additive and hyper increase events among `k` timer events
 /// that start with stage counters `t`, `bc` (dcqcn.md "Phase"; with the byte counter off
 /// BC follows T).
@@ -312,6 +375,18 @@ pub fn phases(cfg: &RpConfig, k: u64, t: u32, bc: u32) -> (u64, u64, u64) {
 }
 
 /// Step of Rt for one increase event in the phase given by `t`, `bc`.
+/// The phase of a byte event: 0 = FR, 1 = AI, 2 = HAI (dcqcn.md, from T and BC before it).
+fn byte_event_phase(cfg: &RpConfig, t: u32, bc: u32) -> usize {
+    let th = cfg.threshold;
+    if t.max(bc) < th {
+        0
+    } else if t.min(bc) > th {
+        2
+    } else {
+        1
+    }
+}
+
 fn byte_event_step(cfg: &RpConfig, t: u32, bc: u32) -> u32 {
     let th = cfg.threshold;
     if t.max(bc) < th {
@@ -323,17 +398,28 @@ fn byte_event_step(cfg: &RpConfig, t: u32, bc: u32) -> u32 {
     }
 }
 
-/// Apply `k` increase-timer events to `s`; clears `limited` on release.
-fn timer_increases(cfg: &RpConfig, s: &mut QpState, k: u64) {
+/// Apply `k` increase-timer events to `s`; clears `limited` on release. The events applied
+/// are counted in `st` by phase (none after the run that releases the limiter).
+fn timer_increases(cfg: &RpConfig, s: &mut QpState, k: u64, st: &mut RpStats) {
     if k == 0 {
         return;
     }
     let (n_fr, n_ai, n_hai) = phases(cfg, k, s.t, s.bc);
-    for (n, step) in [(n_fr, 0), (n_ai, cfg.ai_rate), (n_hai, cfg.hai_rate)] {
+    for (i, (n, step)) in [(n_fr, 0), (n_ai, cfg.ai_rate), (n_hai, cfg.hai_rate)]
+        .into_iter()
+        .enumerate()
+    {
         let (rc, rt) = run(n, step, s.rc, s.rt, cfg.max_rate);
+        let released = n > 0 && rc >= cfg.max_rate;
+        let applied = if released {
+            release_index(n, step, s.rc, s.rt, cfg.max_rate)
+        } else {
+            n
+        };
+        *[&mut st.fr, &mut st.ai, &mut st.hai][i] += applied;
         s.rc = rc;
         s.rt = rt;
-        if n > 0 && rc >= cfg.max_rate {
+        if released {
             s.limited = false;
             return;
         }
@@ -342,7 +428,8 @@ fn timer_increases(cfg: &RpConfig, s: &mut QpState, k: u64) {
 }
 
 /// The decrease that a decrease check with its CNP flag set performs (dcqcn.md).
-fn cut(cfg: &RpConfig, s: &mut QpState, alpha: u32) {
+fn cut(cfg: &RpConfig, s: &mut QpState, alpha: u32, st: &mut RpStats) {
+    st.cut = true;
     if cfg.clamp_tgt_rate || s.bc > 0 || (cfg.clamp_tgt_rate_after_time_inc && s.t > 0) {
         s.rt = s.rc;
     }
@@ -358,7 +445,7 @@ fn cut(cfg: &RpConfig, s: &mut QpState, alpha: u32) {
 
 /// Apply every timer expiry up to `now` to a limited QP (dcqcn.md ordering: per instant
 /// alpha, then the decrease check, then the increase timer).
-pub fn catch_up(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
+pub fn catch_up(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp, st: &mut RpStats) {
     if !s.limited {
         return;
     }
@@ -373,19 +460,19 @@ pub fn catch_up(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
         // Increase events strictly before the cut (one at the cut's own instant is
         // superseded: the check restarts the increase timer first).
         let k1 = fired(radix_dec(s.tdi, cfg.p_inc), s.ti);
-        timer_increases(cfg, s, k1);
+        timer_increases(cfg, s, k1, st);
         if !s.limited {
             return;
         }
         let alpha_at_cut = cfg.alpha_after(alpha0, flag0, fired(s.tda, s.ta));
-        cut(cfg, s, alpha_at_cut);
+        cut(cfg, s, alpha_at_cut, st);
         s.ti = Radix {
             epoch: s.tdi.epoch.wrapping_add(1),
             rem: s.tdi.rem,
         };
     }
     let k = fired(ei, s.ti);
-    timer_increases(cfg, s, k);
+    timer_increases(cfg, s, k, st);
     if !s.limited {
         return;
     }
@@ -425,10 +512,64 @@ fn note_next_check(cfg: &RpConfig, s: &mut QpState, now: &TimeStamp) {
     };
 }
 
-/// The next state of one QP and, for a query, its report: the whole RP in one function.
-pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (QpState, RpReport) {
+/// The report of a QP in state `s`: its DCQCN state when limited; otherwise the max rate,
+/// or the host's rate in mode `HostRate`.
+pub fn report_of(cfg: &RpConfig, s: &QpState) -> RpReport {
+    if s.mode == QpMode::HostRate as u32 {
+        RpReport {
+            limited: false,
+            rc_mbps_q8: s.host_rate,
+            rt_mbps_q8: s.host_rate,
+            alpha_q20: 0,
+        }
+    } else if s.limited {
+        RpReport {
+            limited: true,
+            rc_mbps_q8: s.rc,
+            rt_mbps_q8: s.rt,
+            alpha_q20: s.alpha,
+        }
+    } else {
+        RpReport {
+            limited: false,
+            rc_mbps_q8: cfg.max_rate,
+            rt_mbps_q8: cfg.max_rate,
+            alpha_q20: 0,
+        }
+    }
+}
+
+/// The next state of one QP, its report, and what the event did: the whole RP in one
+/// function.
+///
+/// `Reset` and `SetMode` replace the state (DCQCN state back to "not limited"). In a mode
+/// other than DCQCN, CNPs and packets change nothing (the QP's rate is the host's, or the
+/// max rate when congestion control is off).
+pub fn update(
+    cfg: &RpConfig,
+    old: &QpState,
+    now: &TimeStamp,
+    kind: RpKind,
+) -> (QpState, RpReport, RpStats) {
+    let mut st = RpStats::default();
+    match kind {
+        RpKind::Reset => {
+            let s = QpState::default();
+            return (s, report_of(cfg, &s), st);
+        }
+        RpKind::SetMode { mode, rate_q8 } => {
+            let s = QpState {
+                mode,
+                host_rate: rate_q8,
+                ..QpState::default()
+            };
+            return (s, report_of(cfg, &s), st);
+        }
+        _ if old.mode != QpMode::Dcqcn as u32 => return (*old, report_of(cfg, old), st),
+        _ => {}
+    }
     let mut s = *old;
-    catch_up(cfg, &mut s, now);
+    catch_up(cfg, &mut s, now, &mut st);
     match kind {
         RpKind::Cnp if !s.limited => {
             s = QpState {
@@ -456,6 +597,8 @@ pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (
                 },
                 tda: Radix::default(),
                 tdi: Radix::default(),
+                mode: s.mode,
+                host_rate: s.host_rate,
             };
         }
         RpKind::Cnp => {
@@ -467,6 +610,8 @@ pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (
             if cfg.byte_reset != 0 && sum >= cfg.byte_reset {
                 s.acc = sum - cfg.byte_reset;
                 let step = byte_event_step(cfg, s.t, s.bc);
+                let phase = byte_event_phase(cfg, s.t, s.bc);
+                *[&mut st.fr, &mut st.ai, &mut st.hai][phase] += 1;
                 let (rc, rt) = run(1, step, s.rc, s.rt, cfg.max_rate);
                 s.rc = rc;
                 s.rt = rt;
@@ -478,27 +623,13 @@ pub fn update(cfg: &RpConfig, old: &QpState, now: &TimeStamp, kind: RpKind) -> (
                 s.acc = sum;
             }
         }
-        RpKind::Tx { .. } | RpKind::Query => {}
+        RpKind::Tx { .. } | RpKind::Query | RpKind::Reset | RpKind::SetMode { .. } => {}
     }
     if s.limited {
         note_next_check(cfg, &mut s, now);
     }
-    let report = if s.limited {
-        RpReport {
-            limited: true,
-            rc_mbps_q8: s.rc,
-            rt_mbps_q8: s.rt,
-            alpha_q20: s.alpha,
-        }
-    } else {
-        RpReport {
-            limited: false,
-            rc_mbps_q8: cfg.max_rate,
-            rt_mbps_q8: cfg.max_rate,
-            alpha_q20: 0,
-        }
-    };
-    (s, report)
+    let report = report_of(cfg, &s);
+    (s, report, st)
 }
 
 /// The golden reaction point: one [`QpState`] per QP, events applied in order.
@@ -507,6 +638,7 @@ pub struct DcqcnRp {
     pub cfg: RpConfig,
     pub timebase: Timebase,
     pub qps: Vec<QpState>,
+    pub counters: RpCounters,
 }
 
 impl DcqcnRp {
@@ -515,18 +647,26 @@ impl DcqcnRp {
             cfg: RpConfig::new(p),
             timebase: Timebase::new(p),
             qps: vec![QpState::default(); p.qps as usize],
+            counters: RpCounters::default(),
         }
     }
 
-    /// Apply one event at `now`; returns the report (meaningful for queries; for other
-    /// events it is the state after the event).
+    /// Apply one event at `now`; returns the report (for a query the QP's state now, for
+    /// other events its state after the event). Events that write are counted.
     pub fn apply(&mut self, now: &TimeStamp, qp: u32, kind: RpKind) -> RpReport {
         let old = &self.qps[qp as usize];
-        let (new, report) = update(&self.cfg, old, now, kind);
+        let (new, report, st) = update(&self.cfg, old, now, kind);
         if kind != RpKind::Query {
             self.qps[qp as usize] = new;
+            self.counters.add(kind, &st);
         }
         report
+    }
+
+    /// Back to the state after reset (every QP, the counters).
+    pub fn reset(&mut self) {
+        self.qps.iter_mut().for_each(|q| *q = QpState::default());
+        self.counters = RpCounters::default();
     }
 
     /// Apply one event at clock cycle `cycle`.
@@ -697,5 +837,102 @@ mod scenario_tests {
         // FR 1 step then AI (5 Mb/s) / HAI ... reaching line rate takes a while; 5 s is plenty.
         let r = rp.apply_at_cycle(250 * 5_000_000, 0, RpKind::Query);
         assert!(!r.limited, "{r:?}");
+    }
+
+    /// The counters do not depend on how often a QP is touched: catching up once after a
+    /// gap counts the same cuts and increase events (per phase, none after a release) as
+    /// touching the QP every microsecond with empty packets.
+    #[test]
+    fn counters_do_not_depend_on_touch_rate() {
+        let mut rng = crate::stimulus::XorShift::new(5);
+        for case in 0..300 {
+            let mut p = Params {
+                qps: 2,
+                rpg_time_reset: 1 + rng.below(20) as u32,
+                rate_reduce_monitor_period: 1 + rng.below(10) as u32,
+                dce_tcp_rtt: 1 + rng.below(5) as u32,
+                rpg_threshold: 1 + rng.below(6) as u32,
+                clock_mhz: 10,
+                ..Params::default()
+            };
+            if case % 2 == 0 {
+                p.rpg_byte_reset = 0;
+            }
+            let mut once = DcqcnRp::new(&p);
+            let mut often = DcqcnRp::new(&p);
+            let c = p.clock_mhz as u64;
+            let mut t = 0u64;
+            for _ in 0..1 + rng.below(4) {
+                for rp in [&mut once, &mut often] {
+                    rp.apply_at_cycle(t, 1, RpKind::Cnp);
+                }
+                let gap = 1 + rng.below(400);
+                for us in 1..gap {
+                    often.apply_at_cycle(t + us * c, 1, RpKind::Tx { bytes: 0 });
+                }
+                t += gap * c;
+            }
+            for rp in [&mut once, &mut often] {
+                rp.apply_at_cycle(t, 1, RpKind::Tx { bytes: 0 });
+            }
+            // (The states may differ in the last bits: alpha caught up through the power
+            // table rounds differently from alpha stepped once per period.)
+            assert_eq!(once.counters, often.counters, "case {case}: {p:?}");
+        }
+    }
+
+    #[test]
+    fn modes_reset_and_counters_by_hand() {
+        let p = Params {
+            qps: 4,
+            ..Params::default()
+        };
+        let mut rp = DcqcnRp::new(&p);
+        let host = 1234 << RATE_FRAC;
+        rp.apply_at_cycle(0, 1, RpKind::Cnp);
+        rp.apply_at_cycle(0, 2, RpKind::Cnp);
+        assert!(rp.apply_at_cycle(0, 1, RpKind::Query).limited);
+        let r = rp.apply_at_cycle(
+            10,
+            1,
+            RpKind::SetMode {
+                mode: QpMode::HostRate as u32,
+                rate_q8: host,
+            },
+        );
+        assert_eq!((r.limited, r.rc_mbps_q8, r.rt_mbps_q8), (false, host, host));
+        // CNPs change nothing in host-rate mode, but are counted as received.
+        let r = rp.apply_at_cycle(20, 1, RpKind::Cnp);
+        assert_eq!(r.rc_mbps_q8, host);
+        let r = rp.apply_at_cycle(
+            30,
+            2,
+            RpKind::SetMode {
+                mode: QpMode::Off as u32,
+                rate_q8: 0,
+            },
+        );
+        assert_eq!((r.limited, r.rc_mbps_q8), (false, rp.cfg.max_rate));
+        assert_eq!(
+            rp.apply_at_cycle(40, 2, RpKind::Cnp).rc_mbps_q8,
+            rp.cfg.max_rate
+        );
+        let r = rp.apply_at_cycle(50, 1, RpKind::Reset);
+        assert_eq!((r.limited, r.rc_mbps_q8), (false, rp.cfg.max_rate));
+        assert_eq!(rp.qps[1], QpState::default());
+        // Back in DCQCN mode a CNP limits the QP again. The decrease check 4 us later cuts
+        // and restarts the increase timer: its first expiry is at 4 + 300 us.
+        rp.apply_at_cycle(1000, 1, RpKind::Cnp);
+        rp.apply_at_cycle(1000 + 303 * 250, 1, RpKind::Tx { bytes: 0 });
+        assert_eq!(rp.counters.increase_fr, 0);
+        rp.apply_at_cycle(1000 + 305 * 250, 1, RpKind::Tx { bytes: 0 });
+        let c = rp.counters;
+        assert_eq!(c.cnp_received, 5);
+        assert_eq!(c.rate_cuts, 1, "one cut at the first decrease check");
+        assert_eq!(
+            c.increase_fr, 1,
+            "one increase-timer event, in fast recovery"
+        );
+        assert_eq!((c.increase_ai, c.increase_hai), (0, 0));
     }
 }

@@ -5,6 +5,7 @@ pub mod cfg_compiler;
 pub mod core_harness;
 pub mod core_stimulus;
 pub mod core_top;
+pub mod csr;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod fixed;

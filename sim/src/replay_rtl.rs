@@ -74,6 +74,9 @@ impl ReplayEngine for RtlEngine {
                     CoreEvent::Tx { qpn, bytes } => pins.tx = Some((qpn, bytes)),
                     CoreEvent::Query { qpn } => pins.query = Some(qpn),
                     CoreEvent::Rx { qpn, ecn } => pins.rx = Some((qpn, ecn)),
+                    CoreEvent::Reset { .. } | CoreEvent::SetMode { .. } => {
+                        unreachable!("traces have no register-block commands")
+                    }
                 }
             } else if samples.is_empty() && marks.is_empty() {
                 return Ok(finish(out));
