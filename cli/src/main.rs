@@ -3,6 +3,8 @@
 //!
 //! Exit codes: 0 success; 2 bad input (trace, parameters, command line); 1 internal failure.
 
+mod driver_cmd;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use roce_cc_params::{PROFILES, Params};
 use roce_cc_sim::replay::ReplayEngine;
@@ -85,6 +87,31 @@ enum Cmd {
         )]
         profile: String,
     },
+    /// Configure and watch the core through its registers (docs/registers.md).
+    ///
+    /// The BAR is `model` (the golden register block over the golden core, sized by
+    /// --qps/--clock-mhz) or the path of a device's BAR, e.g.
+    /// /sys/bus/pci/devices/0000:01:00.0/resource0. With --params the file is loaded
+    /// first; with --trace (model only) its events are fed to the core before the command.
+    Driver {
+        /// `model`, or the path of a BAR resource file.
+        #[arg(long, value_name = "model|PATH")]
+        bar: String,
+        /// QPs of the model's bitstream.
+        #[arg(long, default_value_t = 1024)]
+        qps: u32,
+        /// Clock of the model's bitstream, MHz.
+        #[arg(long, default_value_t = 250)]
+        clock_mhz: u32,
+        /// Load this PARAMS.toml (checked, written, applied) before the command.
+        #[arg(long, value_name = "PARAMS.toml")]
+        params: Option<PathBuf>,
+        /// Feed this trace's events to the model's core before the command.
+        #[arg(long, value_name = "TRACE.jsonl")]
+        trace: Option<PathBuf>,
+        #[command(subcommand)]
+        cmd: driver_cmd::DriverCmd,
+    },
     /// Print a text generated from the register map (regmap/src/lib.rs): the register
     /// documentation (docs/registers.md) or the C header for drivers written in C
     /// (host-driver/include/roce_cc_regs.h).
@@ -113,13 +140,13 @@ enum Engine {
 }
 
 /// A failure: its message (already formatted, without `error: `) and the exit code.
-struct Failure {
+pub(crate) struct Failure {
     message: String,
     code: u8,
 }
 
 /// Bad input from the user: exit code 2.
-fn bad_input(message: impl Into<String>) -> Failure {
+pub(crate) fn bad_input(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         code: 2,
@@ -127,7 +154,7 @@ fn bad_input(message: impl Into<String>) -> Failure {
 }
 
 /// Something that should not happen: exit code 1.
-fn internal(message: impl Into<String>) -> Failure {
+pub(crate) fn internal(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         code: 1,
@@ -145,6 +172,21 @@ fn main() -> ExitCode {
             vcd,
         } => replay_cmd(engine, params.as_deref(), &trace, vcd.as_deref()),
         Cmd::Params { profile } => params_cmd(&profile),
+        Cmd::Driver {
+            bar,
+            qps,
+            clock_mhz,
+            params,
+            trace,
+            cmd,
+        } => driver_cmd::run(&driver_cmd::DriverArgs {
+            bar: &bar,
+            qps,
+            clock_mhz,
+            params: params.as_deref(),
+            trace: trace.as_deref(),
+            cmd: &cmd,
+        }),
         Cmd::Regmap { what } => print_out(&match what {
             RegmapText::Markdown => roce_cc_regmap::markdown(),
             RegmapText::CHeader => roce_cc_regmap::c_header(),
@@ -160,7 +202,7 @@ fn main() -> ExitCode {
 }
 
 /// Write `text` to stdout (a closed pipe or full disk is an internal failure).
-fn print_out(text: &str) -> Result<(), Failure> {
+pub(crate) fn print_out(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())

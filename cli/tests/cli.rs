@@ -420,3 +420,77 @@ fn rtl_output_equals_golden_byte_for_byte() {
     assert!(total > 1000, "only {total} lines compared");
     assert!(cnps > 200, "only {cnps} cnp_out lines compared");
 }
+
+/// `roce-cc driver --bar model`: the block list, a parameter file loaded through the
+/// registers, the QP window after a trace equal to the replay's last sample, counters, and
+/// refusals with exit code 2.
+#[test]
+fn driver_over_the_model_bar() {
+    let r = run(&["driver", "--bar", "model", "info"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for name in [
+        "fw_id",
+        "global_params",
+        "rp_params",
+        "np_params",
+        "qp_window",
+        "counters",
+    ] {
+        assert!(r.stdout.contains(name), "{}", r.stdout);
+    }
+    let dir = scratch("driver");
+    let paper = file(
+        &dir,
+        "paper.toml",
+        &run(&["params", "--profile", "paper"]).stdout,
+    );
+    let r = run(&[
+        "driver", "--bar", "model", "--params", &paper, "params", "show",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        roce_cc_params::Params::from_toml_str(&r.stdout).unwrap(),
+        roce_cc_params::Params::profile("paper").unwrap()
+    );
+    // The QP window after the example trace shows what the replay's last sample of QP 5
+    // prints, under the paper profile loaded through the registers.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/basic.jsonl");
+    let example = example.to_str().unwrap();
+    let replay = run(&["replay", "--engine", "golden", "--params", &paper, example]).stdout;
+    let last5 = replay
+        .lines()
+        .filter(|l| l.contains("\"qp\": 5,"))
+        .last()
+        .unwrap();
+    let r = run(&[
+        "driver", "--bar", "model", "--params", &paper, "--trace", example, "qp", "5",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let field = |line: &str, key: &str| {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v[key].to_string()
+    };
+    for key in ["limited", "rc_mbps", "rt_mbps", "alpha"] {
+        assert_eq!(
+            field(r.stdout.trim(), key),
+            field(last5, key),
+            "{key}: {}",
+            r.stdout
+        );
+    }
+    let r = run(&["driver", "--bar", "model", "--trace", example, "counters"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("cnp_sent           3"), "{}", r.stdout);
+    // Refusals.
+    let bad = file(&dir, "bad.toml", "rpg_gd = 99\n");
+    let r = run(&["driver", "--bar", "model", "params", "load", &bad]);
+    assert_refused(&r, &bad, &["rpg_gd = 99", "1..=15"]);
+    let r = run(&[
+        "driver", "--bar", "model", "--qps", "16", "--params", &paper, "info",
+    ]);
+    assert_refused(&r, "", &["qps = 1024", "built with qps = 16"]);
+    let r = run(&["driver", "--bar", "model", "qp", "1024"]);
+    assert_refused(&r, "", &["QP 1024 is out of range", "0..=1023"]);
+    let r = run(&["driver", "--bar", "/nonexistent/resource0", "info"]);
+    assert_refused(&r, "", &["/nonexistent/resource0"]);
+}
