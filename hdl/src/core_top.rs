@@ -148,6 +148,10 @@ pub struct RoceCcCore<const QB: usize> {
     pub cnt_bad_qp_query: Signal<Out, Bits<COUNTER_W>>,
     /// Received packets rejected for an out-of-range QP.
     pub cnt_bad_qp_rx: Signal<Out, Bits<COUNTER_W>>,
+    /// CNPs the RP applied.
+    pub cnt_cnp_received: Signal<Out, Bits<COUNTER_W>>,
+    /// Rate cuts the RP applied.
+    pub cnt_rate_cuts: Signal<Out, Bits<COUNTER_W>>,
     /// CE marks that produced a CNP request.
     pub cnt_cnp_sent: Signal<Out, Bits<COUNTER_W>>,
     /// CE marks suppressed by the CNP limiter.
@@ -167,6 +171,8 @@ pub struct RoceCcCore<const QB: usize> {
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
+    /// The RP's command-stream ready, unused while the command stream is idle.
+    ctl_ready_unused: Signal<Local, Bit>,
 }
 
 impl<const QB: usize> RoceCcCore<QB> {
@@ -218,6 +224,8 @@ impl<const QB: usize> RoceCcCore<QB> {
             cnt_bad_qp_tx: Default::default(),
             cnt_bad_qp_query: Default::default(),
             cnt_bad_qp_rx: Default::default(),
+            cnt_cnp_received: Default::default(),
+            cnt_rate_cuts: Default::default(),
             cnt_cnp_sent: Default::default(),
             cnt_cnp_suppressed: Default::default(),
             cnt_cnp_stall: Default::default(),
@@ -233,6 +241,7 @@ impl<const QB: usize> RoceCcCore<QB> {
             tx_bad: Default::default(),
             query_bad: Default::default(),
             rx_bad: Default::default(),
+            ctl_ready_unused: Default::default(),
         }
     }
 }
@@ -259,6 +268,14 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.rx_bad.next = self.s_rx_qpn.val() > self.qpn_max.val();
 
         // ---- reaction point ----
+        // The command stream (QP reset, mode) is driven by the register block, which joins
+        // the core in the next step; until then it is idle.
+        self.rp.s_ctl_valid.next = false;
+        self.rp.s_ctl_qp.next = 0.into();
+        self.rp.s_ctl_op.next = false;
+        self.rp.s_ctl_mode.next = 0.into();
+        self.rp.s_ctl_rate.next = 0.into();
+        self.ctl_ready_unused.next = self.rp.s_ctl_ready.val();
         self.rp.s_cnp_valid.next = self.s_cnp_valid.val() & !self.cnp_bad.val();
         self.rp.s_cnp_qp.next = self.s_cnp_qpn.val().get_bits::<QB>(0);
         self.s_cnp_ready.next = self.cnp_bad.val() | self.rp.s_cnp_ready.val();
@@ -322,6 +339,8 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.cnt_bad_qp_tx.next = self.bad_tx.q.val();
         self.cnt_bad_qp_query.next = self.bad_query.q.val();
         self.cnt_bad_qp_rx.next = self.bad_rx.q.val();
+        self.cnt_cnp_received.next = self.rp.cnt_cnp_received.val();
+        self.cnt_rate_cuts.next = self.rp.cnt_rate_cuts.val();
         self.cnt_cnp_sent.next = self.np.cnt_sent.val();
         self.cnt_cnp_suppressed.next = self.np.cnt_suppressed.val();
         self.cnt_cnp_stall.next = self.np.cnt_stall.val();

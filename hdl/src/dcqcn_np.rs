@@ -42,8 +42,7 @@ pub const ECN_W: usize = 2;
 pub const DSCP_W: usize = 6;
 /// Width of the 802.1p priority carried on every CNP request.
 pub const PRIO_W: usize = 3;
-/// Width of the event counters: 2^48 events do not wrap within 3 days at 1 GHz.
-pub const COUNTER_W: usize = 48;
+pub use crate::COUNTER_W;
 
 /// One QP's (or the port's) limiter state: one block-RAM word (60 bits). Mirrors
 /// `sim::dcqcn_np::NpState`.

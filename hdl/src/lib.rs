@@ -24,6 +24,10 @@ pub type LutRam25x7 = lut_ram::LutRam<25, 7>;
 /// `ZeroExt<17, 18>`: a zero-extension the RP uses, the top of its three-way test.
 pub type ZeroExt17to18 = zero_ext::ZeroExt<17, 18>;
 
+/// Width of every event counter of the units: 2^48 events do not wrap within 3 days at
+/// 1 GHz (the register block reads them as 64-bit values).
+pub const COUNTER_W: usize = 48;
+
 /// The lint waiver file shipped with every generated top (`hdl/lint/waivers.vlt`).
 pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");
 

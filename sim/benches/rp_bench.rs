@@ -29,6 +29,7 @@ fn stimulus(n: usize, qps: u32) -> Vec<Step> {
                 hot
             };
             Step {
+                ctl: None,
                 dt: match r % 9 {
                     0 => 0,
                     1 => 250 * (r >> 40 & 255),

@@ -51,6 +51,10 @@ pub struct CoreOuts {
     pub bad_qp: BadQpCounts,
     /// `cnt_cnp_*`.
     pub np: NpCounts,
+    /// `cnt_cnp_received`.
+    pub cnp_received: u64,
+    /// `cnt_rate_cuts`.
+    pub rate_cuts: u64,
 }
 
 /// The golden core with the hardware's timing: the golden RP and NP cycle models behind
@@ -80,6 +84,7 @@ impl GoldenCoreCycle {
         (
             RpPins {
                 reset: pins.reset,
+                ctl: None,
                 cnp: pins.cnp.filter(|&q| ok(q)),
                 tx: pins.tx.filter(|&(q, _)| ok(q)),
                 query: pins.query.filter(|&q| ok(q)),
@@ -114,6 +119,8 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             cnp: n.cnp,
             bad_qp: self.bad_qp,
             np: n.counts,
+            cnp_received: r.cnp_received,
+            rate_cuts: r.rate_cuts,
         }
     }
 
@@ -220,6 +227,8 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
                 suppressed: u.cnt_cnp_suppressed.val().to_u64(),
                 stall: u.cnt_cnp_stall.val().to_u64(),
             },
+            cnp_received: u.cnt_cnp_received.val().to_u64(),
+            rate_cuts: u.cnt_rate_cuts.val().to_u64(),
         }
     }
 

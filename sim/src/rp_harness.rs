@@ -21,6 +21,8 @@ use rust_hdl::prelude::*;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RpPins {
     pub reset: bool,
+    /// Command stream: `Some((qp, RpKind::Reset | RpKind::SetMode { .. }))` = valid.
+    pub ctl: Option<(u32, RpKind)>,
     /// CNP stream: `Some(qp)` = valid.
     pub cnp: Option<u32>,
     /// Packet stream: `Some((qp, bytes))` = valid.
@@ -38,12 +40,17 @@ pub struct RpPins {
 /// The RP's output pins in one cycle (before the clock edge).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RpOuts {
+    pub ctl_ready: bool,
     pub cnp_ready: bool,
     pub tx_ready: bool,
     pub query_ready: bool,
     pub busy: bool,
     /// The report stream's payload when `m_rate_valid`.
     pub report: Option<RateOut>,
+    /// `cnt_cnp_received`.
+    pub cnp_received: u64,
+    /// `cnt_rate_cuts`.
+    pub rate_cuts: u64,
 }
 
 /// One report of the RP's report stream: `qp`'s state after an event, or now for a query.
@@ -63,9 +70,11 @@ pub trait RpDut {
     fn clock(&mut self);
 }
 
-/// Which input, if any, the arbiter takes: CNP, then packet, then query.
+/// Which input, if any, the arbiter takes: command, CNP, packet, query.
 pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
-    if let (Some(qp), true) = (pins.cnp, outs.cnp_ready) {
+    if let (Some(c), true) = (pins.ctl, outs.ctl_ready) {
+        Some(c)
+    } else if let (Some(qp), true) = (pins.cnp, outs.cnp_ready) {
         Some((qp, RpKind::Cnp))
     } else if let (Some((qp, bytes)), true) = (pins.tx, outs.tx_ready) {
         Some((qp, RpKind::Tx { bytes }))
@@ -107,12 +116,16 @@ impl RpDut for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let adv = self.out.is_none() || pins.m_ready;
         let take = adv && self.busy_left == 0;
+        let free = pins.ctl.is_none();
         let outs = RpOuts {
-            cnp_ready: take,
-            tx_ready: take && pins.cnp.is_none(),
-            query_ready: take && pins.cnp.is_none() && pins.tx.is_none(),
+            ctl_ready: take,
+            cnp_ready: take && free,
+            tx_ready: take && free && pins.cnp.is_none(),
+            query_ready: take && free && pins.cnp.is_none() && pins.tx.is_none(),
             busy: self.busy_left > 0,
             report: self.out,
+            cnp_received: self.rp.counters.cnp_received,
+            rate_cuts: self.rp.counters.rate_cuts,
         };
         self.pins = *pins;
         self.outs = outs;
@@ -126,7 +139,7 @@ impl RpDut for GoldenRpCycle {
             self.s2 = None;
             self.out = None;
             self.busy_left = self.qps;
-            self.rp.qps.iter_mut().for_each(|q| *q = Default::default());
+            self.rp.reset();
             return;
         }
         self.busy_left = self.busy_left.saturating_sub(1);
@@ -145,6 +158,15 @@ impl RpDut for GoldenRpCycle {
         }
         self.s2 = self.s1.take();
         self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now));
+    }
+}
+
+/// The command pins `(op, mode, rate)` of a command (0s when there is none).
+pub fn ctl_fields(ctl: Option<(u32, RpKind)>) -> (bool, u32, u32) {
+    match ctl {
+        Some((_, RpKind::SetMode { mode, rate_q8 })) => (true, mode, rate_q8),
+        Some((_, RpKind::Reset)) | None => (false, 0, 0),
+        Some((_, other)) => panic!("{other:?} is not a command"),
     }
 }
 
@@ -226,6 +248,12 @@ impl<const QB: usize> RpDut for HdlRp<QB> {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let u = self.uut.as_mut();
         u.reset.next = pins.reset;
+        let (ctl_op, ctl_mode, ctl_rate) = ctl_fields(pins.ctl);
+        u.s_ctl_valid.next = pins.ctl.is_some();
+        u.s_ctl_qp.next = (pins.ctl.map_or(0, |c| c.0) as u64).into();
+        u.s_ctl_op.next = ctl_op;
+        u.s_ctl_mode.next = (ctl_mode as u64).into();
+        u.s_ctl_rate.next = (ctl_rate as u64).into();
         u.s_cnp_valid.next = pins.cnp.is_some();
         u.s_cnp_qp.next = (pins.cnp.unwrap_or(0) as u64).into();
         u.s_tx_valid.next = pins.tx.is_some();
@@ -240,6 +268,7 @@ impl<const QB: usize> RpDut for HdlRp<QB> {
         u.tbl_data.next = (pins.tbl.map_or(0, |t| t.1) as u64).into();
         settle(u);
         RpOuts {
+            ctl_ready: u.s_ctl_ready.val(),
             cnp_ready: u.s_cnp_ready.val(),
             tx_ready: u.s_tx_ready.val(),
             query_ready: u.s_query_ready.val(),
@@ -254,6 +283,8 @@ impl<const QB: usize> RpDut for HdlRp<QB> {
                     alpha_q20: u.m_rate_alpha.val().to_u32(),
                 },
             }),
+            cnp_received: u.cnt_cnp_received.val().to_u64(),
+            rate_cuts: u.cnt_rate_cuts.val().to_u64(),
         }
     }
 

@@ -41,6 +41,8 @@ impl XorShift {
 pub struct Step {
     /// Cycles by which `now` advances before this cycle (>= 0; large values are idle gaps).
     pub dt: u64,
+    /// Offered command (`RpKind::Reset` or `RpKind::SetMode`).
+    pub ctl: Option<(u32, crate::dcqcn_rp::RpKind)>,
     /// Offered CNP.
     pub cnp: Option<u32>,
     /// Offered packet.
@@ -83,8 +85,9 @@ pub fn describe_steps(steps: &[Step], upto: usize) -> String {
     let mut s = String::new();
     for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
         s.push_str(&format!(
-            "  {i:4}: dt {:>12} cnp {:<8} tx {:<16} query {:<8} ready {}\n",
+            "  {i:4}: dt {:>12} ctl {:<28} cnp {:<8} tx {:<16} query {:<8} ready {}\n",
             st.dt,
+            fmt_opt(st.ctl.map(|(q, k)| format!("{q}/{k:?}"))),
             fmt_opt(st.cnp.map(|q| q.to_string())),
             fmt_opt(st.tx.map(|(q, b)| format!("{q}/{b}B"))),
             fmt_opt(st.query.map(|q| q.to_string())),
@@ -164,6 +167,7 @@ pub fn run_lockstep(
     let mut reports = Vec::new();
     let drain = std::iter::repeat(Step {
         dt: 1,
+        ctl: None,
         cnp: None,
         tx: None,
         query: None,
@@ -173,6 +177,7 @@ pub fn run_lockstep(
         cycle += s.dt;
         let pins = RpPins {
             reset: false,
+            ctl: s.ctl,
             cnp: s.cnp,
             tx: s.tx,
             query: s.query,
@@ -194,6 +199,7 @@ pub fn run_lockstep(
 /// Proptest strategies for parameters and steps (also used by the long campaign).
 pub mod strategies {
     use super::Step;
+    use crate::dcqcn_rp::RpKind;
     use proptest::prelude::*;
     use roce_cc_params::{MAX_LINE_RATE_MBPS, MAX_PERIOD_US, Params};
 
@@ -287,15 +293,25 @@ pub mod strategies {
             1 => 0..=2_000 * c,
             1 => 0..=5_000_000 * c,
         ];
+        // Commands: rare (they reset the QP's state), every mode, any host rate.
+        let ctl = (0u32..3, any::<u32>()).prop_map(|(mode, rate)| match mode {
+            0 => RpKind::Reset,
+            m => RpKind::SetMode {
+                mode: m - 1 + (rate & 1),
+                rate_q8: rate >> 4,
+            },
+        });
         (
             dt,
+            proptest::option::weighted(0.04, (qp.clone(), ctl)),
             proptest::option::weighted(0.3, qp.clone()),
             proptest::option::weighted(0.4, (qp.clone(), 1u32..=65535)),
             proptest::option::weighted(0.4, qp),
             prop_oneof![4 => Just(true), 1 => Just(false)],
         )
-            .prop_map(|(dt, cnp, tx, query, m_ready)| Step {
+            .prop_map(|(dt, ctl, cnp, tx, query, m_ready)| Step {
                 dt,
+                ctl,
                 cnp,
                 tx,
                 query,

@@ -22,7 +22,7 @@ use crate::dcqcn_rp::RpConfig;
 use crate::lockstep::CycleDut;
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
-use crate::rp_harness::{RateOut, RpDut, RpOuts, RpPins, cfg_word};
+use crate::rp_harness::{RateOut, RpDut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
@@ -182,6 +182,12 @@ macro_rules! rp_model {
                     // evaluation (nothing in the design acts on the falling edge).
                     m.set_clock(0);
                     m.set_reset(pins.reset as u64);
+                    let (op, mode, rate) = ctl_fields(pins.ctl);
+                    m.set_s_ctl_valid(pins.ctl.is_some() as u64);
+                    m.set_s_ctl_qp(pins.ctl.map_or(0, |c| c.0) as u64);
+                    m.set_s_ctl_op(op as u64);
+                    m.set_s_ctl_mode(mode as u64);
+                    m.set_s_ctl_rate(rate as u64);
                     m.set_s_cnp_valid(pins.cnp.is_some() as u64);
                     m.set_s_cnp_qp(pins.cnp.unwrap_or(0) as u64);
                     m.set_s_tx_valid(pins.tx.is_some() as u64);
@@ -200,6 +206,7 @@ macro_rules! rp_model {
 
             fn outs(&self) -> RpOuts {
                 match self { $(RpModel::$ty(m) => RpOuts {
+                    ctl_ready: m.s_ctl_ready() != 0,
                     cnp_ready: m.s_cnp_ready() != 0,
                     tx_ready: m.s_tx_ready() != 0,
                     query_ready: m.s_query_ready() != 0,
@@ -214,6 +221,8 @@ macro_rules! rp_model {
                             alpha_q20: m.m_rate_alpha() as u32,
                         },
                     }),
+                    cnp_received: m.cnt_cnp_received(),
+                    rate_cuts: m.cnt_rate_cuts(),
                 },)* }
             }
 
@@ -591,6 +600,8 @@ macro_rules! core_model {
                         suppressed: m.cnt_cnp_suppressed(),
                         stall: m.cnt_cnp_stall(),
                     },
+                    cnp_received: m.cnt_cnp_received(),
+                    rate_cuts: m.cnt_rate_cuts(),
                 },)* }
             }
 

@@ -15,6 +15,7 @@ fn stream() -> Vec<Step> {
             let r = rng.next_u64();
             let qp = (r % 4) as u32;
             Step {
+                ctl: None,
                 dt: match r % 7 {
                     0 => 0,
                     1 => 250 * (r >> 40 & 511),

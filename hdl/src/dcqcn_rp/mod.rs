@@ -23,6 +23,11 @@
 //! pacer follows, and `m_rate_query` marks the answers to queries. Queries write nothing.
 //! When `m_rate_valid && !m_rate_ready` the whole pipeline holds (all `s_*_ready` low).
 //!
+//! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
+//! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
+//! (`docs/dcqcn_rp.md`, "Modes"). `cnt_cnp_received` and `cnt_rate_cuts` count what the
+//! events that write back did.
+//!
 //! After `reset` the RAM is swept to "not limited" for `2^QB` cycles (`busy` high, all
 //! `s_*_ready` low). The power table (`tbl_*`) must be loaded (`sim::dcqcn_rp::RpConfig`
 //! computes it) before the first event; `cfg` and the table may only change while no event
@@ -35,6 +40,7 @@ pub mod timer;
 pub mod update;
 pub mod widths;
 
+use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
 use rust_hdl::prelude::*;
 use state::{QpWord, RpCfgWord, TimeWord};
@@ -49,10 +55,24 @@ pub struct DcqcnRp<const QB: usize> {
     /// Synchronous reset, active high: empties the pipeline and starts the RAM sweep.
     pub reset: Signal<In, Bit>,
 
+    /* Command stream (register block): reset a QP, or set its mode */
+    /// A command for `s_ctl_qp` (highest priority of the four inputs).
+    pub s_ctl_valid: Signal<In, Bit>,
+    /// The command is accepted this cycle.
+    pub s_ctl_ready: Signal<Out, Bit>,
+    /// QP of the command.
+    pub s_ctl_qp: Signal<In, Bits<QB>>,
+    /// 0: reset the QP's state; 1: reset it and set its mode to `s_ctl_mode`.
+    pub s_ctl_op: Signal<In, Bit>,
+    /// The mode (0 DCQCN, 1 rate set by the host, 2 off).
+    pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
+    /// The host's rate for mode 1, Mb/s Q.8.
+    pub s_ctl_rate: Signal<In, Bits<RATE_W>>,
+
     /* CNP received stream */
     /// A CNP was received for `s_cnp_qp`.
     pub s_cnp_valid: Signal<In, Bit>,
-    /// The CNP is accepted this cycle (highest priority of the three inputs).
+    /// The CNP is accepted this cycle (when no command is offered).
     pub s_cnp_ready: Signal<Out, Bit>,
     /// QP of the CNP.
     pub s_cnp_qp: Signal<In, Bits<QB>>,
@@ -60,7 +80,7 @@ pub struct DcqcnRp<const QB: usize> {
     /* Packet transmitted stream */
     /// `s_tx_qp` transmitted a packet of `s_tx_bytes` bytes.
     pub s_tx_valid: Signal<In, Bit>,
-    /// Accepted this cycle (when no CNP is offered).
+    /// Accepted this cycle (when no command or CNP is offered).
     pub s_tx_ready: Signal<Out, Bit>,
     /// QP that transmitted.
     pub s_tx_qp: Signal<In, Bits<QB>>,
@@ -70,7 +90,7 @@ pub struct DcqcnRp<const QB: usize> {
     /* Rate query stream */
     /// Report the state of `s_query_qp`.
     pub s_query_valid: Signal<In, Bit>,
-    /// Accepted this cycle (when neither a CNP nor a packet is offered).
+    /// Accepted this cycle (when no other input is offered).
     pub s_query_ready: Signal<Out, Bit>,
     /// QP to report.
     pub s_query_qp: Signal<In, Bits<QB>>,
@@ -106,6 +126,10 @@ pub struct DcqcnRp<const QB: usize> {
     pub tbl_data: Signal<In, Bits<POW_W>>,
     /// The RAM sweep after reset is running; no event is accepted.
     pub busy: Signal<Out, Bit>,
+    /// CNPs applied (any mode), since reset, wrapping.
+    pub cnt_cnp_received: Signal<Out, Bits<COUNTER_W>>,
+    /// Rate cuts applied, since reset, wrapping.
+    pub cnt_rate_cuts: Signal<Out, Bits<COUNTER_W>>,
 
     ram: RAM<QpWord, QB>,
     tbl_lo: LutRam<POW_W, 7>,
@@ -115,11 +139,15 @@ pub struct DcqcnRp<const QB: usize> {
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
     s1_bytes: DFF<Bits<BYTES_W>>,
+    s1_mode: DFF<Bits<MODE_W>>,
+    s1_rate: DFF<Bits<RATE_W>>,
     s1_now: DFF<TimeWord>,
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
     s2_bytes: DFF<Bits<BYTES_W>>,
+    s2_mode: DFF<Bits<MODE_W>>,
+    s2_rate: DFF<Bits<RATE_W>>,
     s2_now: DFF<TimeWord>,
     s2_word: DFF<QpWord>,
     w1_valid: DFF<Bit>,
@@ -137,6 +165,11 @@ pub struct DcqcnRp<const QB: usize> {
     out_alpha: DFF<Bits<ALPHA_W>>,
     sweep: DFF<Bits<QB>>,
     busy_q: DFF<Bit>,
+    cnps: DFF<Bits<COUNTER_W>>,
+    cuts: DFF<Bits<COUNTER_W>>,
+    one_count: Constant<Bits<COUNTER_W>>,
+    kind_reset: Constant<Bits<KIND_W>>,
+    kind_mode: Constant<Bits<KIND_W>>,
     sweep_last: Constant<Bits<QB>>,
     zero_word: Constant<QpWord>,
     one_qb: Constant<Bits<QB>>,
@@ -162,6 +195,12 @@ impl<const QB: usize> DcqcnRp<QB> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
+            s_ctl_valid: Default::default(),
+            s_ctl_ready: Default::default(),
+            s_ctl_qp: Default::default(),
+            s_ctl_op: Default::default(),
+            s_ctl_mode: Default::default(),
+            s_ctl_rate: Default::default(),
             s_cnp_valid: Default::default(),
             s_cnp_ready: Default::default(),
             s_cnp_qp: Default::default(),
@@ -186,6 +225,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             tbl_addr: Default::default(),
             tbl_data: Default::default(),
             busy: Default::default(),
+            cnt_cnp_received: Default::default(),
+            cnt_rate_cuts: Default::default(),
             ram: Default::default(),
             tbl_lo: Default::default(),
             tbl_hi: Default::default(),
@@ -194,11 +235,15 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_kind: Default::default(),
             s1_qp: Default::default(),
             s1_bytes: Default::default(),
+            s1_mode: Default::default(),
+            s1_rate: Default::default(),
             s1_now: Default::default(),
             s2_valid: Default::default(),
             s2_kind: Default::default(),
             s2_qp: Default::default(),
             s2_bytes: Default::default(),
+            s2_mode: Default::default(),
+            s2_rate: Default::default(),
             s2_now: Default::default(),
             s2_word: Default::default(),
             w1_valid: Default::default(),
@@ -216,6 +261,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             out_alpha: Default::default(),
             sweep: Default::default(),
             busy_q: Default::default(),
+            cnps: Default::default(),
+            cuts: Default::default(),
+            one_count: Constant::new(1.into()),
+            kind_reset: Constant::new(3.into()),
+            kind_mode: Constant::new(4.into()),
             sweep_last: Constant::new(Bits::<QB>::mask()),
             zero_word: Constant::new(QpWord::default()),
             one_qb: Constant::new(1.into()),
@@ -249,11 +299,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s1_kind,
             s1_qp,
             s1_bytes,
+            s1_mode,
+            s1_rate,
             s1_now,
             s2_valid,
             s2_kind,
             s2_qp,
             s2_bytes,
+            s2_mode,
+            s2_rate,
             s2_now,
             s2_word,
             w1_valid,
@@ -270,7 +324,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_rt,
             out_alpha,
             sweep,
-            busy_q
+            busy_q,
+            cnps,
+            cuts
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
@@ -285,18 +341,29 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.tbl_lo.wdata.next = self.tbl_data.val();
         self.tbl_hi.wdata.next = self.tbl_data.val();
 
-        // ---- input arbitration: CNP, then packet, then query ----
+        // ---- input arbitration: command, CNP, packet, query ----
         self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
         self.take.next = self.adv.val() & !self.busy_q.q.val();
-        self.s_cnp_ready.next = self.take.val();
-        self.s_tx_ready.next = self.take.val() & !self.s_cnp_valid.val();
-        self.s_query_ready.next =
-            self.take.val() & !self.s_cnp_valid.val() & !self.s_tx_valid.val();
-        self.in_valid.next =
-            self.s_cnp_valid.val() | self.s_tx_valid.val() | self.s_query_valid.val();
+        self.s_ctl_ready.next = self.take.val();
+        self.s_cnp_ready.next = self.take.val() & !self.s_ctl_valid.val();
+        self.s_tx_ready.next = self.take.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
+        self.s_query_ready.next = self.take.val()
+            & !self.s_ctl_valid.val()
+            & !self.s_cnp_valid.val()
+            & !self.s_tx_valid.val();
+        self.in_valid.next = self.s_ctl_valid.val()
+            | self.s_cnp_valid.val()
+            | self.s_tx_valid.val()
+            | self.s_query_valid.val();
         self.in_kind.next = self.kind_query.val();
         self.in_qp.next = self.s_query_qp.val();
-        if self.s_cnp_valid.val() {
+        if self.s_ctl_valid.val() {
+            self.in_kind.next = self.kind_reset.val();
+            if self.s_ctl_op.val() {
+                self.in_kind.next = self.kind_mode.val();
+            }
+            self.in_qp.next = self.s_ctl_qp.val();
+        } else if self.s_cnp_valid.val() {
             self.in_kind.next = self.kind_cnp.val();
             self.in_qp.next = self.s_cnp_qp.val();
         } else if self.s_tx_valid.val() {
@@ -312,6 +379,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_kind.d.next = self.in_kind.val();
             self.s1_qp.d.next = self.in_qp.val();
             self.s1_bytes.d.next = self.s_tx_bytes.val();
+            self.s1_mode.d.next = self.s_ctl_mode.val();
+            self.s1_rate.d.next = self.s_ctl_rate.val();
             self.s1_now.d.next = self.now.val();
         }
 
@@ -321,6 +390,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s2_kind.d.next = self.s1_kind.q.val();
             self.s2_qp.d.next = self.s1_qp.q.val();
             self.s2_bytes.d.next = self.s1_bytes.q.val();
+            self.s2_mode.d.next = self.s1_mode.q.val();
+            self.s2_rate.d.next = self.s1_rate.q.val();
             self.s2_now.d.next = self.s1_now.q.val();
             self.s2_word.d.next = self.ram.read_data.val();
         }
@@ -334,6 +405,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.upd.old.next = self.fwd.val();
         self.upd.kind.next = self.s2_kind.q.val();
         self.upd.bytes.next = self.s2_bytes.q.val();
+        self.upd.ctl_mode.next = self.s2_mode.q.val();
+        self.upd.ctl_rate.next = self.s2_rate.q.val();
         self.upd.now.next = self.s2_now.q.val();
         self.upd.cfg.next = self.cfg.val();
         self.tbl_lo.raddr0.next = self.upd.lo_addr0.val();
@@ -361,6 +434,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_valid.d.next = self.s2_valid.q.val();
             self.out_qp.d.next = self.s2_qp.q.val();
             self.out_query.d.next = self.s2_kind.q.val() == self.kind_query.val();
+            if self.s2_valid.q.val() & (self.s2_kind.q.val() == self.kind_cnp.val()) {
+                self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
+            }
+            if self.s2_writes.val() & self.upd.did_cut.val() {
+                self.cuts.d.next = self.cuts.q.val() + self.one_count.val();
+            }
             self.out_limited.d.next = self.upd.rep_limited.val();
             self.out_rc.d.next = self.upd.rep_rc.val();
             self.out_rt.d.next = self.upd.rep_rt.val();
@@ -383,8 +462,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_valid.d.next = false;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
+            self.cnps.d.next = 0.into();
+            self.cuts.d.next = 0.into();
         }
         self.busy.next = self.busy_q.q.val();
+        self.cnt_cnp_received.next = self.cnps.q.val();
+        self.cnt_rate_cuts.next = self.cuts.q.val();
         self.m_rate_valid.next = self.out_valid.q.val();
         self.m_rate_qp.next = self.out_qp.q.val();
         self.m_rate_query.next = self.out_query.q.val();

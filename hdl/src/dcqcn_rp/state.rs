@@ -5,7 +5,7 @@
 use super::widths::*;
 use rust_hdl::prelude::*;
 
-/// One QP's state: one block-RAM word (379 bits). Mirrors `sim::dcqcn_rp::QpState`.
+/// One QP's state: one block-RAM word (409 bits). Mirrors `sim::dcqcn_rp::QpState`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct QpWord {
     /// A rate limiter is allocated.
@@ -43,6 +43,10 @@ pub struct QpWord {
     /// The next decrease check in the increase radix.
     pub tdi_e: Bits<EPOCH_W>,
     pub tdi_r: Bits<REM_W>,
+    /// Congestion-control mode (0 DCQCN, 1 host rate, 2 off).
+    pub mode: Bits<MODE_W>,
+    /// The host's rate for mode 1, Mb/s Q.8.
+    pub host_rate: Bits<RATE_W>,
 }
 
 /// "Now" as the time base gives it (see `sim::timebase`): the cycle within the

@@ -21,6 +21,12 @@ pub struct RpUpdate {
     pub old: Signal<In, QpWord>,
     /// Event kind: 0 CNP received, 1 packet transmitted, 2 rate query.
     pub kind: Signal<In, Bits<KIND_W>>,
+    /// Mode for a set-mode event (kind 4).
+    pub ctl_mode: Signal<In, Bits<MODE_W>>,
+    /// Host rate for a set-mode event, Mb/s Q.8.
+    pub ctl_rate: Signal<In, Bits<RATE_W>>,
+    /// A rate cut was applied (meaningful for events that write back).
+    pub did_cut: Signal<Out, Bit>,
     /// Length of the transmitted packet, bytes (kind 1).
     pub bytes: Signal<In, Bits<BYTES_W>>,
     /// Time of the event.
@@ -131,6 +137,10 @@ pub struct RpUpdate {
     acc_max: Constant<Bits<ACC_W>>,
     kind_cnp: Constant<Bits<KIND_W>>,
     kind_tx: Constant<Bits<KIND_W>>,
+    kind_reset: Constant<Bits<KIND_W>>,
+    kind_mode: Constant<Bits<KIND_W>>,
+    mode_host: Constant<Bits<MODE_W>>,
+    zero_word: Constant<QpWord>,
 }
 
 impl Default for RpUpdate {
@@ -138,6 +148,9 @@ impl Default for RpUpdate {
         Self {
             old: Default::default(),
             kind: Default::default(),
+            ctl_mode: Default::default(),
+            ctl_rate: Default::default(),
+            did_cut: Default::default(),
             bytes: Default::default(),
             now: Default::default(),
             cfg: Default::default(),
@@ -223,6 +236,10 @@ impl Default for RpUpdate {
             acc_max: Constant::new(Bits::<ACC_W>::mask()),
             kind_cnp: Constant::new(0.into()),
             kind_tx: Constant::new(1.into()),
+            kind_reset: Constant::new(3.into()),
+            kind_mode: Constant::new(4.into()),
+            mode_host: Constant::new(1.into()),
+            zero_word: Constant::new(QpWord::default()),
         }
     }
 }
@@ -522,6 +539,41 @@ impl Logic for RpUpdate {
             self.rep_rc.next = self.res.val().rc;
             self.rep_rt.next = self.res.val().rt;
             self.rep_alpha.next = self.res.val().alpha;
+        }
+        self.did_cut.next = self.do_cut.val() & !self.seg1.released.val();
+
+        // ---- commands, and QPs not in DCQCN mode (golden: the top of `update`) ----
+        if self.kind.val() == self.kind_reset.val() {
+            self.next_word.next = self.zero_word.val();
+        } else if self.kind.val() == self.kind_mode.val() {
+            self.next_word.next = self.zero_word.val();
+            self.next_word.next.mode = self.ctl_mode.val();
+            self.next_word.next.host_rate = self.ctl_rate.val();
+        } else if self.old.val().mode.any() {
+            self.next_word.next = self.old.val();
+        }
+        if (self.kind.val() == self.kind_reset.val())
+            | (self.kind.val() == self.kind_mode.val())
+            | self.old.val().mode.any()
+        {
+            self.did_cut.next = false;
+            self.rep_limited.next = false;
+            self.rep_rc.next = self.cfg.val().max_rate;
+            self.rep_rt.next = self.cfg.val().max_rate;
+            self.rep_alpha.next = 0.into();
+            if (self.kind.val() == self.kind_mode.val())
+                & (self.ctl_mode.val() == self.mode_host.val())
+            {
+                self.rep_rc.next = self.ctl_rate.val();
+                self.rep_rt.next = self.ctl_rate.val();
+            }
+            if (self.kind.val() != self.kind_reset.val())
+                & (self.kind.val() != self.kind_mode.val())
+                & (self.old.val().mode == self.mode_host.val())
+            {
+                self.rep_rc.next = self.old.val().host_rate;
+                self.rep_rt.next = self.old.val().host_rate;
+            }
         }
     }
 }

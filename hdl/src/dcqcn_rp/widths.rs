@@ -43,5 +43,8 @@ pub const SHIFT_W: usize = 5;
 pub const CUTFRAC_W: usize = 16;
 /// Power-table address: bit 7 selects the `c^(128 j)` half.
 pub const TBL_ADDR_W: usize = 8;
-/// Event kind: 0 CNP, 1 transmitted packet, 2 rate query.
-pub const KIND_W: usize = 2;
+/// Event kind: 0 CNP, 1 transmitted packet, 2 rate query, 3 reset the QP, 4 set its mode.
+pub const KIND_W: usize = 3;
+/// Congestion-control mode of a QP: 0 DCQCN, 1 rate set by the host, 2 off
+/// (`roce_cc_regmap::QpMode`).
+pub const MODE_W: usize = 2;
