@@ -59,6 +59,20 @@ pub struct RoceCcCore<const QB: usize> {
     /// clears the counters.
     pub reset: Signal<In, Bit>,
 
+    /* Command stream (register block) */
+    /// A command for QP `s_ctl_qp` (highest priority).
+    pub s_ctl_valid: Signal<In, Bit>,
+    /// Taken this cycle (a reset needs both units at once).
+    pub s_ctl_ready: Signal<Out, Bit>,
+    /// QP of the command (the register block only names QPs the core has).
+    pub s_ctl_qp: Signal<In, Bits<QB>>,
+    /// 0: reset the QP's RP and NP state; 1: reset its RP state and set its mode.
+    pub s_ctl_op: Signal<In, Bit>,
+    /// Mode for op 1 (0 DCQCN, 1 rate set by the host, 2 off).
+    pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
+    /// Host rate for mode 1, Mb/s Q.8.
+    pub s_ctl_rate: Signal<In, Bits<RATE_W>>,
+
     /* RP input streams */
     /// A CNP was received for QP `s_cnp_qpn` (reaction point).
     pub s_cnp_valid: Signal<In, Bit>,
@@ -171,8 +185,6 @@ pub struct RoceCcCore<const QB: usize> {
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
-    /// The RP's command-stream ready, unused while the command stream is idle.
-    ctl_ready_unused: Signal<Local, Bit>,
 }
 
 impl<const QB: usize> RoceCcCore<QB> {
@@ -185,6 +197,12 @@ impl<const QB: usize> RoceCcCore<QB> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
+            s_ctl_valid: Default::default(),
+            s_ctl_ready: Default::default(),
+            s_ctl_qp: Default::default(),
+            s_ctl_op: Default::default(),
+            s_ctl_mode: Default::default(),
+            s_ctl_rate: Default::default(),
             s_cnp_valid: Default::default(),
             s_cnp_ready: Default::default(),
             s_cnp_qpn: Default::default(),
@@ -241,7 +259,6 @@ impl<const QB: usize> RoceCcCore<QB> {
             tx_bad: Default::default(),
             query_bad: Default::default(),
             rx_bad: Default::default(),
-            ctl_ready_unused: Default::default(),
         }
     }
 }
@@ -268,14 +285,19 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.rx_bad.next = self.s_rx_qpn.val() > self.qpn_max.val();
 
         // ---- reaction point ----
-        // The command stream (QP reset, mode) is driven by the register block, which joins
-        // the core in the next step; until then it is idle.
-        self.rp.s_ctl_valid.next = false;
-        self.rp.s_ctl_qp.next = 0.into();
-        self.rp.s_ctl_op.next = false;
-        self.rp.s_ctl_mode.next = 0.into();
-        self.rp.s_ctl_rate.next = 0.into();
-        self.ctl_ready_unused.next = self.rp.s_ctl_ready.val();
+        // Commands: a reset goes to both units in the same cycle (each takes it when the
+        // other can too); a mode change only to the RP.
+        self.rp.s_ctl_valid.next =
+            self.s_ctl_valid.val() & (self.s_ctl_op.val() | self.np.s_clr_ready.val());
+        self.rp.s_ctl_qp.next = self.s_ctl_qp.val();
+        self.rp.s_ctl_op.next = self.s_ctl_op.val();
+        self.rp.s_ctl_mode.next = self.s_ctl_mode.val();
+        self.rp.s_ctl_rate.next = self.s_ctl_rate.val();
+        self.np.s_clr_valid.next =
+            self.s_ctl_valid.val() & !self.s_ctl_op.val() & self.rp.s_ctl_ready.val();
+        self.np.s_clr_qp.next = self.s_ctl_qp.val();
+        self.s_ctl_ready.next =
+            self.rp.s_ctl_ready.val() & (self.s_ctl_op.val() | self.np.s_clr_ready.val());
         self.rp.s_cnp_valid.next = self.s_cnp_valid.val() & !self.cnp_bad.val();
         self.rp.s_cnp_qp.next = self.s_cnp_qpn.val().get_bits::<QB>(0);
         self.s_cnp_ready.next = self.cnp_bad.val() | self.rp.s_cnp_ready.val();

@@ -30,6 +30,10 @@
 //! radix of `min_time_between_cnps` (`us = e * period + r`, see `sim::timebase`). With that,
 //! "`t - last >= period`" is a subtraction of epochs and a compare, no multiply.
 //!
+//! A clear (`s_clr_*`, from the register block) goes down the same pipeline and writes the
+//! QP's word back to "no CNP sent" (the per-port limiter is kept); it sends nothing and
+//! counts nothing.
+//!
 //! After `reset` the RAM is swept to "no CNP sent" for `2^QB` cycles (`busy`, `s_rx_ready`
 //! low); counters and the per-port register clear. `cfg` may only change while idle.
 
@@ -89,10 +93,18 @@ pub struct DcqcnNp<const QB: usize> {
     /// per-port limiter, starts the RAM sweep.
     pub reset: Signal<In, Bit>,
 
+    /* Clear stream (register block: reset one QP's limiter) */
+    /// Forget `s_clr_qp`'s last CNP (priority over received packets).
+    pub s_clr_valid: Signal<In, Bit>,
+    /// The clear is taken this cycle.
+    pub s_clr_ready: Signal<Out, Bit>,
+    /// QP whose limiter is cleared.
+    pub s_clr_qp: Signal<In, Bits<QB>>,
+
     /* Received data packet stream */
     /// A data packet was received for `s_rx_qp`.
     pub s_rx_valid: Signal<In, Bit>,
-    /// The packet is taken this cycle.
+    /// The packet is taken this cycle (when no clear is offered).
     pub s_rx_ready: Signal<Out, Bit>,
     /// QP of the packet.
     pub s_rx_qp: Signal<In, Bits<QB>>,
@@ -127,9 +139,11 @@ pub struct DcqcnNp<const QB: usize> {
 
     ram: RAM<NpWord, QB>,
     s1_valid: DFF<Bit>,
+    s1_clr: DFF<Bit>,
     s1_qp: DFF<Bits<QB>>,
     s1_now: DFF<NpTimeWord>,
     s2_valid: DFF<Bit>,
+    s2_clr: DFF<Bit>,
     s2_qp: DFF<Bits<QB>>,
     s2_now: DFF<NpTimeWord>,
     s2_word: DFF<NpWord>,
@@ -174,6 +188,9 @@ impl<const QB: usize> DcqcnNp<QB> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
+            s_clr_valid: Default::default(),
+            s_clr_ready: Default::default(),
+            s_clr_qp: Default::default(),
             s_rx_valid: Default::default(),
             s_rx_ready: Default::default(),
             s_rx_qp: Default::default(),
@@ -191,9 +208,11 @@ impl<const QB: usize> DcqcnNp<QB> {
             cnt_stall: Default::default(),
             ram: Default::default(),
             s1_valid: Default::default(),
+            s1_clr: Default::default(),
             s1_qp: Default::default(),
             s1_now: Default::default(),
             s2_valid: Default::default(),
+            s2_clr: Default::default(),
             s2_qp: Default::default(),
             s2_now: Default::default(),
             s2_word: Default::default(),
@@ -240,9 +259,9 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_qp, s1_now, s2_valid, s2_qp, s2_now, s2_word, w1_valid,
-            w1_qp, w1_word, w2_valid, w2_qp, w2_word, port, out_valid, out_qp, sent, suppressed,
-            stall, sweep, busy_q
+            self, clock, s1_valid, s1_clr, s1_qp, s1_now, s2_valid, s2_clr, s2_qp, s2_now, s2_word,
+            w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, port, out_valid, out_qp, sent,
+            suppressed, stall, sweep, busy_q
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
@@ -250,7 +269,8 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         // ---- input: every packet is taken; only CE marks go on ----
         self.adv.next = !self.out_valid.q.val() | self.m_cnp_ready.val();
         self.take.next = self.adv.val() & !self.busy_q.q.val();
-        self.s_rx_ready.next = self.take.val();
+        self.s_clr_ready.next = self.take.val();
+        self.s_rx_ready.next = self.take.val() & !self.s_clr_valid.val();
 
         // ---- S1: read the QP's word (re-read the held packet's while stalled) ----
         self.ram.read_address.next = self.s1_qp.q.val();
@@ -258,13 +278,21 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
             self.ram.read_address.next = self.s_rx_qp.val();
             self.s1_valid.d.next =
                 self.take.val() & self.s_rx_valid.val() & (self.s_rx_ecn.val() == self.ce.val());
+            self.s1_clr.d.next = false;
             self.s1_qp.d.next = self.s_rx_qp.val();
+            if self.s_clr_valid.val() {
+                self.ram.read_address.next = self.s_clr_qp.val();
+                self.s1_valid.d.next = self.take.val();
+                self.s1_clr.d.next = true;
+                self.s1_qp.d.next = self.s_clr_qp.val();
+            }
             self.s1_now.d.next = self.now.val();
         }
 
         // ---- S2: registered RAM output, forwarding, decision ----
         if self.adv.val() {
             self.s2_valid.d.next = self.s1_valid.q.val();
+            self.s2_clr.d.next = self.s1_clr.q.val();
             self.s2_qp.d.next = self.s1_qp.q.val();
             self.s2_now.d.next = self.s1_now.q.val();
             self.s2_word.d.next = self.ram.read_data.val();
@@ -295,9 +323,14 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         self.new_word.next.sub = self.s2_now.q.val().sub;
         self.new_word.next.e = self.s2_now.q.val().e;
         self.new_word.next.r = self.s2_now.q.val().r;
+        if self.s2_clr.q.val() {
+            self.new_word.next = self.zero_word.val();
+            self.pass.next = false;
+        }
 
         // ---- write back, forwarding history, port register, output, counters ----
-        self.writes.next = self.s2_valid.q.val() & self.pass.val() & !self.cfg.val().per_port;
+        self.writes.next = self.s2_valid.q.val()
+            & ((self.pass.val() & !self.cfg.val().per_port) | self.s2_clr.q.val());
         self.ram.write_enable.next = self.adv.val() & self.writes.val();
         self.ram.write_address.next = self.s2_qp.q.val();
         self.ram.write_data.next = self.new_word.val();
@@ -313,7 +346,7 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
             }
             self.out_valid.d.next = self.s2_valid.q.val() & self.pass.val();
             self.out_qp.d.next = self.s2_qp.q.val();
-            if self.s2_valid.q.val() {
+            if self.s2_valid.q.val() & !self.s2_clr.q.val() {
                 if self.pass.val() {
                     self.sent.d.next = self.sent.q.val() + self.one_count.val();
                 } else {

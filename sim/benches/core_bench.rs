@@ -24,6 +24,7 @@ fn np_stimulus(n: usize, qps: u32) -> Vec<NpStep> {
         .map(|_| {
             let r = rng.next_u64();
             NpStep {
+                clr: None,
                 dt: if r % 5 == 0 { 250 * (r >> 40 & 63) } else { 1 },
                 rx: (r >> 8 & 3 != 0).then_some((
                     (r >> 16) as u32 % 8 % qps,
@@ -48,6 +49,7 @@ fn core_stimulus(n: usize, qps: u32) -> Vec<CoreStep> {
                 }
             };
             CoreStep {
+                ctl: None,
                 dt: match r % 9 {
                     0 => 0,
                     1 => 250 * (r >> 40 & 255),

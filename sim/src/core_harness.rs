@@ -5,9 +5,12 @@
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
+use crate::dcqcn_rp::RpKind;
 use crate::lockstep::{CycleDut, Divergence, Named, clock_all, eval_all};
 use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word, settle};
-use crate::rp_harness::{GoldenRpCycle, RateOut, RpDut, RpPins, cfg_word, table_writes, time_word};
+use crate::rp_harness::{
+    GoldenRpCycle, RateOut, RpDut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
+};
 use crate::timebase::{TimeStamp, Timebase};
 use roce_cc_hdl::core_top::{CnpTimeWord, RoceCcCore};
 use roce_cc_params::Params;
@@ -17,6 +20,8 @@ use rust_hdl::prelude::*;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CorePins {
     pub reset: bool,
+    /// Command stream: `Some((qp, RpKind::Reset | RpKind::SetMode { .. }))`.
+    pub ctl: Option<(u32, crate::dcqcn_rp::RpKind)>,
     /// CNP stream: `Some(qpn)` = valid.
     pub cnp: Option<u32>,
     /// Packet stream: `Some((qpn, bytes))`.
@@ -38,6 +43,7 @@ pub struct CorePins {
 /// The core's outputs in one cycle (before the clock edge).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CoreOuts {
+    pub ctl_ready: bool,
     pub cnp_ready: bool,
     pub tx_ready: bool,
     pub query_ready: bool,
@@ -94,6 +100,7 @@ impl GoldenCoreCycle {
             },
             NpPins {
                 reset: pins.reset,
+                clr: None,
                 rx: pins.rx.filter(|&(q, _)| ok(q)),
                 cnp_ready: pins.cnp_ready,
                 now: pins.now,
@@ -105,11 +112,25 @@ impl GoldenCoreCycle {
 impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
     fn eval(&mut self, pins: &CorePins) -> CoreOuts {
         self.pins = *pins;
-        let (rp_pins, np_pins) = self.unit_pins(pins);
+        let (mut rp_pins, mut np_pins) = self.unit_pins(pins);
+        // A reset goes to both units in the same cycle, a mode change to the RP only; the
+        // units' command readiness does not depend on the command itself.
+        let rp_take = self.rp.eval(&rp_pins).ctl_ready;
+        let np_take = self.np.peek(&np_pins).clr_ready;
+        let set_mode = matches!(pins.ctl, Some((_, RpKind::SetMode { .. })));
+        if let Some((qp, kind)) = pins.ctl {
+            if set_mode || np_take {
+                rp_pins.ctl = Some((qp, kind));
+            }
+            if !set_mode && rp_take {
+                np_pins.clr = Some(qp);
+            }
+        }
         let r = self.rp.eval(&rp_pins);
         let n = self.np.eval(&np_pins);
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
         CoreOuts {
+            ctl_ready: rp_take && (set_mode || np_take),
             cnp_ready: bad(pins.cnp) || r.cnp_ready,
             tx_ready: bad(pins.tx.map(|t| t.0)) || r.tx_ready,
             query_ready: bad(pins.query) || r.query_ready,
@@ -177,6 +198,12 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
     fn eval(&mut self, pins: &CorePins) -> CoreOuts {
         let u = self.uut.as_mut();
         u.reset.next = pins.reset;
+        let (op, mode, rate) = ctl_fields(pins.ctl);
+        u.s_ctl_valid.next = pins.ctl.is_some();
+        u.s_ctl_qp.next = b(pins.ctl.map_or(0, |c| c.0)).into();
+        u.s_ctl_op.next = op;
+        u.s_ctl_mode.next = b(mode).into();
+        u.s_ctl_rate.next = b(rate).into();
         u.s_cnp_valid.next = pins.cnp.is_some();
         u.s_cnp_qpn.next = b(pins.cnp.unwrap_or(0)).into();
         u.s_tx_valid.next = pins.tx.is_some();
@@ -196,6 +223,7 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
         u.tbl_data.next = b(pins.tbl.map_or(0, |t| t.1)).into();
         settle(u);
         CoreOuts {
+            ctl_ready: u.s_ctl_ready.val(),
             cnp_ready: u.s_cnp_ready.val(),
             tx_ready: u.s_tx_ready.val(),
             query_ready: u.s_query_ready.val(),

@@ -18,6 +18,8 @@ use roce_cc_params::Params;
 pub struct NpStep {
     /// Cycles `now` advances before this cycle.
     pub dt: u64,
+    /// Offered clear of a QP's limiter.
+    pub clr: Option<u32>,
     /// Offered packet `(qp, ecn)`.
     pub rx: Option<(u32, u8)>,
     /// CNP consumer ready.
@@ -28,6 +30,8 @@ pub struct NpStep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoreStep {
     pub dt: u64,
+    /// Offered command (`RpKind::Reset` or `RpKind::SetMode`), for a QP in range.
+    pub ctl: Option<(u32, crate::dcqcn_rp::RpKind)>,
     pub cnp: Option<u32>,
     pub tx: Option<(u32, u32)>,
     pub query: Option<u32>,
@@ -45,8 +49,9 @@ pub fn describe_np_steps(steps: &[NpStep], upto: usize) -> String {
     let mut s = String::new();
     for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
         s.push_str(&format!(
-            "  {i:4}: dt {:>12} rx {:<10} cnp_ready {}\n",
+            "  {i:4}: dt {:>12} clr {:<4} rx {:<10} cnp_ready {}\n",
             st.dt,
+            opt(st.clr),
             opt(st.rx.map(|(q, e)| format!("{q}/ecn{e}"))),
             st.cnp_ready
         ));
@@ -59,8 +64,9 @@ pub fn describe_core_steps(steps: &[CoreStep], upto: usize) -> String {
     let mut s = String::new();
     for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
         s.push_str(&format!(
-            "  {i:4}: dt {:>12} cnp {:<9} tx {:<16} query {:<9} rx {:<14} rate_ready {} cnp_ready {}\n",
+            "  {i:4}: dt {:>12} ctl {:<28} cnp {:<9} tx {:<16} query {:<9} rx {:<14} rate_ready {} cnp_ready {}\n",
             st.dt,
+            opt(st.ctl.map(|(q, k)| format!("{q}/{k:?}"))),
             opt(st.cnp),
             opt(st.tx.map(|(q, b)| format!("{q}/{b}B"))),
             opt(st.query),
@@ -85,6 +91,7 @@ pub fn run_np_lockstep(
     loop {
         let pins = NpPins {
             reset: reset_cycles > 0,
+            clr: None,
             cnp_ready: true,
             now: tb.at_cycle(0),
             ..Default::default()
@@ -98,6 +105,7 @@ pub fn run_np_lockstep(
     }
     let drain = NpStep {
         dt: 1,
+        clr: None,
         rx: None,
         cnp_ready: true,
     };
@@ -108,6 +116,7 @@ pub fn run_np_lockstep(
         cycle += s.dt;
         let pins = NpPins {
             reset: false,
+            clr: s.clr,
             rx: s.rx,
             cnp_ready: s.cnp_ready,
             now: tb.at_cycle(cycle),
@@ -141,6 +150,7 @@ pub fn run_core_lockstep(
     core_bring_up(p, duts)?;
     let drain = CoreStep {
         dt: 1,
+        ctl: None,
         cnp: None,
         tx: None,
         query: None,
@@ -154,6 +164,7 @@ pub fn run_core_lockstep(
         cycle += s.dt;
         let pins = CorePins {
             reset: false,
+            ctl: s.ctl,
             cnp: s.cnp,
             tx: s.tx,
             query: s.query,
@@ -179,6 +190,7 @@ pub fn run_core_lockstep(
 /// Proptest strategies for the NP and the core.
 pub mod strategies {
     use super::{CoreStep, NpStep};
+    use crate::dcqcn_rp::RpKind;
     use crate::stimulus::strategies as rp;
     use proptest::prelude::*;
     use roce_cc_params::{CnpModeration, MAX_PERIOD_US, Params};
@@ -259,18 +271,34 @@ pub mod strategies {
     pub fn np_step(p: &Params) -> impl Strategy<Value = NpStep> + use<> {
         (
             dt(p),
+            proptest::option::weighted(0.05, qp(p.qps)),
             proptest::option::weighted(0.7, (qp(p.qps), ecn())),
             ready(),
         )
-            .prop_map(|(dt, rx, cnp_ready)| NpStep { dt, rx, cnp_ready })
+            .prop_map(|(dt, clr, rx, cnp_ready)| NpStep {
+                dt,
+                clr,
+                rx,
+                cnp_ready,
+            })
     }
 
     /// One core cycle: every stream offered at random (idle cycles on every input),
     /// random backpressure on both outputs.
     pub fn core_step(p: &Params) -> impl Strategy<Value = CoreStep> + use<> {
         let q = p.qps;
+        let ctl = (qp(q), 0u32..3, any::<u32>()).prop_map(|(qp, kind, rate)| {
+            let k = match kind {
+                0 => RpKind::Reset,
+                m => RpKind::SetMode {
+                    mode: m - 1 + (rate & 1),
+                    rate_q8: rate >> 4,
+                },
+            };
+            (qp, k)
+        });
         (
-            dt(p),
+            (dt(p), proptest::option::weighted(0.04, ctl)),
             proptest::option::weighted(0.3, qpn(q)),
             proptest::option::weighted(0.3, (qpn(q), 1u32..=65535)),
             proptest::option::weighted(0.3, qpn(q)),
@@ -278,15 +306,18 @@ pub mod strategies {
             ready(),
             ready(),
         )
-            .prop_map(|(dt, cnp, tx, query, rx, rate_ready, cnp_ready)| CoreStep {
-                dt,
-                cnp,
-                tx,
-                query,
-                rx,
-                rate_ready,
-                cnp_ready,
-            })
+            .prop_map(
+                |((dt, ctl), cnp, tx, query, rx, rate_ready, cnp_ready)| CoreStep {
+                    dt,
+                    ctl,
+                    cnp,
+                    tx,
+                    query,
+                    rx,
+                    rate_ready,
+                    cnp_ready,
+                },
+            )
     }
 
     /// NP parameters and `1..=len` steps.

@@ -13,6 +13,8 @@ use rust_hdl::prelude::*;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NpPins {
     pub reset: bool,
+    /// Clear stream: `Some(qp)` = valid.
+    pub clr: Option<u32>,
     /// Received packet: `Some((qp, ecn))` = valid.
     pub rx: Option<(u32, u8)>,
     /// CNP consumer ready.
@@ -32,6 +34,7 @@ pub struct NpCounts {
 /// The NP's outputs in one cycle (before the clock edge).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NpOuts {
+    pub clr_ready: bool,
     pub rx_ready: bool,
     pub busy: bool,
     /// The CNP request stream's payload when `m_cnp_valid`.
@@ -46,9 +49,9 @@ pub struct GoldenNpCycle {
     np: DcqcnNp,
     qps: u32,
     busy_left: u32,
-    /// Accepted CE marks in S1 and S2: `(qp, now)`.
-    s1: Option<(u32, TimeStamp)>,
-    s2: Option<(u32, TimeStamp)>,
+    /// Accepted CE marks and clears in S1 and S2: `(qp, now, clear)`.
+    s1: Option<(u32, TimeStamp, bool)>,
+    s2: Option<(u32, TimeStamp, bool)>,
     out: Option<CnpRequest>,
     stall: u64,
     pins: NpPins,
@@ -74,8 +77,10 @@ impl GoldenNpCycle {
     /// The NP's outputs for `pins`, without remembering them.
     pub fn peek(&self, pins: &NpPins) -> NpOuts {
         let adv = self.out.is_none() || pins.cnp_ready;
+        let take = adv && self.busy_left == 0;
         NpOuts {
-            rx_ready: adv && self.busy_left == 0,
+            clr_ready: take,
+            rx_ready: take && pins.clr.is_none(),
             busy: self.busy_left > 0,
             cnp: self.out,
             counts: NpCounts {
@@ -112,15 +117,21 @@ impl CycleDut<NpPins, NpOuts> for GoldenNpCycle {
             return;
         }
         self.out = None;
-        if let Some((qp, now)) = self.s2.take() {
-            self.out = self.np.on_packet(&now, qp, crate::dcqcn_np::ECN_CE);
+        match self.s2.take() {
+            Some((qp, _, true)) => self.np.reset_qp(qp),
+            Some((qp, now, false)) => {
+                self.out = self.np.on_packet(&now, qp, crate::dcqcn_np::ECN_CE);
+            }
+            None => {}
         }
         self.s2 = self.s1.take();
-        if self.outs.rx_ready {
+        if let (Some(qp), true) = (pins.clr, self.outs.clr_ready) {
+            self.s1 = Some((qp, pins.now, true));
+        } else if self.outs.rx_ready {
             self.s1 = pins
                 .rx
                 .filter(|&(_, ecn)| ecn == crate::dcqcn_np::ECN_CE)
-                .map(|(qp, _)| (qp, pins.now));
+                .map(|(qp, _)| (qp, pins.now, false));
         }
     }
 }
@@ -168,6 +179,8 @@ impl<const QB: usize> CycleDut<NpPins, NpOuts> for HdlNp<QB> {
     fn eval(&mut self, pins: &NpPins) -> NpOuts {
         let u = self.uut.as_mut();
         u.reset.next = pins.reset;
+        u.s_clr_valid.next = pins.clr.is_some();
+        u.s_clr_qp.next = (pins.clr.unwrap_or(0) as u64).into();
         u.s_rx_valid.next = pins.rx.is_some();
         u.s_rx_qp.next = (pins.rx.map_or(0, |r| r.0) as u64).into();
         u.s_rx_ecn.next = (pins.rx.map_or(0, |r| r.1) as u64).into();
@@ -175,6 +188,7 @@ impl<const QB: usize> CycleDut<NpPins, NpOuts> for HdlNp<QB> {
         u.now.next = np_time_word(&pins.now);
         settle(u);
         NpOuts {
+            clr_ready: u.s_clr_ready.val(),
             rx_ready: u.s_rx_ready.val(),
             busy: u.busy.val(),
             cnp: u.m_cnp_valid.val().then(|| CnpRequest {

@@ -503,6 +503,8 @@ impl CycleDut<NpPins, NpOuts> for VerilatedNp {
         let m = self.m.as_mut();
         m.set_clock(0);
         m.set_reset(pins.reset as u64);
+        m.set_s_clr_valid(pins.clr.is_some() as u64);
+        m.set_s_clr_qp(pins.clr.unwrap_or(0) as u64);
         m.set_s_rx_valid(pins.rx.is_some() as u64);
         m.set_s_rx_qp(pins.rx.map_or(0, |r| r.0) as u64);
         m.set_s_rx_ecn(pins.rx.map_or(0, |r| r.1) as u64);
@@ -513,6 +515,7 @@ impl CycleDut<NpPins, NpOuts> for VerilatedNp {
         self.dump();
         let m = self.m.as_ref();
         NpOuts {
+            clr_ready: m.s_clr_ready() != 0,
             rx_ready: m.s_rx_ready() != 0,
             busy: m.busy() != 0,
             cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
@@ -546,6 +549,12 @@ macro_rules! core_model {
                 match self { $(CoreModel::$ty(m) => {
                     m.set_clock(0);
                     m.set_reset(pins.reset as u64);
+                    let (op, mode, rate) = ctl_fields(pins.ctl);
+                    m.set_s_ctl_valid(pins.ctl.is_some() as u64);
+                    m.set_s_ctl_qp(pins.ctl.map_or(0, |c| c.0) as u64);
+                    m.set_s_ctl_op(op as u64);
+                    m.set_s_ctl_mode(mode as u64);
+                    m.set_s_ctl_rate(rate as u64);
                     m.set_s_cnp_valid(pins.cnp.is_some() as u64);
                     m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
                     m.set_s_tx_valid(pins.tx.is_some() as u64);
@@ -569,6 +578,7 @@ macro_rules! core_model {
 
             fn outs(&self) -> CoreOuts {
                 match self { $(CoreModel::$ty(m) => CoreOuts {
+                    ctl_ready: m.s_ctl_ready() != 0,
                     cnp_ready: m.s_cnp_ready() != 0,
                     tx_ready: m.s_tx_ready() != 0,
                     query_ready: m.s_query_ready() != 0,

@@ -91,6 +91,7 @@ fn core_every_mode_loaded() {
         };
         let steps: Vec<CoreStep> = (0..3000)
             .map(|_| CoreStep {
+                ctl: None,
                 dt: rng.below(4),
                 cnp: (rng.below(4) == 0).then(|| qpn(&mut rng)),
                 tx: (rng.below(2) == 0).then(|| (qpn(&mut rng), 1 + rng.below(4096) as u32)),

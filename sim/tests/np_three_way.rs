@@ -89,6 +89,7 @@ fn np_every_mode_with_backpressure() {
         let steps: Vec<NpStep> = (0..4000)
             .map(|i| NpStep {
                 dt: rng.below(3),
+                clr: (i % 97 == 0).then(|| rng.below(6) as u32),
                 rx: (rng.below(3) > 0)
                     .then(|| (rng.below(6) as u32, if i % 7 == 0 { 1 } else { 3 })),
                 cnp_ready: rng.below(3) > 0,
