@@ -2,6 +2,7 @@
 //! pins, a golden model with the same timing ([`GoldenAxil`]) and rust-hdl's simulation
 //! ([`HdlAxil`]); the Verilated one is `verilated::VerilatedAxil`.
 
+use crate::hdl_sim::{settle, tick};
 use crate::lockstep::CycleDut;
 use roce_cc_hdl::axil_slave::AxilSlave;
 use rust_hdl::prelude::*;
@@ -159,7 +160,7 @@ impl HdlAxil {
     pub fn new() -> Self {
         let mut uut = Box::<AxilSlave>::default();
         uut.connect_all();
-        crate::np_harness::settle(uut.as_mut());
+        settle(uut.as_mut());
         Self { uut }
     }
 }
@@ -190,7 +191,7 @@ impl CycleDut<AxilPins, AxilOuts> for HdlAxil {
         u.reg_ack.next = p.ack.is_some();
         u.reg_rdata.next = b64(p.ack.map_or(0, |a| a.0)).into();
         u.reg_resp.next = b64(p.ack.map_or(0, |a| a.1)).into();
-        crate::np_harness::settle(u);
+        settle(u);
         AxilOuts {
             awready: u.s_awready.val(),
             wready: u.s_wready.val(),
@@ -209,10 +210,6 @@ impl CycleDut<AxilPins, AxilOuts> for HdlAxil {
     }
 
     fn clock(&mut self) {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: true };
-        crate::np_harness::settle(u);
-        u.clock.next = Clock { clk: false };
-        crate::np_harness::settle(u);
+        tick(self.uut.as_mut(), |u| &mut u.clock);
     }
 }

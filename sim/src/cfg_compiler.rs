@@ -8,8 +8,9 @@
 
 use crate::dcqcn_np::NpConfig;
 use crate::dcqcn_rp::{POW_TABLE, RpConfig};
+use crate::hdl_sim::{settle, tick};
 use crate::lockstep::CycleDut;
-use crate::np_harness::{np_cfg_word, settle};
+use crate::np_harness::np_cfg_word;
 use crate::rp_harness::cfg_word;
 use crate::verilated::words_of;
 use roce_cc_hdl::cfg_compiler::{COMPILE_CYCLES, CfgCompiler, ParamWord};
@@ -181,10 +182,6 @@ impl CycleDut<CfgPins, CfgOuts> for HdlCfg {
     }
 
     fn clock(&mut self) {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: true };
-        settle(u);
-        u.clock.next = Clock { clk: false };
-        settle(u);
+        tick(self.uut.as_mut(), |u| &mut u.clock);
     }
 }

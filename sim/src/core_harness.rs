@@ -6,8 +6,9 @@ use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
 use crate::dcqcn_rp::RpKind;
+use crate::hdl_sim::{settle, tick};
 use crate::lockstep::{CycleDut, Divergence, Named, clock_all, eval_all};
-use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word, settle};
+use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word};
 use crate::rp_harness::{
     GoldenRpCycle, RateOut, RpDut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
 };
@@ -261,11 +262,7 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
     }
 
     fn clock(&mut self) {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: true };
-        settle(u);
-        u.clock.next = Clock { clk: false };
-        settle(u);
+        tick(self.uut.as_mut(), |u| &mut u.clock);
     }
 }
 

@@ -9,6 +9,7 @@ pub mod csr;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod fixed;
+pub mod hdl_sim;
 pub mod lockstep;
 pub mod np_harness;
 pub mod replay;

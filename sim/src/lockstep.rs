@@ -94,3 +94,23 @@ pub fn failure_vcd(dir: &std::path::Path, test: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(dir).expect("create the VCD directory");
     dir.join(format!("{test}.vcd"))
 }
+
+/// An integer from the environment variable `name`, or `default`.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A proptest runner whose random choices are fixed by `seed` (the long campaigns print
+/// their seed so that a failure can be replayed with `ROCE_CC_SEED`).
+pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
+    )
+}

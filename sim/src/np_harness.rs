@@ -3,6 +3,7 @@
 //! [`crate::lockstep`].
 
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, DcqcnNp, NpConfig};
+use crate::hdl_sim::{settle, tick};
 use crate::lockstep::CycleDut;
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::dcqcn_np::{DcqcnNp as HdlDcqcnNp, NpCfgWord, NpTimeWord};
@@ -171,10 +172,6 @@ impl<const QB: usize> HdlNp<QB> {
     }
 }
 
-pub(crate) fn settle<B: Block>(uut: &mut B) {
-    assert!(simulate(uut, 1000), "rust-hdl simulation did not settle");
-}
-
 impl<const QB: usize> CycleDut<NpPins, NpOuts> for HdlNp<QB> {
     fn eval(&mut self, pins: &NpPins) -> NpOuts {
         let u = self.uut.as_mut();
@@ -205,10 +202,6 @@ impl<const QB: usize> CycleDut<NpPins, NpOuts> for HdlNp<QB> {
     }
 
     fn clock(&mut self) {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: true };
-        settle(u);
-        u.clock.next = Clock { clk: false };
-        settle(u);
+        tick(self.uut.as_mut(), |u| &mut u.clock);
     }
 }

@@ -10,6 +10,7 @@
 //! as they are before the clock edge; [`RpDut::clock`] is the rising edge.
 
 use crate::dcqcn_rp::{DcqcnRp, POW_TABLE, RpConfig, RpKind};
+use crate::hdl_sim::{settle, tick};
 use crate::replay::RpReport;
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
@@ -240,10 +241,6 @@ fn b<const N: usize>(x: u32) -> Bits<N> {
     (x as u64).into()
 }
 
-fn settle<B: Block>(uut: &mut B) {
-    assert!(simulate(uut, 1000), "rust-hdl simulation did not settle");
-}
-
 impl<const QB: usize> RpDut for HdlRp<QB> {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let u = self.uut.as_mut();
@@ -289,10 +286,6 @@ impl<const QB: usize> RpDut for HdlRp<QB> {
     }
 
     fn clock(&mut self) {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: true };
-        settle(u);
-        u.clock.next = Clock { clk: false };
-        settle(u);
+        tick(self.uut.as_mut(), |u| &mut u.clock);
     }
 }

@@ -10,18 +10,10 @@
 //! `ROCE_CC_SEED` replays a campaign. A mismatch stops it with the case and a VCD.
 
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use roce_cc_sim::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, HdlCore};
 use roce_cc_sim::core_stimulus::{describe_core_steps, run_core_lockstep, strategies};
-use roce_cc_sim::lockstep::Named;
+use roce_cc_sim::lockstep::{Named, env_u64, seeded_runner};
 use roce_cc_sim::verilated::VerilatedCore;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 #[test]
 fn core_long_campaign() {
@@ -33,12 +25,7 @@ fn core_long_campaign() {
     let hdl_every = env_u64("ROCE_CC_LONG_HDL_EVERY", 500).max(1);
     let seed = env_u64("ROCE_CC_SEED", std::process::id() as u64 ^ 0xc0de_cafe);
     eprintln!("core long campaign: {total} cycles, seed {seed}");
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
-    );
+    let mut runner = seeded_runner(seed);
     let big = strategies::core_case(1024, 20_000);
     let small = strategies::core_case(16, 2_000);
     let (mut cycles, mut hdl_cycles, mut cases) = (0u64, 0u64, 0u64);

@@ -11,17 +11,10 @@
 //! parameters, steps and a VCD, like the proptest cases.
 
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use roce_cc_sim::lockstep::{env_u64, seeded_runner};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
 use roce_cc_sim::stimulus::{describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 #[test]
 fn long_campaign() {
@@ -33,12 +26,7 @@ fn long_campaign() {
     let hdl_every = env_u64("ROCE_CC_LONG_HDL_EVERY", 500).max(1);
     let seed = env_u64("ROCE_CC_SEED", std::process::id() as u64 ^ 0x5eed_cafe);
     eprintln!("long campaign: {total} cycles, seed {seed}");
-    let mut seed_bytes = [0u8; 32];
-    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
-    );
+    let mut runner = seeded_runner(seed);
     let big = strategies::case(1024, 20_000);
     let small = strategies::case(16, 2_000);
     let (mut cycles, mut hdl_cycles, mut cases) = (0u64, 0u64, 0u64);
