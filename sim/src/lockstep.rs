@@ -8,6 +8,7 @@
 //! the same protocol.
 
 use std::fmt;
+use std::path::Path;
 
 /// Something with a unit's pins, stepped one clock cycle at a time.
 pub trait CycleDut<P, O> {
@@ -113,4 +114,43 @@ pub fn seeded_runner(seed: u64) -> proptest::test_runner::TestRunner {
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
     )
+}
+
+/// A Verilated model that can write every signal to a VCD waveform.
+pub trait Waveform {
+    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()>;
+    fn close_vcd(&mut self);
+}
+
+/// Run `run` on golden, rust-hdl and Verilator together. If they diverge, run a fresh
+/// Verilated model alone again with a VCD written to `vcd`, and return the divergence with a
+/// line that names the file (or says why there is none), for the failure message.
+pub fn three_way<P, O, R, V>(
+    golden: &mut dyn CycleDut<P, O>,
+    hdl: &mut dyn CycleDut<P, O>,
+    verilated: impl Fn() -> V,
+    vcd: &Path,
+    run: impl Fn(&mut [Named<'_, P, O>]) -> Result<R, Divergence<O>>,
+) -> Result<R, (Divergence<O>, String)>
+where
+    V: CycleDut<P, O> + Waveform,
+{
+    let mut v = verilated();
+    let mut duts: Vec<Named<P, O>> =
+        vec![("golden", golden), ("rust-hdl", hdl), ("verilator", &mut v)];
+    let divergence = match run(&mut duts) {
+        Ok(r) => return Ok(r),
+        Err(d) => d,
+    };
+    let mut v = verilated();
+    let note = match v.open_vcd(vcd) {
+        Ok(()) => {
+            let mut duts: Vec<Named<P, O>> = vec![("verilator", &mut v)];
+            let _ = run(&mut duts);
+            v.close_vcd();
+            format!("VCD of the Verilated run: {}", vcd.display())
+        }
+        Err(e) => format!("(no VCD: {e})"),
+    };
+    Err((divergence, note))
 }

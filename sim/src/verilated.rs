@@ -747,6 +747,33 @@ pub fn core_for(
     Ok(Box::new(core))
 }
 
+impl crate::lockstep::Waveform for VerilatedNp {
+    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        VerilatedNp::open_vcd(self, path)
+    }
+    fn close_vcd(&mut self) {
+        VerilatedNp::close_vcd(self)
+    }
+}
+
+impl crate::lockstep::Waveform for VerilatedCore {
+    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        VerilatedCore::open_vcd(self, path)
+    }
+    fn close_vcd(&mut self) {
+        VerilatedCore::close_vcd(self)
+    }
+}
+
+impl crate::lockstep::Waveform for VerilatedAxil {
+    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        VerilatedAxil::open_vcd(self, path)
+    }
+    fn close_vcd(&mut self) {
+        VerilatedAxil::close_vcd(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,9 @@ use proptest::prelude::*;
 use roce_cc_sim::axil::{
     AxilOuts, AxilPins, GoldenAxil, HdlAxil, RESP_DECERR, RESP_OKAY, RESP_SLVERR,
 };
-use roce_cc_sim::lockstep::{Named, cases_from_env, clock_all, eval_all, failure_vcd};
+use roce_cc_sim::lockstep::{
+    Divergence, Named, cases_from_env, clock_all, eval_all, failure_vcd, three_way,
+};
 use roce_cc_sim::stimulus::XorShift;
 use roce_cc_sim::verilated::VerilatedAxil;
 use std::collections::{HashMap, VecDeque};
@@ -29,9 +31,12 @@ fn vcd_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("axil_three_way")
 }
 
-fn run_pins(steps: &[AxilPins], duts: &mut [Named<AxilPins, AxilOuts>]) -> Result<(), String> {
+fn run_pins(
+    steps: &[AxilPins],
+    duts: &mut [Named<AxilPins, AxilOuts>],
+) -> Result<(), Divergence<AxilOuts>> {
     for (i, p) in steps.iter().enumerate() {
-        eval_all(duts, p, i).map_err(|m| m.to_string())?;
+        eval_all(duts, p, i)?;
         clock_all(duts);
     }
     Ok(())
@@ -64,19 +69,16 @@ proptest! {
 
     #[test]
     fn axil_three_way_random_pins(steps in proptest::collection::vec(pins(), 1..400)) {
-        let (mut g, mut h, mut v) = (GoldenAxil::new(), HdlAxil::new(), VerilatedAxil::new());
-        let mut duts: Vec<Named<AxilPins, AxilOuts>> =
-            vec![("golden", &mut g), ("rust-hdl", &mut h), ("verilator", &mut v)];
-        if let Err(m) = run_pins(&steps, &mut duts) {
-            let path = failure_vcd(&vcd_dir(), "axil_three_way_random_pins");
-            let mut v = VerilatedAxil::new();
-            if v.open_vcd(&path).is_ok() {
-                let mut duts: Vec<Named<AxilPins, AxilOuts>> = vec![("verilator", &mut v)];
-                let _ = run_pins(&steps, &mut duts);
-                v.close_vcd();
-            }
+        let vcd = failure_vcd(&vcd_dir(), "axil_three_way_random_pins");
+        if let Err((m, vcd)) = three_way(
+            &mut GoldenAxil::new(),
+            &mut HdlAxil::new(),
+            VerilatedAxil::new,
+            &vcd,
+            |duts| run_pins(&steps, duts),
+        ) {
             let list: Vec<String> = steps.iter().enumerate().map(|(i, s)| format!("  {i:4}: {s:?}")).collect();
-            return Err(TestCaseError::fail(format!("{m}\nsteps:\n{}\nVCD: {}", list.join("\n"), path.display())));
+            return Err(TestCaseError::fail(format!("{m}\nsteps:\n{}\n{vcd}", list.join("\n"))));
         }
     }
 }

@@ -16,42 +16,31 @@ use proptest::prelude::*;
 use roce_cc_params::{CnpModeration, Params};
 use roce_cc_sim::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, HdlCore};
 use roce_cc_sim::core_stimulus::{CoreStep, describe_core_steps, run_core_lockstep, strategies};
-use roce_cc_sim::lockstep::{Named, cases_from_env, failure_vcd};
+use roce_cc_sim::lockstep::{Named, cases_from_env, failure_vcd, three_way};
 use roce_cc_sim::stimulus::XorShift;
 use roce_cc_sim::verilated::VerilatedCore;
 use std::path::PathBuf;
 
 fn check(test: &str, p: &Params, steps: &[CoreStep]) -> Result<(), TestCaseError> {
-    let mut g = GoldenCoreCycle::new(p);
-    let mut h = HdlCore::<4>::new(p);
-    let mut v = VerilatedCore::exact(p).expect("a 16-QP Verilated core is built");
-    let mut duts: Vec<Named<CorePins, CoreOuts>> = vec![
-        ("golden", &mut g),
-        ("rust-hdl", &mut h),
-        ("verilator", &mut v),
-    ];
-    if let Err(m) = run_core_lockstep(p, steps, &mut duts) {
-        let path = failure_vcd(
-            &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("core_three_way"),
-            test,
-        );
-        let mut v = VerilatedCore::exact(p).expect("built");
-        let vcd = match v.open_vcd(&path) {
-            Ok(()) => {
-                let mut duts: Vec<Named<CorePins, CoreOuts>> = vec![("verilator", &mut v)];
-                let _ = run_core_lockstep(p, steps, &mut duts);
-                v.close_vcd();
-                format!("VCD of the Verilated run: {}", path.display())
-            }
-            Err(e) => format!("(no VCD: {e})"),
-        };
-        return Err(TestCaseError::fail(format!(
+    let vcd = failure_vcd(
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("core_three_way"),
+        test,
+    );
+    three_way(
+        &mut GoldenCoreCycle::new(p),
+        &mut HdlCore::<4>::new(p),
+        || VerilatedCore::exact(p).expect("a 16-QP Verilated core is built"),
+        &vcd,
+        |duts| run_core_lockstep(p, steps, duts),
+    )
+    .map(|_| ())
+    .map_err(|(m, vcd)| {
+        TestCaseError::fail(format!(
             "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
             p.to_toml_string(),
             describe_core_steps(steps, m.step)
-        )));
-    }
-    Ok(())
+        ))
+    })
 }
 
 proptest! {

@@ -15,42 +15,31 @@
 use proptest::prelude::*;
 use roce_cc_params::{CnpModeration, Params};
 use roce_cc_sim::core_stimulus::{NpStep, describe_np_steps, run_np_lockstep, strategies};
-use roce_cc_sim::lockstep::{Named, cases_from_env, failure_vcd};
+use roce_cc_sim::lockstep::{Named, cases_from_env, failure_vcd, three_way};
 use roce_cc_sim::np_harness::{GoldenNpCycle, HdlNp, NpOuts, NpPins};
 use roce_cc_sim::verilated::VerilatedNp;
 use std::path::PathBuf;
 
 fn check(test: &str, p: &Params, steps: &[NpStep]) -> Result<(), TestCaseError> {
-    let mut g = GoldenNpCycle::new(p);
-    let mut h = HdlNp::<4>::new(p);
-    let mut v = VerilatedNp::new(p).expect("a 16-QP Verilated NP is built");
-    let mut duts: Vec<Named<NpPins, NpOuts>> = vec![
-        ("golden", &mut g),
-        ("rust-hdl", &mut h),
-        ("verilator", &mut v),
-    ];
-    if let Err(m) = run_np_lockstep(p, steps, &mut duts) {
-        let path = failure_vcd(
-            &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("np_three_way"),
-            test,
-        );
-        let mut v = VerilatedNp::new(p).expect("built");
-        let vcd = match v.open_vcd(&path) {
-            Ok(()) => {
-                let mut duts: Vec<Named<NpPins, NpOuts>> = vec![("verilator", &mut v)];
-                let _ = run_np_lockstep(p, steps, &mut duts);
-                v.close_vcd();
-                format!("VCD of the Verilated run: {}", path.display())
-            }
-            Err(e) => format!("(no VCD: {e})"),
-        };
-        return Err(TestCaseError::fail(format!(
+    let vcd = failure_vcd(
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("np_three_way"),
+        test,
+    );
+    three_way(
+        &mut GoldenNpCycle::new(p),
+        &mut HdlNp::<4>::new(p),
+        || VerilatedNp::new(p).expect("a 16-QP Verilated NP is built"),
+        &vcd,
+        |duts| run_np_lockstep(p, steps, duts),
+    )
+    .map(|_| ())
+    .map_err(|(m, vcd)| {
+        TestCaseError::fail(format!(
             "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
             p.to_toml_string(),
             describe_np_steps(steps, m.step)
-        )));
-    }
-    Ok(())
+        ))
+    })
 }
 
 proptest! {
