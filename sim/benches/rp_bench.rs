@@ -11,7 +11,8 @@
 
 use roce_cc_params::Params;
 use roce_cc_sim::dcqcn_rp::{DcqcnRp, RpKind};
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
+use roce_cc_sim::lockstep::{CycleDut, Named};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 use std::time::Instant;
@@ -47,8 +48,8 @@ fn stimulus(n: usize, qps: u32) -> Vec<Step> {
 
 /// Cycles per second of `dut` alone on `steps` (bring-up included in neither count nor time
 /// of the others: each run does its own).
-fn cycles_per_s(p: &Params, steps: &[Step], dut: &mut dyn RpDut) -> f64 {
-    let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("dut", dut)];
+fn cycles_per_s(p: &Params, steps: &[Step], dut: &mut dyn CycleDut<RpPins, RpOuts>) -> f64 {
+    let mut duts: Vec<Named<RpPins, RpOuts>> = vec![("dut", dut)];
     let t = Instant::now();
     run_lockstep(p, steps, &mut duts).expect("a single DUT cannot mismatch");
     let setup = p.qps as f64 + 256.0;

@@ -10,7 +10,7 @@ use crate::hdl_sim::{settle, tick};
 use crate::lockstep::{CycleDut, Divergence, Named, clock_all, eval_all};
 use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word};
 use crate::rp_harness::{
-    GoldenRpCycle, RateOut, RpDut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
+    GoldenRpCycle, RateOut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
 };
 use crate::timebase::{TimeStamp, Timebase};
 use roce_cc_hdl::core_top::{CnpTimeWord, RoceCcCore};

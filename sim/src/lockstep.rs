@@ -4,8 +4,7 @@
 //! observable before the clock edge), and each implementation (golden model with the
 //! unit's pipeline timing, rust-hdl's simulation, the Verilated Verilog) implements
 //! [`CycleDut<P, O>`]. [`eval_all`] gives every implementation the same pins and returns the
-//! first disagreement. The reaction point's older harness (`rp_harness::RpDut`) follows
-//! the same protocol.
+//! first disagreement.
 
 use std::fmt;
 use std::path::Path;

@@ -5,12 +5,13 @@
 //! * [`HdlRp`]: rust-hdl's own simulation of `roce_cc_hdl::dcqcn_rp::DcqcnRp`.
 //! * `VerilatedRp` (in [`crate::verilated`]): the Verilog of the same design, Verilated.
 //!
-//! All three implement [`RpDut`]; the three-way tests and the `rtl` replay engine drive
-//! them through it. Each cycle: [`RpDut::eval`] applies the pins and returns the outputs
-//! as they are before the clock edge; [`RpDut::clock`] is the rising edge.
+//! All three implement [`CycleDut`]`<RpPins, RpOuts>` (`crate::lockstep`), and the
+//! three-way tests drive them through it. Each cycle: `eval` applies the pins and returns
+//! the outputs as they are before the clock edge; `clock` is the rising edge.
 
 use crate::dcqcn_rp::{DcqcnRp, POW_TABLE, RpConfig, RpKind};
 use crate::hdl_sim::{settle, tick};
+use crate::lockstep::CycleDut;
 use crate::replay::RpReport;
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
@@ -63,14 +64,6 @@ pub struct RateOut {
     pub report: RpReport,
 }
 
-/// Something with the RP's pins.
-pub trait RpDut {
-    /// Drive `pins` and return the outputs before the next rising edge.
-    fn eval(&mut self, pins: &RpPins) -> RpOuts;
-    /// The rising clock edge (with the pins last given to `eval`).
-    fn clock(&mut self);
-}
-
 /// Which input, if any, the arbiter takes: command, CNP, packet, query.
 pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
     if let (Some(c), true) = (pins.ctl, outs.ctl_ready) {
@@ -113,7 +106,7 @@ impl GoldenRpCycle {
     }
 }
 
-impl RpDut for GoldenRpCycle {
+impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let adv = self.out.is_none() || pins.m_ready;
         let take = adv && self.busy_left == 0;
@@ -241,7 +234,7 @@ fn b<const N: usize>(x: u32) -> Bits<N> {
     (x as u64).into()
 }
 
-impl<const QB: usize> RpDut for HdlRp<QB> {
+impl<const QB: usize> CycleDut<RpPins, RpOuts> for HdlRp<QB> {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let u = self.uut.as_mut();
         u.reset.next = pins.reset;

@@ -3,11 +3,12 @@
 //! A [`Stimulus`] is a parameter set plus a list of [`Step`]s: per cycle, which inputs are
 //! offered, whether the report consumer is ready, and how far time advances (from one
 //! cycle up to seconds, which the RP sees only through its `now` input, so an idle gap of
-//! seconds costs one simulated cycle). [`run_lockstep`] drives every [`RpDut`] with the
+//! seconds costs one simulated cycle). [`run_lockstep`] drives every implementation with the
 //! same pins and compares every output on every cycle.
 
 use crate::dcqcn_rp::RpConfig;
-use crate::rp_harness::{RpDut, RpOuts, RpPins, table_writes};
+use crate::lockstep::{Divergence, Named, clock_all, eval_all};
+use crate::rp_harness::{RpOuts, RpPins, table_writes};
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
 
@@ -53,32 +54,6 @@ pub struct Step {
     pub m_ready: bool,
 }
 
-/// What differed, on which cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// Index of the step (cycle after reset and table load).
-    pub step: usize,
-    /// Name of the implementation that differed from the first one.
-    pub dut: String,
-    pub want: RpOuts,
-    pub got: RpOuts,
-}
-
-impl std::fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = if self.step == usize::MAX {
-            "during bring-up (reset, table load)".to_string()
-        } else {
-            format!("at step {}", self.step)
-        };
-        write!(
-            f,
-            "{} differs from the first implementation {at}:\n  expected {:?}\n  got      {:?}",
-            self.dut, self.want, self.got
-        )
-    }
-}
-
 /// The steps of a failing case up to and including the mismatch, one per line, for
 /// failure messages (the shrunk event sequence).
 pub fn describe_steps(steps: &[Step], upto: usize) -> String {
@@ -103,7 +78,10 @@ fn fmt_opt(x: Option<String>) -> String {
 
 /// Reset, load the power table during the RAM sweep, wait for the sweep to end.
 /// Returns the number of set-up cycles; every DUT sees the same pins.
-pub fn bring_up(p: &Params, duts: &mut [(&str, &mut dyn RpDut)]) -> Result<u64, Mismatch> {
+pub fn bring_up(
+    p: &Params,
+    duts: &mut [Named<'_, RpPins, RpOuts>],
+) -> Result<u64, Divergence<RpOuts>> {
     let cfg = RpConfig::new(p);
     let mut tbl = table_writes(&cfg).into_iter();
     let tb = Timebase::new(p);
@@ -121,36 +99,10 @@ pub fn bring_up(p: &Params, duts: &mut [(&str, &mut dyn RpDut)]) -> Result<u64, 
         if reset_cycles == 0 && !outs.busy && pins.tbl.is_none() {
             return Ok(cycle);
         }
-        for (_, d) in duts.iter_mut() {
-            d.clock();
-        }
+        clock_all(duts);
         reset_cycles = reset_cycles.saturating_sub(1);
         cycle += 1;
     }
-}
-
-fn eval_all(
-    duts: &mut [(&str, &mut dyn RpDut)],
-    pins: &RpPins,
-    step: usize,
-) -> Result<RpOuts, Mismatch> {
-    let mut first: Option<RpOuts> = None;
-    for (name, d) in duts.iter_mut() {
-        let o = d.eval(pins);
-        match first {
-            None => first = Some(o),
-            Some(w) if w != o => {
-                return Err(Mismatch {
-                    step,
-                    dut: name.to_string(),
-                    want: w,
-                    got: o,
-                });
-            }
-            _ => {}
-        }
-    }
-    Ok(first.expect("at least one DUT"))
 }
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
@@ -159,8 +111,8 @@ fn eval_all(
 pub fn run_lockstep(
     p: &Params,
     steps: &[Step],
-    duts: &mut [(&str, &mut dyn RpDut)],
-) -> Result<Vec<crate::rp_harness::RateOut>, Mismatch> {
+    duts: &mut [Named<'_, RpPins, RpOuts>],
+) -> Result<Vec<crate::rp_harness::RateOut>, Divergence<RpOuts>> {
     let tb = Timebase::new(p);
     bring_up(p, duts)?;
     let mut cycle = 0u64;
@@ -189,9 +141,7 @@ pub fn run_lockstep(
         if let (Some(r), true) = (outs.report, pins.m_ready) {
             reports.push(r);
         }
-        for (_, d) in duts.iter_mut() {
-            d.clock();
-        }
+        clock_all(duts);
     }
     Ok(reports)
 }

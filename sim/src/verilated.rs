@@ -22,7 +22,7 @@ use crate::dcqcn_rp::RpConfig;
 use crate::lockstep::CycleDut;
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
-use crate::rp_harness::{RateOut, RpDut, RpOuts, RpPins, cfg_word, ctl_fields};
+use crate::rp_harness::{RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
@@ -251,10 +251,10 @@ macro_rules! rp_model {
 
 rp_model!(dcqcn_rp_q16::VDcqcnRpQ16, dcqcn_rp_q1024::VDcqcnRpQ1024);
 
-/// The Verilated reaction point with the lock-step harness's pins ([`RpDut`]).
+/// The Verilated reaction point with the lock-step harness's pins ([`RpPins`]).
 ///
-/// Each cycle: [`RpDut::eval`] lowers the clock, sets the pins and evaluates once;
-/// [`RpDut::clock`] raises the clock and evaluates (two evaluations per cycle). With a VCD open, every half cycle is
+/// Each cycle: `eval` lowers the clock, sets the pins and evaluates once;
+/// `clock` raises the clock and evaluates (two evaluations per cycle). With a VCD open, every half cycle is
 /// dumped (time unit: half cycles).
 pub struct VerilatedRp {
     model: RpModel,
@@ -306,7 +306,7 @@ impl VerilatedRp {
     }
 }
 
-impl RpDut for VerilatedRp {
+impl CycleDut<RpPins, RpOuts> for VerilatedRp {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         self.model.eval_pins(pins, &time_words(&pins.now));
         self.dump();
@@ -745,6 +745,15 @@ pub fn core_for(
             .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
     }
     Ok(Box::new(core))
+}
+
+impl crate::lockstep::Waveform for VerilatedRp {
+    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        VerilatedRp::open_vcd(self, path)
+    }
+    fn close_vcd(&mut self) {
+        VerilatedRp::close_vcd(self)
+    }
 }
 
 impl crate::lockstep::Waveform for VerilatedNp {

@@ -11,8 +11,8 @@
 //! parameters, steps and a VCD, like the proptest cases.
 
 use proptest::strategy::{Strategy, ValueTree};
-use roce_cc_sim::lockstep::{env_u64, seeded_runner};
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
+use roce_cc_sim::lockstep::{Named, env_u64, seeded_runner};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
 
@@ -42,14 +42,14 @@ fn long_campaign() {
         let mut v = VerilatedRp::exact(&p).expect("model built for this size");
         let result = if three_way {
             let mut h = HdlRp::<4>::new(&p);
-            let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![
+            let mut duts: Vec<Named<RpPins, RpOuts>> = vec![
                 ("golden", &mut g),
                 ("rust-hdl", &mut h),
                 ("verilator", &mut v),
             ];
             run_lockstep(&p, &steps, &mut duts)
         } else {
-            let mut duts: Vec<(&str, &mut dyn RpDut)> =
+            let mut duts: Vec<Named<RpPins, RpOuts>> =
                 vec![("golden", &mut g), ("verilator", &mut v)];
             run_lockstep(&p, &steps, &mut duts)
         };
@@ -57,7 +57,7 @@ fn long_campaign() {
             let path = std::env::temp_dir().join(format!("rp_long_campaign_{seed}.vcd"));
             let mut v = VerilatedRp::exact(&p).expect("model built");
             if v.open_vcd(&path).is_ok() {
-                let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("verilator", &mut v)];
+                let mut duts: Vec<Named<RpPins, RpOuts>> = vec![("verilator", &mut v)];
                 let _ = run_lockstep(&p, &steps, &mut duts);
                 v.close_vcd();
             }

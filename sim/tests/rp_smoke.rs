@@ -2,7 +2,8 @@
 //! a quick, deterministic check that runs before the proptest campaign.
 
 use roce_cc_params::Params;
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
+use roce_cc_sim::lockstep::Named;
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
@@ -42,7 +43,7 @@ fn three_implementations_agree_on_a_fixed_stream() {
     let mut g = GoldenRpCycle::new(&p);
     let mut h = HdlRp::<4>::new(&p);
     let mut v = VerilatedRp::exact(&p).expect("16-QP model is built");
-    let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![
+    let mut duts: Vec<Named<RpPins, RpOuts>> = vec![
         ("golden", &mut g),
         ("rust-hdl", &mut h),
         ("verilator", &mut v),

@@ -16,8 +16,8 @@
 
 use proptest::prelude::*;
 use roce_cc_params::Params;
-use roce_cc_sim::lockstep::{cases_from_env, failure_vcd};
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpDut};
+use roce_cc_sim::lockstep::{cases_from_env, failure_vcd, three_way};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp};
 use roce_cc_sim::stimulus::{Step, describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
 use std::path::PathBuf;
@@ -30,36 +30,24 @@ fn vcd_path(test: &str) -> PathBuf {
     )
 }
 
-/// Runs one case three ways; on a mismatch re-runs the Verilated model alone with a VCD
+/// Runs one case three ways; on a mismatch the Verilated model runs alone again with a VCD
 /// (proptest calls this for every shrink step, so the file left is the shortest case's).
 fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
-    let mut g = GoldenRpCycle::new(p);
-    let mut h = HdlRp::<4>::new(p);
-    let mut v = VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built");
-    let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![
-        ("golden", &mut g),
-        ("rust-hdl", &mut h),
-        ("verilator", &mut v),
-    ];
-    if let Err(m) = run_lockstep(p, steps, &mut duts) {
-        let path = vcd_path(test);
-        let mut v = VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built");
-        let vcd = match v.open_vcd(&path) {
-            Ok(()) => {
-                let mut duts: Vec<(&str, &mut dyn RpDut)> = vec![("verilator", &mut v)];
-                let _ = run_lockstep(p, steps, &mut duts);
-                v.close_vcd();
-                format!("VCD of the Verilated run: {}", path.display())
-            }
-            Err(e) => format!("(no VCD: {e})"),
-        };
-        return Err(TestCaseError::fail(format!(
+    three_way(
+        &mut GoldenRpCycle::new(p),
+        &mut HdlRp::<4>::new(p),
+        || VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built"),
+        &vcd_path(test),
+        |duts| run_lockstep(p, steps, duts),
+    )
+    .map(|_| ())
+    .map_err(|(m, vcd)| {
+        TestCaseError::fail(format!(
             "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
             p.to_toml_string(),
             describe_steps(steps, m.step)
-        )));
-    }
-    Ok(())
+        ))
+    })
 }
 
 proptest! {
