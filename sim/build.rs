@@ -32,6 +32,11 @@ fn main() {
         &out,
     );
     build_top(
+        "timebase",
+        &mut roce_cc_hdl::timebase::Timebase::default(),
+        &out,
+    );
+    build_top(
         "cfg_compiler",
         &mut roce_cc_hdl::cfg_compiler::CfgCompiler::default(),
         &out,

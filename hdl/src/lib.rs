@@ -2,6 +2,7 @@
 //!
 //! - [`axil_slave`]: AXI4-Lite slave front end (one register access at a time).
 //! - [`cfg_compiler`]: parameters as the host writes them -> the units' hardware form.
+//! - [`timebase`]: the time base in hardware (cycle and microsecond counters per period).
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
@@ -16,6 +17,7 @@ pub mod core_top;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod lut_ram;
+pub mod timebase;
 pub mod wide_mul;
 pub mod zero_ext;
 
@@ -59,6 +61,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "dcqcn_np_q1024".to_string(),
             verilog_of(dcqcn_np::DcqcnNp::<QP_BITS>::new()),
+        ),
+        (
+            "timebase".to_string(),
+            verilog_of(timebase::Timebase::default()),
         ),
         (
             "cfg_compiler".to_string(),

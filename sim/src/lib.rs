@@ -18,5 +18,6 @@ pub mod replay_rtl;
 pub mod rp_harness;
 pub mod stimulus;
 pub mod timebase;
+pub mod timebase_harness;
 pub mod trace;
 pub mod verilated;

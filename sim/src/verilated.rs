@@ -24,6 +24,7 @@ use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
 use crate::rp_harness::{RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
+use crate::timebase_harness::{TbOuts, TbPins};
 use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
@@ -69,6 +70,10 @@ bridge!(
 bridge!(
     /// `CfgCompiler`: parameters -> the units' hardware form.
     cfg_compiler
+);
+bridge!(
+    /// `Timebase`: the time base in hardware.
+    timebase
 );
 bridge!(
     /// `DcqcnNp<4>`: the notification point for 16 QPs (three-way tests).
@@ -316,6 +321,45 @@ impl CycleDut<RpPins, RpOuts> for VerilatedRp {
     fn clock(&mut self) {
         self.model.set_clock(true);
         self.dump();
+    }
+}
+
+/// The Verilated time base with the harness's pins ([`crate::timebase_harness::TbPins`]).
+pub struct VerilatedTimebase {
+    m: Box<timebase::VTimebase>,
+}
+
+impl Default for VerilatedTimebase {
+    fn default() -> Self {
+        let mut m: Box<timebase::VTimebase> = Box::default();
+        m.set_clock(0);
+        m.eval();
+        Self { m }
+    }
+}
+
+impl CycleDut<TbPins, TbOuts> for VerilatedTimebase {
+    fn eval(&mut self, pins: &TbPins) -> TbOuts {
+        let p = &pins.params;
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(pins.reset as u64);
+        m.set_restart(pins.restart as u64);
+        m.set_clock_mhz(p.clock_mhz as u64);
+        m.set_p_alpha(p.dce_tcp_rtt as u64);
+        m.set_p_dec(p.rate_reduce_monitor_period as u64);
+        m.set_p_inc(p.rpg_time_reset as u64);
+        m.set_p_cnp(p.min_time_between_cnps.max(1) as u64);
+        m.eval();
+        TbOuts {
+            now: m.now(),
+            now_cnp: m.now_cnp(),
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
     }
 }
 
