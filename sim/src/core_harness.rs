@@ -7,7 +7,7 @@ use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
 use crate::dcqcn_rp::RpKind;
 use crate::hdl_sim::{settle, tick};
-use crate::lockstep::{CycleDut, Divergence, Named, clock_all, eval_all};
+use crate::lockstep::{CycleDut, Divergence, Named, bring_up};
 use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word};
 use crate::rp_harness::{
     GoldenRpCycle, RateOut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
@@ -272,25 +272,18 @@ pub fn core_bring_up(
     p: &Params,
     duts: &mut [Named<'_, CorePins, CoreOuts>],
 ) -> Result<u64, Divergence<CoreOuts>> {
-    let mut tbl = table_writes(&RpConfig::new(p)).into_iter();
-    let tb = Timebase::new(p);
-    let mut cycle = 0u64;
-    let mut reset_cycles = 2u32;
-    loop {
-        let pins = CorePins {
-            reset: reset_cycles > 0,
+    let now = Timebase::new(p).at_cycle(0);
+    bring_up(
+        duts,
+        table_writes(&RpConfig::new(p)),
+        |reset, tbl| CorePins {
+            reset,
             rate_ready: true,
             cnp_ready: true,
-            now: tb.at_cycle(0),
-            tbl: if reset_cycles > 0 { None } else { tbl.next() },
+            now,
+            tbl,
             ..Default::default()
-        };
-        let outs = eval_all(duts, &pins, usize::MAX)?;
-        if reset_cycles == 0 && !outs.busy && pins.tbl.is_none() {
-            return Ok(cycle);
-        }
-        clock_all(duts);
-        reset_cycles = reset_cycles.saturating_sub(1);
-        cycle += 1;
-    }
+        },
+        |o: &CoreOuts| o.busy,
+    )
 }

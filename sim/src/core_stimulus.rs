@@ -7,7 +7,7 @@
 
 use crate::core_harness::{CoreOuts, CorePins, core_bring_up};
 use crate::dcqcn_np::CnpRequest;
-use crate::lockstep::{Divergence, Named, clock_all, eval_all};
+use crate::lockstep::{self, Divergence, Named, clock_all, eval_all};
 use crate::np_harness::{NpOuts, NpPins};
 use crate::rp_harness::RateOut;
 use crate::timebase::Timebase;
@@ -87,22 +87,18 @@ pub fn run_np_lockstep(
     duts: &mut [Named<'_, NpPins, NpOuts>],
 ) -> Result<(Vec<CnpRequest>, NpOuts), Divergence<NpOuts>> {
     let tb = Timebase::new(p);
-    let mut reset_cycles = 2u32;
-    loop {
-        let pins = NpPins {
-            reset: reset_cycles > 0,
-            clr: None,
+    let now = tb.at_cycle(0);
+    lockstep::bring_up(
+        duts,
+        [],
+        |reset, _| NpPins {
+            reset,
             cnp_ready: true,
-            now: tb.at_cycle(0),
+            now,
             ..Default::default()
-        };
-        let o = eval_all(duts, &pins, usize::MAX)?;
-        if reset_cycles == 0 && !o.busy {
-            break;
-        }
-        clock_all(duts);
-        reset_cycles = reset_cycles.saturating_sub(1);
-    }
+        },
+        |o: &NpOuts| o.busy,
+    )?;
     let drain = NpStep {
         dt: 1,
         clr: None,

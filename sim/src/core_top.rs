@@ -26,6 +26,20 @@ pub enum CoreEvent {
     SetMode { qpn: u32, mode: u32, rate_q8: u32 },
 }
 
+impl CoreEvent {
+    /// The QP number the event is for.
+    pub fn qpn(&self) -> u32 {
+        match *self {
+            CoreEvent::Cnp { qpn }
+            | CoreEvent::Tx { qpn, .. }
+            | CoreEvent::Query { qpn }
+            | CoreEvent::Rx { qpn, .. }
+            | CoreEvent::Reset { qpn }
+            | CoreEvent::SetMode { qpn, .. } => qpn,
+        }
+    }
+}
+
 /// What the core emits for one event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoreOut {
@@ -77,18 +91,18 @@ impl Core {
 
     /// Apply one event at `now`.
     pub fn apply(&mut self, now: &TimeStamp, ev: CoreEvent) -> CoreOut {
-        let (qpn, counter) = match ev {
-            CoreEvent::Cnp { qpn } => (qpn, &mut self.bad_qp.cnp),
-            CoreEvent::Tx { qpn, .. } => (qpn, &mut self.bad_qp.tx),
-            CoreEvent::Query { qpn } => (qpn, &mut self.bad_qp.query),
-            CoreEvent::Rx { qpn, .. } => (qpn, &mut self.bad_qp.rx),
-            // Commands come from the register block, which checks the QP itself.
-            CoreEvent::Reset { qpn } | CoreEvent::SetMode { qpn, .. } => {
-                assert!(qpn < self.qps, "command for QP {qpn} of {}", self.qps);
-                (qpn, &mut self.bad_qp.rx)
-            }
+        // Commands come from the register block, which names only QPs the core has (its
+        // command port is QB bits wide): there is nothing to reject or count.
+        let counter = match ev {
+            CoreEvent::Cnp { .. } => Some(&mut self.bad_qp.cnp),
+            CoreEvent::Tx { .. } => Some(&mut self.bad_qp.tx),
+            CoreEvent::Query { .. } => Some(&mut self.bad_qp.query),
+            CoreEvent::Rx { .. } => Some(&mut self.bad_qp.rx),
+            CoreEvent::Reset { .. } | CoreEvent::SetMode { .. } => None,
         };
+        let qpn = ev.qpn();
         if qpn >= self.qps {
+            let counter = counter.expect("a command for a QP the core does not have");
             *counter = (*counter + 1) & COUNTER_MASK;
             return CoreOut::Rejected;
         }

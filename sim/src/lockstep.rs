@@ -153,3 +153,28 @@ where
     };
     Err((divergence, note))
 }
+
+/// The bring-up every unit needs before its stimulus: `reset` for two cycles, then the
+/// `table` writes one per cycle (they overlap the RAM sweep), then idle cycles until `busy`
+/// falls. `pins(reset, table_write)` builds one cycle's pins, `busy` reads the outputs.
+/// Every implementation sees the same pins; returns the number of set-up cycles.
+pub fn bring_up<P, O: PartialEq + Clone>(
+    duts: &mut [Named<'_, P, O>],
+    table: impl IntoIterator<Item = (u32, u32)>,
+    pins: impl Fn(bool, Option<(u32, u32)>) -> P,
+    busy: impl Fn(&O) -> bool,
+) -> Result<u64, Divergence<O>> {
+    let mut table = table.into_iter();
+    let mut cycle = 0u64;
+    let mut reset_cycles = 2u32;
+    loop {
+        let write = if reset_cycles > 0 { None } else { table.next() };
+        let outs = eval_all(duts, &pins(reset_cycles > 0, write), usize::MAX)?;
+        if reset_cycles == 0 && !busy(&outs) && write.is_none() {
+            return Ok(cycle);
+        }
+        clock_all(duts);
+        reset_cycles = reset_cycles.saturating_sub(1);
+        cycle += 1;
+    }
+}

@@ -7,7 +7,7 @@
 //! same pins and compares every output on every cycle.
 
 use crate::dcqcn_rp::RpConfig;
-use crate::lockstep::{Divergence, Named, clock_all, eval_all};
+use crate::lockstep::{self, Divergence, Named, clock_all, eval_all};
 use crate::rp_harness::{RpOuts, RpPins, table_writes};
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
@@ -82,27 +82,19 @@ pub fn bring_up(
     p: &Params,
     duts: &mut [Named<'_, RpPins, RpOuts>],
 ) -> Result<u64, Divergence<RpOuts>> {
-    let cfg = RpConfig::new(p);
-    let mut tbl = table_writes(&cfg).into_iter();
-    let tb = Timebase::new(p);
-    let mut cycle = 0u64;
-    let mut reset_cycles = 2u32;
-    loop {
-        let pins = RpPins {
-            reset: reset_cycles > 0,
+    let now = Timebase::new(p).at_cycle(0);
+    lockstep::bring_up(
+        duts,
+        table_writes(&RpConfig::new(p)),
+        |reset, tbl| RpPins {
+            reset,
             m_ready: true,
-            now: tb.at_cycle(0),
-            tbl: if reset_cycles > 0 { None } else { tbl.next() },
+            now,
+            tbl,
             ..Default::default()
-        };
-        let outs = eval_all(duts, &pins, usize::MAX)?;
-        if reset_cycles == 0 && !outs.busy && pins.tbl.is_none() {
-            return Ok(cycle);
-        }
-        clock_all(duts);
-        reset_cycles = reset_cycles.saturating_sub(1);
-        cycle += 1;
-    }
+        },
+        |o: &RpOuts| o.busy,
+    )
 }
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every

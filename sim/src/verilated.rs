@@ -19,7 +19,7 @@ use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
-use crate::lockstep::CycleDut;
+use crate::lockstep::{CycleDut, Waveform};
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
 use crate::rp_harness::{RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
@@ -91,6 +91,42 @@ bridge!(
     /// `RoceCcCore<14>`: the core top for 16384 QPs (the largest).
     roce_cc_core_q16384
 );
+
+/// The VCD bookkeeping of a Verilated wrapper: whether a file is open, and the time of the
+/// next dump (half clock cycles).
+#[derive(Default)]
+struct Vcd {
+    half_cycles: u64,
+    on: bool,
+}
+
+/// For each `Wrapper.model`: a `dump` method (one VCD sample per half cycle while a file is
+/// open) and the [`Waveform`] implementation, over the model's generated VCD methods.
+macro_rules! waveform {
+    ($($ty:ident . $model:ident),*) => {$(
+        impl $ty {
+            fn dump(&mut self) {
+                if self.vcd.on {
+                    self.$model.dump_vcd(self.vcd.half_cycles);
+                }
+                self.vcd.half_cycles += 1;
+            }
+        }
+
+        impl Waveform for $ty {
+            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+                self.$model.open_vcd(path)?;
+                self.vcd.on = true;
+                Ok(())
+            }
+
+            fn close_vcd(&mut self) {
+                self.$model.close_vcd();
+                self.vcd.on = false;
+            }
+        }
+    )*};
+}
 
 /// `x` as `W` 32-bit words, least significant first (the layout Verilator uses for ports
 /// wider than 64 bits). The bit order of a `LogicStruct` comes from rust-hdl's own
@@ -263,8 +299,7 @@ rp_model!(dcqcn_rp_q16::VDcqcnRpQ16, dcqcn_rp_q1024::VDcqcnRpQ1024);
 /// dumped (time unit: half cycles).
 pub struct VerilatedRp {
     model: RpModel,
-    half_cycles: u64,
-    vcd: bool,
+    vcd: Vcd,
 }
 
 impl VerilatedRp {
@@ -285,29 +320,8 @@ impl VerilatedRp {
         model.set_clock(false);
         Self {
             model,
-            half_cycles: 0,
-            vcd: false,
+            vcd: Vcd::default(),
         }
-    }
-
-    /// Start writing every signal to a VCD at `path` (from the next cycle on).
-    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        self.model.open_vcd(path)?;
-        self.vcd = true;
-        Ok(())
-    }
-
-    /// Flush and close the VCD.
-    pub fn close_vcd(&mut self) {
-        self.model.close_vcd();
-        self.vcd = false;
-    }
-
-    fn dump(&mut self) {
-        if self.vcd {
-            self.model.dump_vcd(self.half_cycles);
-        }
-        self.half_cycles += 1;
     }
 }
 
@@ -411,8 +425,7 @@ impl CycleDut<CfgPins, CfgOuts> for VerilatedCfg {
 /// The Verilated AXI4-Lite front end with the harness's pins ([`crate::axil::AxilPins`]).
 pub struct VerilatedAxil {
     m: Box<axil_slave::VAxilSlave>,
-    half_cycles: u64,
-    vcd: bool,
+    vcd: Vcd,
 }
 
 impl VerilatedAxil {
@@ -422,29 +435,8 @@ impl VerilatedAxil {
         m.eval();
         Self {
             m,
-            half_cycles: 0,
-            vcd: false,
+            vcd: Vcd::default(),
         }
-    }
-
-    /// Start writing every signal to a VCD at `path`.
-    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        self.m.open_vcd(path)?;
-        self.vcd = true;
-        Ok(())
-    }
-
-    /// Flush and close the VCD.
-    pub fn close_vcd(&mut self) {
-        self.m.close_vcd();
-        self.vcd = false;
-    }
-
-    fn dump(&mut self) {
-        if self.vcd {
-            self.m.dump_vcd(self.half_cycles);
-        }
-        self.half_cycles += 1;
     }
 }
 
@@ -499,8 +491,7 @@ impl CycleDut<AxilPins, AxilOuts> for VerilatedAxil {
 /// The Verilated notification point (16 QPs) with the NP harness's pins.
 pub struct VerilatedNp {
     m: Box<dcqcn_np_q16::VDcqcnNpQ16>,
-    half_cycles: u64,
-    vcd: bool,
+    vcd: Vcd,
 }
 
 impl VerilatedNp {
@@ -516,29 +507,8 @@ impl VerilatedNp {
         m.eval();
         Some(Self {
             m,
-            half_cycles: 0,
-            vcd: false,
+            vcd: Vcd::default(),
         })
-    }
-
-    /// Start writing every signal to a VCD at `path`.
-    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        self.m.open_vcd(path)?;
-        self.vcd = true;
-        Ok(())
-    }
-
-    /// Flush and close the VCD.
-    pub fn close_vcd(&mut self) {
-        self.m.close_vcd();
-        self.vcd = false;
-    }
-
-    fn dump(&mut self) {
-        if self.vcd {
-            self.m.dump_vcd(self.half_cycles);
-        }
-        self.half_cycles += 1;
     }
 }
 
@@ -695,8 +665,7 @@ core_model!(
 /// cycles).
 pub struct VerilatedCore {
     model: CoreModel,
-    half_cycles: u64,
-    vcd: bool,
+    vcd: Vcd,
 }
 
 impl VerilatedCore {
@@ -735,29 +704,8 @@ impl VerilatedCore {
         model.set_clock(false);
         Ok(Self {
             model,
-            half_cycles: 0,
-            vcd: false,
+            vcd: Vcd::default(),
         })
-    }
-
-    /// Start writing every signal to a VCD at `path` (from the next cycle on).
-    pub fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        self.model.open_vcd(path)?;
-        self.vcd = true;
-        Ok(())
-    }
-
-    /// Flush and close the VCD.
-    pub fn close_vcd(&mut self) {
-        self.model.close_vcd();
-        self.vcd = false;
-    }
-
-    fn dump(&mut self) {
-        if self.vcd {
-            self.model.dump_vcd(self.half_cycles);
-        }
-        self.half_cycles += 1;
     }
 }
 
@@ -791,41 +739,12 @@ pub fn core_for(
     Ok(Box::new(core))
 }
 
-impl crate::lockstep::Waveform for VerilatedRp {
-    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        VerilatedRp::open_vcd(self, path)
-    }
-    fn close_vcd(&mut self) {
-        VerilatedRp::close_vcd(self)
-    }
-}
-
-impl crate::lockstep::Waveform for VerilatedNp {
-    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        VerilatedNp::open_vcd(self, path)
-    }
-    fn close_vcd(&mut self) {
-        VerilatedNp::close_vcd(self)
-    }
-}
-
-impl crate::lockstep::Waveform for VerilatedCore {
-    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        VerilatedCore::open_vcd(self, path)
-    }
-    fn close_vcd(&mut self) {
-        VerilatedCore::close_vcd(self)
-    }
-}
-
-impl crate::lockstep::Waveform for VerilatedAxil {
-    fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-        VerilatedAxil::open_vcd(self, path)
-    }
-    fn close_vcd(&mut self) {
-        VerilatedAxil::close_vcd(self)
-    }
-}
+waveform!(
+    VerilatedRp.model,
+    VerilatedNp.m,
+    VerilatedCore.model,
+    VerilatedAxil.m
+);
 
 #[cfg(test)]
 mod tests {

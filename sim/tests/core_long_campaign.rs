@@ -12,7 +12,7 @@
 use proptest::strategy::{Strategy, ValueTree};
 use roce_cc_sim::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, HdlCore};
 use roce_cc_sim::core_stimulus::{describe_core_steps, run_core_lockstep, strategies};
-use roce_cc_sim::lockstep::{Named, env_u64, seeded_runner};
+use roce_cc_sim::lockstep::{Named, Waveform, env_u64, seeded_runner};
 use roce_cc_sim::verilated::VerilatedCore;
 
 #[test]

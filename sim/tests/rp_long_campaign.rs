@@ -11,7 +11,7 @@
 //! parameters, steps and a VCD, like the proptest cases.
 
 use proptest::strategy::{Strategy, ValueTree};
-use roce_cc_sim::lockstep::{Named, env_u64, seeded_runner};
+use roce_cc_sim::lockstep::{Named, Waveform, env_u64, seeded_runner};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
