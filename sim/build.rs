@@ -8,6 +8,7 @@ use roce_cc_bridge_gen::{build_runtime, build_top, out_dir, rerun_if_changed};
 use roce_cc_hdl::core_top::RoceCcCore;
 use roce_cc_hdl::dcqcn_np::DcqcnNp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp;
+use roce_cc_hdl::top::RoceCcTop;
 use std::path::PathBuf;
 
 fn main() {
@@ -56,6 +57,23 @@ fn main() {
     build_top("roce_cc_core_q16", &mut RoceCcCore::<4>::new(), &out);
     build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), &out);
     build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), &out);
+    // The core with its register block (the `sim` BAR), built for the default clock and
+    // this build's firmware identity: 16 QPs (three-way tests) and 1024 (the default).
+    let top_params = |qps: u32| roce_cc_params::Params {
+        qps,
+        ..roce_cc_params::Params::default()
+    };
+    let fw = roce_cc_regmap::fw_id();
+    build_top(
+        "roce_cc_top_q16",
+        &mut RoceCcTop::<4>::new(&top_params(16), fw),
+        &out,
+    );
+    build_top(
+        "roce_cc_top_q1024",
+        &mut RoceCcTop::<10>::new(&top_params(1024), fw),
+        &out,
+    );
 
     // Last: the runtime must follow every model on the link line.
     build_runtime(&out);

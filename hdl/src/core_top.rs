@@ -66,8 +66,9 @@ pub struct RoceCcCore<const QB: usize> {
     pub s_ctl_ready: Signal<Out, Bit>,
     /// QP of the command (the register block only names QPs the core has).
     pub s_ctl_qp: Signal<In, Bits<QB>>,
-    /// 0: reset the QP's RP and NP state; 1: reset its RP state and set its mode.
-    pub s_ctl_op: Signal<In, Bit>,
+    /// 0: reset the QP's RP and NP state; 1: reset its RP state and set its mode; 2: query
+    /// its RP state (the report has `m_rate_ctl` set).
+    pub s_ctl_op: Signal<In, Bits<CTL_OP_W>>,
     /// Mode for op 1 (0 DCQCN, 1 rate set by the host, 2 off).
     pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
     /// Host rate for mode 1, Mb/s Q.8.
@@ -122,6 +123,10 @@ pub struct RoceCcCore<const QB: usize> {
     pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
     /// alpha, Q.20 (0 when not limited).
     pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
+    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off).
+    pub m_rate_mode: Signal<Out, Bits<MODE_W>>,
+    /// The report follows a command of the register block (`s_ctl_*`).
+    pub m_rate_ctl: Signal<Out, Bit>,
 
     /* CNP requests */
     /// A CNP should be sent.
@@ -166,6 +171,12 @@ pub struct RoceCcCore<const QB: usize> {
     pub cnt_cnp_received: Signal<Out, Bits<COUNTER_W>>,
     /// Rate cuts the RP applied.
     pub cnt_rate_cuts: Signal<Out, Bits<COUNTER_W>>,
+    /// RP increase events in fast recovery.
+    pub cnt_increase_fr: Signal<Out, Bits<COUNTER_W>>,
+    /// RP increase events in additive increase.
+    pub cnt_increase_ai: Signal<Out, Bits<COUNTER_W>>,
+    /// RP increase events in hyper increase.
+    pub cnt_increase_hai: Signal<Out, Bits<COUNTER_W>>,
     /// CE marks that produced a CNP request.
     pub cnt_cnp_sent: Signal<Out, Bits<COUNTER_W>>,
     /// CE marks suppressed by the CNP limiter.
@@ -181,7 +192,10 @@ pub struct RoceCcCore<const QB: usize> {
     bad_rx: DFF<Bits<COUNTER_W>>,
     qpn_max: Constant<Bits<QPN_W>>,
     one_count: Constant<Bits<COUNTER_W>>,
+    zero_count: Constant<Bits<COUNTER_W>>,
     cnp_bad: Signal<Local, Bit>,
+    /// The command is a QP reset, which the NP takes too.
+    ctl_clr: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
@@ -225,6 +239,8 @@ impl<const QB: usize> RoceCcCore<QB> {
             m_rate_rc: Default::default(),
             m_rate_rt: Default::default(),
             m_rate_alpha: Default::default(),
+            m_rate_mode: Default::default(),
+            m_rate_ctl: Default::default(),
             m_cnp_valid: Default::default(),
             m_cnp_ready: Default::default(),
             m_cnp_qp: Default::default(),
@@ -244,6 +260,9 @@ impl<const QB: usize> RoceCcCore<QB> {
             cnt_bad_qp_rx: Default::default(),
             cnt_cnp_received: Default::default(),
             cnt_rate_cuts: Default::default(),
+            cnt_increase_fr: Default::default(),
+            cnt_increase_ai: Default::default(),
+            cnt_increase_hai: Default::default(),
             cnt_cnp_sent: Default::default(),
             cnt_cnp_suppressed: Default::default(),
             cnt_cnp_stall: Default::default(),
@@ -255,7 +274,9 @@ impl<const QB: usize> RoceCcCore<QB> {
             bad_rx: Default::default(),
             qpn_max: Constant::new(((1u64 << QB) - 1).into()),
             one_count: Constant::new(1.into()),
+            zero_count: Constant::new(0.into()),
             cnp_bad: Default::default(),
+            ctl_clr: Default::default(),
             tx_bad: Default::default(),
             query_bad: Default::default(),
             rx_bad: Default::default(),
@@ -287,17 +308,18 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         // ---- reaction point ----
         // Commands: a reset goes to both units in the same cycle (each takes it when the
         // other can too); a mode change only to the RP.
+        self.ctl_clr.next = !self.s_ctl_op.val().any();
         self.rp.s_ctl_valid.next =
-            self.s_ctl_valid.val() & (self.s_ctl_op.val() | self.np.s_clr_ready.val());
+            self.s_ctl_valid.val() & (!self.ctl_clr.val() | self.np.s_clr_ready.val());
         self.rp.s_ctl_qp.next = self.s_ctl_qp.val();
         self.rp.s_ctl_op.next = self.s_ctl_op.val();
         self.rp.s_ctl_mode.next = self.s_ctl_mode.val();
         self.rp.s_ctl_rate.next = self.s_ctl_rate.val();
         self.np.s_clr_valid.next =
-            self.s_ctl_valid.val() & !self.s_ctl_op.val() & self.rp.s_ctl_ready.val();
+            self.s_ctl_valid.val() & self.ctl_clr.val() & self.rp.s_ctl_ready.val();
         self.np.s_clr_qp.next = self.s_ctl_qp.val();
         self.s_ctl_ready.next =
-            self.rp.s_ctl_ready.val() & (self.s_ctl_op.val() | self.np.s_clr_ready.val());
+            self.rp.s_ctl_ready.val() & (!self.ctl_clr.val() | self.np.s_clr_ready.val());
         self.rp.s_cnp_valid.next = self.s_cnp_valid.val() & !self.cnp_bad.val();
         self.rp.s_cnp_qp.next = self.s_cnp_qpn.val().get_bits::<QB>(0);
         self.s_cnp_ready.next = self.cnp_bad.val() | self.rp.s_cnp_ready.val();
@@ -316,6 +338,8 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.m_rate_rc.next = self.rp.m_rate_rc.val();
         self.m_rate_rt.next = self.rp.m_rate_rt.val();
         self.m_rate_alpha.next = self.rp.m_rate_alpha.val();
+        self.m_rate_mode.next = self.rp.m_rate_mode.val();
+        self.m_rate_ctl.next = self.rp.m_rate_ctl.val();
         self.rp.now.next = self.now.val();
         self.rp.cfg.next = self.rp_cfg.val();
         self.rp.tbl_we.next = self.tbl_we.val();
@@ -363,6 +387,10 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.cnt_bad_qp_rx.next = self.bad_rx.q.val();
         self.cnt_cnp_received.next = self.rp.cnt_cnp_received.val();
         self.cnt_rate_cuts.next = self.rp.cnt_rate_cuts.val();
+        // MERGE: the RP's increase counters (branch inc-counters) replace these zeros.
+        self.cnt_increase_fr.next = self.zero_count.val();
+        self.cnt_increase_ai.next = self.zero_count.val();
+        self.cnt_increase_hai.next = self.zero_count.val();
         self.cnt_cnp_sent.next = self.np.cnt_sent.val();
         self.cnt_cnp_suppressed.next = self.np.cnt_suppressed.val();
         self.cnt_cnp_stall.next = self.np.cnt_stall.val();

@@ -14,10 +14,13 @@
 pub mod axil_slave;
 pub mod cfg_compiler;
 pub mod core_top;
+pub mod csr;
+pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod lut_ram;
 pub mod timebase;
+pub mod top;
 pub mod wide_mul;
 pub mod zero_ext;
 
@@ -45,6 +48,9 @@ pub fn verilog_of<B: rust_hdl::prelude::Block>(mut top: B) -> String {
 /// Name of the core top's Verilog file as shipped (see [`verilog_tops`]).
 pub const CORE_TOP: &str = "roce_cc_core_q1024";
 
+/// Name of the top with the register block (core + AXI4-Lite CSR), as shipped.
+pub const TOP: &str = "roce_cc_top_q1024";
+
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
 /// instantiates), each unit on its own at 1024 QPs, and the AXI4-Lite front end of the
 /// register block (joined to the core in a later step).
@@ -69,6 +75,16 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "cfg_compiler".to_string(),
             verilog_of(cfg_compiler::CfgCompiler::default()),
+        ),
+        (
+            TOP.to_string(),
+            verilog_of(top::RoceCcTop::<QP_BITS>::new(
+                &roce_cc_params::Params {
+                    qps: 1 << QP_BITS,
+                    ..roce_cc_params::Params::default()
+                },
+                roce_cc_regmap::fw_id(),
+            )),
         ),
         (
             "axil_slave".to_string(),

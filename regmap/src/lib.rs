@@ -17,6 +17,8 @@
 //! Parameter registers come from `roce_cc_params::SPECS` (names, units, ranges): there is
 //! no second list of parameters here.
 
+pub mod hdl_gen;
+
 use roce_cc_params::{Bound, ParamSpec, SPECS, Scope};
 use std::fmt::Write;
 

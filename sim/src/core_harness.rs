@@ -118,7 +118,8 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         // units' command readiness does not depend on the command itself.
         let rp_take = self.rp.eval(&rp_pins).ctl_ready;
         let np_take = self.np.peek(&np_pins).clr_ready;
-        let set_mode = matches!(pins.ctl, Some((_, RpKind::SetMode { .. })));
+        // Only a reset (op 0, also what the pins say with no command) involves the NP.
+        let set_mode = matches!(pins.ctl, Some((_, k)) if k != RpKind::Reset);
         if let Some((qp, kind)) = pins.ctl {
             if set_mode || np_take {
                 rp_pins.ctl = Some((qp, kind));
@@ -202,7 +203,7 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
         let (op, mode, rate) = ctl_fields(pins.ctl);
         u.s_ctl_valid.next = pins.ctl.is_some();
         u.s_ctl_qp.next = b(pins.ctl.map_or(0, |c| c.0)).into();
-        u.s_ctl_op.next = op;
+        u.s_ctl_op.next = b(op).into();
         u.s_ctl_mode.next = b(mode).into();
         u.s_ctl_rate.next = b(rate).into();
         u.s_cnp_valid.next = pins.cnp.is_some();
@@ -233,6 +234,8 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
             rate: u.m_rate_valid.val().then(|| RateOut {
                 qp: u.m_rate_qp.val().to_u32(),
                 query: u.m_rate_query.val(),
+                ctl: u.m_rate_ctl.val(),
+                mode: u.m_rate_mode.val().to_u32(),
                 report: crate::replay::RpReport {
                     limited: u.m_rate_limited.val(),
                     rc_mbps_q8: u.m_rate_rc.val().to_u32(),

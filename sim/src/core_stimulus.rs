@@ -283,9 +283,10 @@ pub mod strategies {
     /// random backpressure on both outputs.
     pub fn core_step(p: &Params) -> impl Strategy<Value = CoreStep> + use<> {
         let q = p.qps;
-        let ctl = (qp(q), 0u32..3, any::<u32>()).prop_map(|(qp, kind, rate)| {
+        let ctl = (qp(q), 0u32..4, any::<u32>()).prop_map(|(qp, kind, rate)| {
             let k = match kind {
                 0 => RpKind::Reset,
+                3 => RpKind::Query,
                 m => RpKind::SetMode {
                     mode: m - 1 + (rate & 1),
                     rate_q8: rate >> 4,

@@ -126,6 +126,8 @@ impl Core {
         CoreOut::Rate(RateOut {
             qp: qpn,
             query: rp_kind == RpKind::Query,
+            ctl: matches!(ev, CoreEvent::Reset { .. } | CoreEvent::SetMode { .. }),
+            mode: self.rp.qps[qpn as usize].mode,
             report,
         })
     }

@@ -238,9 +238,11 @@ impl CsrModel {
         Resp::Okay
     }
 
-    /// The units take the staged parameters; every QP's state and the units' counters
-    /// start over.
+    /// The units take the staged parameters; every QP's state, the units' counters and the
+    /// time base start over.
     fn apply(&mut self) {
+        // The time base restarts with the new periods (`tb_restart`).
+        self.cycle = 0;
         self.applied = self.staged.clone();
         self.core = Core::new(&self.applied).expect("staged parameters are always valid");
         self.snapshot = QpSnapshot::default();

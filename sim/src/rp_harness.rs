@@ -23,7 +23,8 @@ use rust_hdl::prelude::*;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RpPins {
     pub reset: bool,
-    /// Command stream: `Some((qp, RpKind::Reset | RpKind::SetMode { .. }))` = valid.
+    /// Command stream: `Some((qp, RpKind::Reset | RpKind::SetMode { .. } | RpKind::Query))`
+    /// = valid (a query here is the register block's).
     pub ctl: Option<(u32, RpKind)>,
     /// CNP stream: `Some(qp)` = valid.
     pub cnp: Option<u32>,
@@ -61,6 +62,10 @@ pub struct RateOut {
     pub qp: u32,
     /// The report answers a query (`m_rate_query`).
     pub query: bool,
+    /// The report follows a command (`m_rate_ctl`).
+    pub ctl: bool,
+    /// The QP's mode after the event (`m_rate_mode`).
+    pub mode: u32,
     pub report: RpReport,
 }
 
@@ -84,8 +89,8 @@ pub struct GoldenRpCycle {
     rp: DcqcnRp,
     qps: u32,
     busy_left: u32,
-    s1: Option<(u32, RpKind, TimeStamp)>,
-    s2: Option<(u32, RpKind, TimeStamp)>,
+    s1: Option<(u32, RpKind, TimeStamp, bool)>,
+    s2: Option<(u32, RpKind, TimeStamp, bool)>,
     out: Option<RateOut>,
     pins: RpPins,
     outs: RpOuts,
@@ -142,24 +147,28 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
             return;
         }
         self.out = None;
-        if let Some((qp, kind, now)) = self.s2.take() {
+        if let Some((qp, kind, now, ctl)) = self.s2.take() {
             let report = self.rp.apply(&now, qp, kind);
             self.out = Some(RateOut {
                 qp,
                 query: kind == RpKind::Query,
+                ctl,
+                mode: self.rp.qps[qp as usize].mode,
                 report,
             });
         }
         self.s2 = self.s1.take();
-        self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now));
+        let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
+        self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
     }
 }
 
 /// The command pins `(op, mode, rate)` of a command (0s when there is none).
-pub fn ctl_fields(ctl: Option<(u32, RpKind)>) -> (bool, u32, u32) {
+pub fn ctl_fields(ctl: Option<(u32, RpKind)>) -> (u32, u32, u32) {
     match ctl {
-        Some((_, RpKind::SetMode { mode, rate_q8 })) => (true, mode, rate_q8),
-        Some((_, RpKind::Reset)) | None => (false, 0, 0),
+        Some((_, RpKind::SetMode { mode, rate_q8 })) => (1, mode, rate_q8),
+        Some((_, RpKind::Query)) => (2, 0, 0),
+        Some((_, RpKind::Reset)) | None => (0, 0, 0),
         Some((_, other)) => panic!("{other:?} is not a command"),
     }
 }
@@ -241,7 +250,7 @@ impl<const QB: usize> CycleDut<RpPins, RpOuts> for HdlRp<QB> {
         let (ctl_op, ctl_mode, ctl_rate) = ctl_fields(pins.ctl);
         u.s_ctl_valid.next = pins.ctl.is_some();
         u.s_ctl_qp.next = (pins.ctl.map_or(0, |c| c.0) as u64).into();
-        u.s_ctl_op.next = ctl_op;
+        u.s_ctl_op.next = (ctl_op as u64).into();
         u.s_ctl_mode.next = (ctl_mode as u64).into();
         u.s_ctl_rate.next = (ctl_rate as u64).into();
         u.s_cnp_valid.next = pins.cnp.is_some();
@@ -266,6 +275,8 @@ impl<const QB: usize> CycleDut<RpPins, RpOuts> for HdlRp<QB> {
             report: u.m_rate_valid.val().then(|| RateOut {
                 qp: u.m_rate_qp.val().to_u32(),
                 query: u.m_rate_query.val(),
+                ctl: u.m_rate_ctl.val(),
+                mode: u.m_rate_mode.val().to_u32(),
                 report: RpReport {
                     limited: u.m_rate_limited.val(),
                     rc_mbps_q8: u.m_rate_rc.val().to_u32(),

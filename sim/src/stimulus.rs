@@ -235,9 +235,11 @@ pub mod strategies {
             1 => 0..=2_000 * c,
             1 => 0..=5_000_000 * c,
         ];
-        // Commands: rare (they reset the QP's state), every mode, any host rate.
-        let ctl = (0u32..3, any::<u32>()).prop_map(|(mode, rate)| match mode {
+        // Commands: rare (they reset the QP's state), every mode, any host rate, and the
+        // register block's queries.
+        let ctl = (0u32..4, any::<u32>()).prop_map(|(mode, rate)| match mode {
             0 => RpKind::Reset,
+            3 => RpKind::Query,
             m => RpKind::SetMode {
                 mode: m - 1 + (rate & 1),
                 rate_q8: rate >> 4,

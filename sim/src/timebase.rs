@@ -70,6 +70,18 @@ impl Timebase {
         }
     }
 
+    /// The time base of a `clock_mhz` clock with periods `[alpha, dec, inc, cnp]` in us (as
+    /// the register block's `tb_p_*` outputs give them).
+    pub fn from_periods(clock_mhz: u32, periods: [u32; 4]) -> Self {
+        Self {
+            clock_mhz,
+            p_alpha: periods[0],
+            p_dec: periods[1],
+            p_inc: periods[2],
+            p_cnp: periods[3],
+        }
+    }
+
     /// Clock cycle of an event at `t_ns`: `floor(t_ns * clock_mhz / 1000)` (dcqcn.md).
     pub fn ns_to_cycles(&self, t_ns: u64) -> u64 {
         ((t_ns as u128 * self.clock_mhz as u128) / 1000) as u64

@@ -25,6 +25,7 @@ use crate::replay::RpReport;
 use crate::rp_harness::{RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
 use crate::timebase_harness::{TbOuts, TbPins};
+use crate::top_harness::{TopOuts, TopPins};
 use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
@@ -90,6 +91,14 @@ bridge!(
 bridge!(
     /// `RoceCcCore<14>`: the core top for 16384 QPs (the largest).
     roce_cc_core_q16384
+);
+bridge!(
+    /// `RoceCcTop<4>`: the core with its register block, 16 QPs (three-way tests).
+    roce_cc_top_q16
+);
+bridge!(
+    /// `RoceCcTop<10>`: the core with its register block, 1024 QPs (the `sim` BAR).
+    roce_cc_top_q1024
 );
 
 /// The VCD bookkeeping of a Verilated wrapper: whether a file is open, and the time of the
@@ -255,6 +264,8 @@ macro_rules! rp_model {
                     report: (m.m_rate_valid() != 0).then(|| RateOut {
                         qp: m.m_rate_qp() as u32,
                         query: m.m_rate_query() != 0,
+                        ctl: m.m_rate_ctl() != 0,
+                        mode: m.m_rate_mode() as u32,
                         report: RpReport {
                             limited: m.m_rate_limited() != 0,
                             rc_mbps_q8: m.m_rate_rc() as u32,
@@ -601,6 +612,8 @@ macro_rules! core_model {
                     rate: (m.m_rate_valid() != 0).then(|| RateOut {
                         qp: m.m_rate_qp() as u32,
                         query: m.m_rate_query() != 0,
+                        ctl: m.m_rate_ctl() != 0,
+                        mode: m.m_rate_mode() as u32,
                         report: RpReport {
                             limited: m.m_rate_limited() != 0,
                             rc_mbps_q8: m.m_rate_rc() as u32,
@@ -739,11 +752,155 @@ pub fn core_for(
     Ok(Box::new(core))
 }
 
+/// The same set of methods on each size of the Verilated top.
+macro_rules! top_model {
+    ($($module:ident :: $ty:ident),*) => {
+        /// One Verilated `roce_cc_top`, whatever its size.
+        enum TopModel { $($ty(Box<$module::$ty>)),* }
+
+        impl TopModel {
+            fn eval_pins(&mut self, pins: &TopPins, now: &[u32; 5], now_cnp: u64) {
+                match self { $(TopModel::$ty(m) => {
+                    m.set_clock(0);
+                    m.set_reset(pins.reset as u64);
+                    m.set_s_axil_awvalid(pins.aw.is_some() as u64);
+                    m.set_s_axil_awaddr(pins.aw.unwrap_or(0) as u64);
+                    m.set_s_axil_wvalid(pins.w.is_some() as u64);
+                    m.set_s_axil_wdata(pins.w.map_or(0, |w| w.0) as u64);
+                    m.set_s_axil_wstrb(pins.w.map_or(0, |w| w.1) as u64);
+                    m.set_s_axil_bready(pins.bready as u64);
+                    m.set_s_axil_arvalid(pins.ar.is_some() as u64);
+                    m.set_s_axil_araddr(pins.ar.unwrap_or(0) as u64);
+                    m.set_s_axil_rready(pins.rready as u64);
+                    m.set_s_cnp_valid(pins.cnp.is_some() as u64);
+                    m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
+                    m.set_s_tx_valid(pins.tx.is_some() as u64);
+                    m.set_s_tx_qpn(pins.tx.map_or(0, |t| t.0) as u64);
+                    m.set_s_tx_bytes(pins.tx.map_or(0, |t| t.1) as u64);
+                    m.set_s_query_valid(pins.query.is_some() as u64);
+                    m.set_s_query_qpn(pins.query.unwrap_or(0) as u64);
+                    m.set_s_rx_valid(pins.rx.is_some() as u64);
+                    m.set_s_rx_qpn(pins.rx.map_or(0, |t| t.0) as u64);
+                    m.set_s_rx_ecn(pins.rx.map_or(0, |t| t.1) as u64);
+                    m.set_m_rate_ready(pins.rate_ready as u64);
+                    m.set_m_cnp_ready(pins.cnp_ready as u64);
+                    m.set_now(now);
+                    m.set_now_cnp(now_cnp);
+                    m.eval();
+                })* }
+            }
+
+            fn outs(&self) -> TopOuts {
+                match self { $(TopModel::$ty(m) => TopOuts {
+                    awready: m.s_axil_awready() != 0,
+                    wready: m.s_axil_wready() != 0,
+                    arready: m.s_axil_arready() != 0,
+                    b: (m.s_axil_bvalid() != 0).then(|| m.s_axil_bresp() as u32),
+                    r: (m.s_axil_rvalid() != 0)
+                        .then(|| (m.s_axil_rdata() as u32, m.s_axil_rresp() as u32)),
+                    cnp_ready: m.s_cnp_ready() != 0,
+                    tx_ready: m.s_tx_ready() != 0,
+                    query_ready: m.s_query_ready() != 0,
+                    rx_ready: m.s_rx_ready() != 0,
+                    rate: (m.m_rate_valid() != 0).then(|| RateOut {
+                        qp: m.m_rate_qp() as u32,
+                        query: m.m_rate_query() != 0,
+                        ctl: false,
+                        mode: m.m_rate_mode() as u32,
+                        report: RpReport {
+                            limited: m.m_rate_limited() != 0,
+                            rc_mbps_q8: m.m_rate_rc() as u32,
+                            rt_mbps_q8: m.m_rate_rt() as u32,
+                            alpha_q20: m.m_rate_alpha() as u32,
+                        },
+                    }),
+                    cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
+                        qp: m.m_cnp_qp() as u32,
+                        dscp: m.m_cnp_dscp() as u32,
+                        prio: m.m_cnp_prio() as u32,
+                    }),
+                    tb_restart: m.tb_restart() != 0,
+                    periods: [
+                        m.tb_p_alpha() as u32,
+                        m.tb_p_dec() as u32,
+                        m.tb_p_inc() as u32,
+                        m.tb_p_cnp() as u32,
+                    ],
+                    busy: m.busy() != 0,
+                },)* }
+            }
+
+            fn set_clock(&mut self, level: bool) {
+                match self { $(TopModel::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
+            }
+
+            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+                match self { $(TopModel::$ty(m) => m.open_vcd(path),)* }
+            }
+
+            fn dump_vcd(&mut self, time: u64) {
+                match self { $(TopModel::$ty(m) => m.dump_vcd(time),)* }
+            }
+
+            fn close_vcd(&mut self) {
+                match self { $(TopModel::$ty(m) => m.close_vcd(),)* }
+            }
+        }
+    };
+}
+
+top_model!(
+    roce_cc_top_q16::VRoceCcTopQ16,
+    roce_cc_top_q1024::VRoceCcTopQ1024
+);
+
+/// The QP counts `roce_cc_top` is Verilated for (each built with the default clock).
+pub const TOP_QPS: [u32; 2] = [16, 1024];
+
+/// The Verilated `roce_cc_top` with the pins of [`crate::top_harness`].
+pub struct VerilatedTop {
+    model: TopModel,
+    vcd: Vcd,
+}
+
+impl VerilatedTop {
+    /// The top built for `qps` QPs, if that size is Verilated ([`TOP_QPS`]).
+    pub fn new(qps: u32) -> Option<Self> {
+        let model = match qps {
+            16 => TopModel::VRoceCcTopQ16(Box::default()),
+            1024 => TopModel::VRoceCcTopQ1024(Box::default()),
+            _ => return None,
+        };
+        let mut t = Self {
+            model,
+            vcd: Vcd::default(),
+        };
+        t.model.set_clock(false);
+        Some(t)
+    }
+}
+
+impl CycleDut<TopPins, TopOuts> for VerilatedTop {
+    fn eval(&mut self, pins: &TopPins) -> TopOuts {
+        let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.now).into();
+        self.model
+            .eval_pins(pins, &time_words(&pins.now), cnp.to_u64());
+        self.dump();
+        self.model.outs()
+    }
+
+    fn clock(&mut self) {
+        self.model.set_clock(true);
+        self.dump();
+    }
+}
+
 waveform!(
     VerilatedRp.model,
     VerilatedNp.m,
     VerilatedCore.model,
-    VerilatedAxil.m
+    VerilatedAxil.m,
+    VerilatedTop.model
 );
 
 #[cfg(test)]

@@ -62,8 +62,9 @@ pub struct DcqcnRp<const QB: usize> {
     pub s_ctl_ready: Signal<Out, Bit>,
     /// QP of the command.
     pub s_ctl_qp: Signal<In, Bits<QB>>,
-    /// 0: reset the QP's state; 1: reset it and set its mode to `s_ctl_mode`.
-    pub s_ctl_op: Signal<In, Bit>,
+    /// 0: reset the QP's state; 1: reset it and set its mode to `s_ctl_mode`; 2 (or 3):
+    /// query it (the register block's QP window; the report has `m_rate_ctl` set).
+    pub s_ctl_op: Signal<In, Bits<CTL_OP_W>>,
     /// The mode (0 DCQCN, 1 rate set by the host, 2 off).
     pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
     /// The host's rate for mode 1, Mb/s Q.8.
@@ -112,6 +113,10 @@ pub struct DcqcnRp<const QB: usize> {
     pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
     /// alpha, Q.20 (0 when not limited).
     pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
+    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off).
+    pub m_rate_mode: Signal<Out, Bits<MODE_W>>,
+    /// The report follows a command (`s_ctl_*`): the register block takes it.
+    pub m_rate_ctl: Signal<Out, Bit>,
 
     /* Time and parameters */
     /// Now (sampled with each accepted event).
@@ -142,6 +147,7 @@ pub struct DcqcnRp<const QB: usize> {
     s1_mode: DFF<Bits<MODE_W>>,
     s1_rate: DFF<Bits<RATE_W>>,
     s1_now: DFF<TimeWord>,
+    s1_ctl: DFF<Bit>,
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
@@ -149,6 +155,7 @@ pub struct DcqcnRp<const QB: usize> {
     s2_mode: DFF<Bits<MODE_W>>,
     s2_rate: DFF<Bits<RATE_W>>,
     s2_now: DFF<TimeWord>,
+    s2_ctl: DFF<Bit>,
     s2_word: DFF<QpWord>,
     w1_valid: DFF<Bit>,
     w1_qp: DFF<Bits<QB>>,
@@ -163,6 +170,8 @@ pub struct DcqcnRp<const QB: usize> {
     out_rc: DFF<Bits<RATE_W>>,
     out_rt: DFF<Bits<RATE_W>>,
     out_alpha: DFF<Bits<ALPHA_W>>,
+    out_mode: DFF<Bits<MODE_W>>,
+    out_ctl: DFF<Bit>,
     sweep: DFF<Bits<QB>>,
     busy_q: DFF<Bit>,
     cnps: DFF<Bits<COUNTER_W>>,
@@ -219,6 +228,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             m_rate_rc: Default::default(),
             m_rate_rt: Default::default(),
             m_rate_alpha: Default::default(),
+            m_rate_mode: Default::default(),
+            m_rate_ctl: Default::default(),
             now: Default::default(),
             cfg: Default::default(),
             tbl_we: Default::default(),
@@ -238,6 +249,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_mode: Default::default(),
             s1_rate: Default::default(),
             s1_now: Default::default(),
+            s1_ctl: Default::default(),
             s2_valid: Default::default(),
             s2_kind: Default::default(),
             s2_qp: Default::default(),
@@ -245,6 +257,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             s2_mode: Default::default(),
             s2_rate: Default::default(),
             s2_now: Default::default(),
+            s2_ctl: Default::default(),
             s2_word: Default::default(),
             w1_valid: Default::default(),
             w1_qp: Default::default(),
@@ -259,6 +272,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             out_rc: Default::default(),
             out_rt: Default::default(),
             out_alpha: Default::default(),
+            out_mode: Default::default(),
+            out_ctl: Default::default(),
             sweep: Default::default(),
             busy_q: Default::default(),
             cnps: Default::default(),
@@ -302,6 +317,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s1_mode,
             s1_rate,
             s1_now,
+            s1_ctl,
             s2_valid,
             s2_kind,
             s2_qp,
@@ -309,6 +325,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_mode,
             s2_rate,
             s2_now,
+            s2_ctl,
             s2_word,
             w1_valid,
             w1_qp,
@@ -323,6 +340,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_rc,
             out_rt,
             out_alpha,
+            out_mode,
+            out_ctl,
             sweep,
             busy_q,
             cnps,
@@ -359,8 +378,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.in_qp.next = self.s_query_qp.val();
         if self.s_ctl_valid.val() {
             self.in_kind.next = self.kind_reset.val();
-            if self.s_ctl_op.val() {
+            if self.s_ctl_op.val().get_bit(0) {
                 self.in_kind.next = self.kind_mode.val();
+            }
+            if self.s_ctl_op.val().get_bit(1) {
+                self.in_kind.next = self.kind_query.val();
             }
             self.in_qp.next = self.s_ctl_qp.val();
         } else if self.s_cnp_valid.val() {
@@ -382,6 +404,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_mode.d.next = self.s_ctl_mode.val();
             self.s1_rate.d.next = self.s_ctl_rate.val();
             self.s1_now.d.next = self.now.val();
+            self.s1_ctl.d.next = self.s_ctl_valid.val();
         }
 
         // ---- S2: registered RAM output, forwarding, next state ----
@@ -393,6 +416,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s2_mode.d.next = self.s1_mode.q.val();
             self.s2_rate.d.next = self.s1_rate.q.val();
             self.s2_now.d.next = self.s1_now.q.val();
+            self.s2_ctl.d.next = self.s1_ctl.q.val();
             self.s2_word.d.next = self.ram.read_data.val();
         }
         self.fwd.next = self.s2_word.q.val();
@@ -444,6 +468,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_rc.d.next = self.upd.rep_rc.val();
             self.out_rt.d.next = self.upd.rep_rt.val();
             self.out_alpha.d.next = self.upd.rep_alpha.val();
+            self.out_mode.d.next = self.upd.next_word.val().mode;
+            self.out_ctl.d.next = self.s2_ctl.q.val();
         }
         if self.busy_q.q.val() {
             self.ram.write_enable.next = true;
@@ -475,5 +501,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.m_rate_rc.next = self.out_rc.q.val();
         self.m_rate_rt.next = self.out_rt.q.val();
         self.m_rate_alpha.next = self.out_alpha.q.val();
+        self.m_rate_mode.next = self.out_mode.q.val();
+        self.m_rate_ctl.next = self.out_ctl.q.val();
     }
 }

@@ -48,3 +48,5 @@ pub const KIND_W: usize = 3;
 /// Congestion-control mode of a QP: 0 DCQCN, 1 rate set by the host, 2 off
 /// (`roce_cc_regmap::QpMode`).
 pub const MODE_W: usize = 2;
+/// Command op: 0 reset the QP, 1 set its mode, 2 (or 3) query it for the register block.
+pub const CTL_OP_W: usize = 2;
