@@ -2,7 +2,7 @@
 
 use crate::{Failure, bad_input, internal, print_out};
 use clap::Subcommand;
-use roce_cc_host_driver::{Device, DriverError, FileBar, ModelBar, RegIo};
+use roce_cc_host_driver::{Device, DriverError, FileBar, ModelBar, RegIo, SimBar};
 use roce_cc_params::Params;
 use roce_cc_sim::fixed::exact_decimal;
 use roce_cc_sim::trace::parse_trace;
@@ -84,10 +84,27 @@ pub fn run(a: &DriverArgs) -> Result<(), Failure> {
         }
         command(&mut d, a.cmd)
     } else if a.bar == "sim" {
-        Err(bad_input(
-            "--bar sim needs the register block's RTL joined to the core, which this version \
-             does not have yet; use --bar model (the golden register block) or a BAR path",
-        ))
+        let build = Params {
+            qps: a.qps,
+            clock_mhz: a.clock_mhz,
+            ..Params::default()
+        };
+        build.validate().map_err(|e| bad_input(e.to_string()))?;
+        let bar = SimBar::new(&build).map_err(|e| bad_input(e.to_string()))?;
+        let mut d = Device::open(bar).map_err(failure)?;
+        if let Some(p) = a.params {
+            d.load_params(&load_file(p)?).map_err(failure)?;
+        }
+        if let Some(t) = a.trace {
+            let text = std::fs::read_to_string(t)
+                .map_err(|e| bad_input(format!("{}: cannot read the trace: {e}", t.display())))?;
+            // The applied parameters are the staged ones (a load applies what it wrote).
+            let applied = d.params().map_err(failure)?;
+            let evs = parse_trace(&text, &applied)
+                .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
+            d.bar().feed(&evs).map_err(|e| internal(e.to_string()))?;
+        }
+        command(&mut d, a.cmd)
     } else {
         if a.trace.is_some() {
             return Err(bad_input(

@@ -89,24 +89,26 @@ enum Cmd {
     },
     /// Configure and watch the core through its registers (docs/registers.md).
     ///
-    /// The BAR is `model` (the golden register block over the golden core, sized by
-    /// --qps/--clock-mhz) or the path of a device's BAR, e.g.
-    /// /sys/bus/pci/devices/0000:01:00.0/resource0. With --params the file is loaded
-    /// first; with --trace (model only) its events are fed to the core before the command.
+    /// The BAR is `sim` (the Verilated core and register block, every access an AXI4-Lite
+    /// transaction: the PCIe BAR stub; built for 16 or 1024 QPs at 250 MHz), `model` (the
+    /// golden register block over the golden core, sized by --qps/--clock-mhz) or the path
+    /// of a device's BAR, e.g. /sys/bus/pci/devices/0000:01:00.0/resource0. With --params
+    /// the file is loaded first; with --trace (sim and model) its events are fed to the
+    /// core at their times before the command, so counters and QP state show their effect.
     Driver {
-        /// `model`, or the path of a BAR resource file.
-        #[arg(long, value_name = "model|PATH")]
+        /// `sim`, `model`, or the path of a BAR resource file.
+        #[arg(long, value_name = "sim|model|PATH")]
         bar: String,
-        /// QPs of the model's bitstream.
+        /// QPs of the simulated bitstream (sim: 16 or 1024).
         #[arg(long, default_value_t = 1024)]
         qps: u32,
-        /// Clock of the model's bitstream, MHz.
+        /// Clock of the simulated bitstream, MHz (sim: 250).
         #[arg(long, default_value_t = 250)]
         clock_mhz: u32,
         /// Load this PARAMS.toml (checked, written, applied) before the command.
         #[arg(long, value_name = "PARAMS.toml")]
         params: Option<PathBuf>,
-        /// Feed this trace's events to the model's core before the command.
+        /// Feed this trace's events to the simulated core before the command.
         #[arg(long, value_name = "TRACE.jsonl")]
         trace: Option<PathBuf>,
         #[command(subcommand)]

@@ -425,8 +425,39 @@ fn rtl_output_equals_golden_byte_for_byte() {
 /// registers, the QP window after a trace equal to the replay's last sample, counters, and
 /// refusals with exit code 2.
 #[test]
-fn driver_over_the_model_bar() {
-    let r = run(&["driver", "--bar", "model", "info"]);
+fn driver_over_the_model_and_sim_bars() {
+    for bar in ["model", "sim"] {
+        driver_over(bar);
+    }
+    // The two bars print the same, byte for byte.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/basic.jsonl");
+    let example = example.to_str().unwrap();
+    for cmd in [
+        &["counters"][..],
+        &["qp", "5"],
+        &["params", "show"],
+        &["info"],
+    ] {
+        let out = |bar: &str| {
+            let mut args = vec!["driver", "--bar", bar, "--trace", example];
+            args.extend_from_slice(cmd);
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            r.stdout
+        };
+        assert_eq!(out("sim"), out("model"), "{cmd:?}");
+    }
+    let r = run(&["driver", "--bar", "sim", "--qps", "64", "info"]);
+    assert_refused(&r, "", &["[16, 1024]", "not 64"]);
+    let r = run(&["driver", "--bar", "sim", "--clock-mhz", "100", "info"]);
+    assert_refused(&r, "", &["250 MHz"]);
+    let r = run(&["driver", "--bar", "/nonexistent/resource0", "info"]);
+    assert_refused(&r, "", &["/nonexistent/resource0"]);
+}
+
+/// The driver commands on one BAR (`model` or `sim`).
+fn driver_over(bar: &str) {
+    let r = run(&["driver", "--bar", bar, "info"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     for name in [
         "fw_id",
@@ -444,9 +475,7 @@ fn driver_over_the_model_bar() {
         "paper.toml",
         &run(&["params", "--profile", "paper"]).stdout,
     );
-    let r = run(&[
-        "driver", "--bar", "model", "--params", &paper, "params", "show",
-    ]);
+    let r = run(&["driver", "--bar", bar, "--params", &paper, "params", "show"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         roce_cc_params::Params::from_toml_str(&r.stdout).unwrap(),
@@ -463,7 +492,7 @@ fn driver_over_the_model_bar() {
         .last()
         .unwrap();
     let r = run(&[
-        "driver", "--bar", "model", "--params", &paper, "--trace", example, "qp", "5",
+        "driver", "--bar", bar, "--params", &paper, "--trace", example, "qp", "5",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let field = |line: &str, key: &str| {
@@ -478,18 +507,18 @@ fn driver_over_the_model_bar() {
             r.stdout
         );
     }
-    let r = run(&["driver", "--bar", "model", "--trace", example, "counters"]);
+    let r = run(&["driver", "--bar", bar, "--trace", example, "counters"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("cnp_sent           3"), "{}", r.stdout);
     // Refusals.
     let bad = file(&dir, "bad.toml", "rpg_gd = 99\n");
-    let r = run(&["driver", "--bar", "model", "params", "load", &bad]);
+    let r = run(&["driver", "--bar", bar, "params", "load", &bad]);
     assert_refused(&r, &bad, &["rpg_gd = 99", "1..=15"]);
     let r = run(&[
-        "driver", "--bar", "model", "--qps", "16", "--params", &paper, "info",
+        "driver", "--bar", bar, "--qps", "16", "--params", &paper, "info",
     ]);
     assert_refused(&r, "", &["qps = 1024", "built with qps = 16"]);
-    let r = run(&["driver", "--bar", "model", "qp", "1024"]);
+    let r = run(&["driver", "--bar", bar, "qp", "1024"]);
     assert_refused(&r, "", &["QP 1024 is out of range", "0..=1023"]);
     let r = run(&["driver", "--bar", "/nonexistent/resource0", "info"]);
     assert_refused(&r, "", &["/nonexistent/resource0"]);

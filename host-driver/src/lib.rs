@@ -8,8 +8,8 @@
 //!   (or of any file of at least 4 KiB, which is how it is tested);
 //! - `ModelBar` (feature `model`, on by default): the golden register block over the golden
 //!   core (`roce_cc_sim::csr::CsrModel`);
-//! - the simulated core behind AXI4-Lite (the "PCIe BAR stub"), when the register block's
-//!   RTL is joined to the core.
+//! - `SimBar` (feature `model`): the "PCIe BAR stub", the Verilated core and register block
+//!   (`roce_cc_top`), every access an AXI4-Lite transaction.
 //!
 //! [`Device`] is the driver proper: it discovers the blocks by walking their linked list
 //! (loops, out-of-range pointers and unknown blocks are detected and reported), loads a
@@ -22,6 +22,10 @@ pub mod regs;
 mod model_bar;
 #[cfg(feature = "model")]
 pub use model_bar::ModelBar;
+#[cfg(feature = "model")]
+mod sim_bar;
+#[cfg(feature = "model")]
+pub use sim_bar::SimBar;
 
 use roce_cc_params::{Params, SPECS};
 use roce_cc_regmap::{BAR_SIZE, CTRL_APPLY, FwId};

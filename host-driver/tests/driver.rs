@@ -4,7 +4,7 @@
 //! an order the device accepts; the core then behaves as `roce-cc replay` says), counters
 //! and the QP window.
 
-use roce_cc_host_driver::{BusError, Device, DriverError, FileBar, ModelBar, RegIo, regs};
+use roce_cc_host_driver::{BusError, Device, DriverError, FileBar, ModelBar, RegIo, SimBar, regs};
 use roce_cc_params::{PROFILES, Params};
 use roce_cc_regmap::{BAR_SIZE, blocks};
 use roce_cc_sim::replay::OutLine;
@@ -217,8 +217,16 @@ fn parameter_files_load_and_read_back() {
 /// A PARAMS.toml loaded through the driver makes the core behave as the same file does in
 /// `roce-cc replay`: after the same events, the QP window shows what the replay's final
 /// samples print, and the CNP counter counts its `cnp_out` lines.
-#[test]
-fn loaded_parameters_behave_as_in_replay() {
+/// A PARAMS.toml loaded through the driver makes the core behave exactly as the same
+/// parameters do in `roce-cc replay` (golden engine): the QP window shows every QP's state
+/// at the end of a trace as replay's samples do, and `cnp_sent` counts replay's CNPs. On the
+/// golden register block (`model`) and on the Verilated core behind AXI4-Lite (`sim`).
+fn loaded_parameters_behave_as_in_replay<B: RegIo>(
+    bar_name: &str,
+    open: impl Fn() -> B,
+    feed: impl Fn(&mut B, &[roce_cc_sim::replay::TimedEvent]),
+) {
+    let mut total_limited = 0;
     for (seed, name) in PROFILES.iter().enumerate() {
         let p = Params {
             qps: 16,
@@ -226,9 +234,9 @@ fn loaded_parameters_behave_as_in_replay() {
         };
         let trace = random_trace(seed as u64 + 40, 16, 300);
         let evs = parse_trace(&trace, &p).unwrap();
-        let mut d = Device::open(ModelBar::new(&build16())).unwrap();
+        let mut d = Device::open(open()).unwrap();
         d.load_params(&p).unwrap();
-        d.bar().feed(&evs);
+        feed(d.bar(), &evs);
         let last_t = evs.last().unwrap().t_ns;
         // The replay with a sample of every QP at the end.
         let mut with_samples = evs.clone();
@@ -245,6 +253,7 @@ fn loaded_parameters_behave_as_in_replay() {
             .filter(|l| matches!(l, OutLine::CnpOut { .. }))
             .count() as u64;
         let finals: Vec<_> = out.iter().rev().take(16).collect();
+        let mut limited = 0;
         for line in finals {
             let OutLine::Sample { qp, report, .. } = line else {
                 panic!("{line:?}")
@@ -253,16 +262,93 @@ fn loaded_parameters_behave_as_in_replay() {
             assert_eq!(
                 (got.limited, got.rc_mbps_q8, got.rt_mbps_q8),
                 (report.limited, report.rc_mbps_q8, report.rt_mbps_q8),
-                "{name}, QP {qp}"
+                "{bar_name}: {name}, QP {qp}"
             );
             if report.limited {
+                limited += 1;
                 assert_eq!(got.alpha_q20, report.alpha_q20);
             }
         }
         let counters = d.counters().unwrap();
         let sent = counters.iter().find(|c| c.0 == "cnp_sent").unwrap().1;
-        assert_eq!(sent, cnp_out, "{name}");
+        assert_eq!(sent, cnp_out, "{bar_name}: {name}");
         assert!(sent > 0, "{name}: the trace has CNPs");
+        total_limited += limited;
+    }
+    eprintln!("{bar_name}: {total_limited} QPs limited at the end over all profiles");
+}
+
+#[test]
+fn loaded_parameters_behave_as_in_replay_model() {
+    loaded_parameters_behave_as_in_replay("model", || ModelBar::new(&build16()), |b, e| b.feed(e));
+}
+
+#[test]
+fn loaded_parameters_behave_as_in_replay_sim() {
+    loaded_parameters_behave_as_in_replay(
+        "sim",
+        || SimBar::new(&build16()).unwrap(),
+        |b, e| b.feed(e).unwrap(),
+    );
+}
+
+/// The sim BAR (Verilated core and register block behind AXI4-Lite) and the model BAR (the
+/// golden register block) answer every access identically: after the same parameter load
+/// and trace, every address of the BAR read in turn (mapped or not), the driver's view
+/// (firmware id, blocks, parameters, counters, every QP) and a list of bad writes.
+#[test]
+fn sim_and_model_bars_agree_on_every_register() {
+    for (seed, name) in PROFILES.iter().enumerate() {
+        let p = Params {
+            qps: 16,
+            ..Params::profile(name).unwrap()
+        };
+        let evs = parse_trace(&random_trace(seed as u64 + 7, 16, 400), &p).unwrap();
+        let mut sim = Device::open(SimBar::new(&build16()).unwrap()).unwrap();
+        let mut model = Device::open(ModelBar::new(&build16())).unwrap();
+        sim.load_params(&p).unwrap();
+        model.load_params(&p).unwrap();
+        sim.bar().feed(&evs).unwrap();
+        model.bar().feed(&evs);
+        let bad_writes = [
+            (regs::GLOBAL_PARAMS_QPS, 4, 0xf),
+            (0x7f0, 1, 0xf),
+            (regs::RP_PARAMS_RPG_AI_RATE, 1, 0x3),
+            (regs::RP_PARAMS_RPG_THRESHOLD, 40, 0xf),
+            (regs::GLOBAL_PARAMS_LINE_RATE_MBPS, 1, 0xf),
+            (regs::QP_WINDOW_QP_SEL, 16, 0xf),
+            (regs::QP_WINDOW_QP_CMD, 9, 0xf),
+            (regs::RP_PARAMS_RPG_THRESHOLD, 9, 0x1),
+        ];
+        for (a, v, strb) in bad_writes {
+            assert_eq!(
+                sim.bar().write32_strb(a, v, strb),
+                model.bar().write32_strb(a, v, strb),
+                "{name}: write {v:#x} (strobes {strb:#x}) at {a:#05x}"
+            );
+        }
+        for qp in 0..16 {
+            assert_eq!(
+                sim.qp(qp).unwrap(),
+                model.qp(qp).unwrap(),
+                "{name}: QP {qp}"
+            );
+        }
+        assert_eq!(sim.fw_id().unwrap(), model.fw_id().unwrap());
+        assert_eq!(sim.blocks(), model.blocks());
+        assert_eq!(sim.params().unwrap(), model.params().unwrap(), "{name}");
+        assert_eq!(sim.counters().unwrap(), model.counters().unwrap(), "{name}");
+        for a in (0..BAR_SIZE).step_by(4) {
+            assert_eq!(
+                sim.bar().read32(a),
+                model.bar().read32(a),
+                "{name}: read at {a:#05x}"
+            );
+        }
+        let c = model.counters().unwrap();
+        let get = |n: &str| c.iter().find(|x| x.0 == n).unwrap().1;
+        assert!(get("cnp_received") > 0 && get("rate_cuts") > 0 && get("cnp_sent") > 0);
+        assert!(get("reg_slverr") >= 6 && get("reg_decerr") >= 1, "{c:?}");
     }
 }
 
