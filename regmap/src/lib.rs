@@ -12,7 +12,8 @@
 //! - `docs/registers.md` ([`markdown`]) and the C header
 //!   `host-driver/include/roce_cc_regs.h` ([`c_header`]), checked in and compared with a
 //!   fresh generation by the tests;
-//! - the hardware decode (generated the same way when the register block's RTL is built).
+//! - the hardware decode and staged parameter registers ([`hdl_gen::hdl_decode`], written
+//!   by `hdl/build.rs` and included by `roce_cc_hdl::csr_map`).
 //!
 //! Parameter registers come from `roce_cc_params::SPECS` (names, units, ranges): there is
 //! no second list of parameters here.
