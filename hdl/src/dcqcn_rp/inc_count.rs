@@ -51,7 +51,12 @@ pub struct BitLen {
     w16: Signal<Local, Bits<16>>,
     w8: Signal<Local, Bits<8>>,
     w4: Signal<Local, Bits<4>>,
-    w2: Signal<Local, Bits<2>>,
+    w1: Signal<Local, Bit>,
+    /// The last window's lowest bit: the bit length does not depend on it (only the
+    /// `v != 0` test does, on `v`).
+    w4_lsb_unused: Signal<Local, Bit>,
+    v32: Signal<Local, Bits<32>>,
+    ext_v: ZeroExt<DIST_W, 32>,
     p4: Signal<Local, Bits<BITLEN_W>>,
     p3: Signal<Local, Bits<BITLEN_W>>,
     p2: Signal<Local, Bits<BITLEN_W>>,
@@ -69,7 +74,10 @@ impl Default for BitLen {
             w16: Default::default(),
             w8: Default::default(),
             w4: Default::default(),
-            w2: Default::default(),
+            w1: Default::default(),
+            w4_lsb_unused: Default::default(),
+            v32: Default::default(),
+            ext_v: Default::default(),
             p4: Default::default(),
             p3: Default::default(),
             p2: Default::default(),
@@ -84,12 +92,14 @@ impl Default for BitLen {
 impl Logic for BitLen {
     #[hdl_gen]
     fn update(&mut self) {
-        // Bits 30..16 (bit 30 is the sign: only non-negative values get here).
+        // Halve the window five times (bit 30 is the sign: only non-negative values matter).
+        self.ext_v.i.next = self.v.val();
+        self.v32.next = self.ext_v.o.val();
         self.p4.next = 0.into();
-        self.w16.next = self.v.val().get_bits::<16>(0);
-        if self.v.val().get_bits::<15>(16).any() {
+        self.w16.next = self.v32.val().get_bits::<16>(0);
+        if self.v32.val().get_bits::<16>(16).any() {
             self.p4.next = 16.into();
-            self.w16.next = self.v.val().get_bits::<16>(16);
+            self.w16.next = self.v32.val().get_bits::<16>(16);
         }
         self.p3.next = 0.into();
         self.w8.next = self.w16.val().get_bits::<8>(0);
@@ -104,13 +114,14 @@ impl Logic for BitLen {
             self.w4.next = self.w8.val().get_bits::<4>(4);
         }
         self.p1.next = 0.into();
-        self.w2.next = self.w4.val().get_bits::<2>(0);
+        self.w1.next = self.w4.val().get_bit(1);
+        self.w4_lsb_unused.next = self.w4.val().get_bit(0);
         if self.w4.val().get_bits::<2>(2).any() {
             self.p1.next = 2.into();
-            self.w2.next = self.w4.val().get_bits::<2>(2);
+            self.w1.next = self.w4.val().get_bit(3);
         }
         self.p0.next = 0.into();
-        if self.w2.val().get_bit(1) {
+        if self.w1.val() {
             self.p0.next = 1.into();
         }
         self.lg.next =
@@ -241,7 +252,8 @@ pub struct IncCount {
     corr: Signal<Local, Bits<2>>,
     /// 1 when the step does not divide `max - Rt` (ceil instead of floor).
     up: Signal<Local, Bits<2>>,
-    inc: Signal<Local, Bits<2>>,
+    /// `e0 - q0`: the correction plus the ceiling (0..=2).
+    e0_inc: Signal<Local, Bits<2>>,
     x: Signal<Local, Bits<RATE_W>>,
     sh: Signal<Local, Bits<6>>,
     e0_m1: Signal<Local, Bits<COUNT_W>>,
@@ -345,7 +357,7 @@ impl Default for IncCount {
             remf_hi_unused: Default::default(),
             corr: Default::default(),
             up: Default::default(),
-            inc: Default::default(),
+            e0_inc: Default::default(),
             x: Default::default(),
             sh: Default::default(),
             e0_m1: Default::default(),
@@ -433,8 +445,8 @@ impl Logic for IncCount {
             self.up.next = 1.into();
             self.k3_g.d.next = self.remf.val().get_bits::<RATE_W>(0);
         }
-        self.inc.next = self.corr.val() + self.up.val();
-        self.ext_inc.i.next = self.inc.val();
+        self.e0_inc.next = self.corr.val() + self.up.val();
+        self.ext_inc.i.next = self.e0_inc.val();
         self.k3_e0.d.next = self.k2_q0.q.val() + self.ext_inc.o.val();
         self.k3_valid.d.next = self.k2_valid.q.val();
         self.k3_fr.d.next = self.k2_fr.q.val();
@@ -521,5 +533,35 @@ impl Logic for IncCount {
         self.cnt_fr.next = self.c_fr.q.val();
         self.cnt_ai.next = self.c_ai.q.val();
         self.cnt_hai.next = self.c_hai.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `BitLen` (rust-hdl's simulation of it) against `bitlen` of the value read as a
+    /// 31-bit two's complement number, at every power of two and its neighbours.
+    #[test]
+    fn bitlen_matches_reference() {
+        let mut b = BitLen::default();
+        b.connect_all();
+        let mut values: Vec<u64> = vec![0, 1, 2, 3, (1 << 30) - 1, 1 << 30, (1 << 31) - 1];
+        for k in 0..31 {
+            let p = 1u64 << k;
+            values.extend([p - 1, p, p + 1, p | (p >> 1)]);
+        }
+        for v in values {
+            let v = v & ((1 << DIST_W) - 1);
+            b.v.next = v.into();
+            assert!(simulate(&mut b, 100));
+            let signed = ((v << 33) as i64) >> 33;
+            let want = if signed <= 0 {
+                0
+            } else {
+                64 - signed.leading_zeros() as u64
+            };
+            assert_eq!(b.o.val().to_u64(), want, "v = {v:#x}");
+        }
     }
 }

@@ -155,6 +155,10 @@ pub struct RpUpdate {
     /// The 10 fraction bits of `alpha * (1024 - g) / 1024`, which the floor drops: computed
     /// by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
     t1_frac_unused: Signal<Local, Bits<10>>,
+    /// The step reciprocals in `cfg` are for the counter pipeline (`IncCount`), which the
+    /// pipeline feeds from `cfg` directly: not used here.
+    recip_ai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
+    recip_hai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
     one_stage: Constant<Bits<STAGE_W>>,
@@ -273,6 +277,8 @@ impl Default for RpUpdate {
             ni_r: Default::default(),
             ahead: Default::default(),
             t1_frac_unused: Default::default(),
+            recip_ai_unused: Default::default(),
+            recip_hai_unused: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
             one_stage: Constant::new(1.into()),
@@ -291,6 +297,9 @@ impl Default for RpUpdate {
 impl Logic for RpUpdate {
     #[hdl_gen]
     fn update(&mut self) {
+        self.recip_ai_unused.next = self.cfg.val().recip_ai;
+        self.recip_hai_unused.next = self.cfg.val().recip_hai;
+
         // ---- where "now" is for this QP's timers ----
         self.eff_a.now_e.next = self.now.val().a_e;
         self.eff_a.now_r.next = self.now.val().a_r;
