@@ -4,23 +4,24 @@
 //! `sim::dcqcn_np::NpConfig::new`; `sim::cfg_compiler` adds the timing.
 //!
 //! ```text
-//!  start ─► latch params ─► DIV: 3 divisions, 24 cycles each ─► TABLE_LO: 128 writes ─► TABLE_HI: 128 writes ─► commit
+//!  start ─► latch params ─► DIV: 5 divisions, 24 cycles each ─► TABLE_LO: 128 writes ─► TABLE_HI: 128 writes ─► commit
 //!                            2^18 / dce_tcp_rtt                  c^j, j = 0..127          c^(128 j)              rp_cfg, np_cfg
 //!                            2^18 / rpg_time_reset               (one multiply each)     (one multiply each)    (busy falls)
 //!                            (100 - rpg_min_dec_fac) 2^16 / 100
+//!                            2^20 / rpg_ai_rate, 2^20 / rpg_hai_rate
 //! ```
 //!
 //! A `start` while idle latches `params` at the clock edge; `busy` is high for exactly
 //! [`COMPILE_CYCLES`] cycles from the next one. The power table is written on `tbl_*`
-//! (the RP's load port) in cycles 72..=327 of that window: `c^j` at address `j` in
-//! 72..=199, `c^(128 j)` at `128 + j` in 200..=327, where `c = (1024 - dce_tcp_g) / 1024`
+//! (the RP's load port) in cycles 120..=375 of that window: `c^j` at address `j` in
+//! 120..=247, `c^(128 j)` at `128 + j` in 248..=375, where `c = (1024 - dce_tcp_g) / 1024`
 //! in Q.24 and each entry is the previous one times `c` (or `c^128`), truncated. The new
 //! `rp_cfg` and `np_cfg` appear together when `busy` falls; until then the previous ones
 //! stay. The caller keeps the units idle while `busy` is high. `start` while busy is
 //! ignored. After `reset` the outputs are all zero (not a valid configuration) until the
 //! first compile.
 //!
-//! The divisions are restoring, one quotient bit per cycle (24-bit numerator, 17-bit
+//! The divisions are restoring, one quotient bit per cycle (24-bit numerator, 20-bit
 //! divisor). The multiplies are one 25 x 25 `WideMul` (a DSP block). The parameters are
 //! assumed valid: the register block refuses out-of-range values before they get here.
 
@@ -33,8 +34,13 @@ use rust_hdl::prelude::*;
 
 /// Width of a rate parameter in Mb/s (integer part of `RATE_W`).
 pub const MBPS_W: usize = 20;
-/// Cycles `busy` is high for one compile: 3 divisions of 24 cycles, 256 table writes.
-pub const COMPILE_CYCLES: u32 = 3 * 24 + 256;
+/// Divisions of one compile: `2^18 / dce_tcp_rtt`, `2^18 / rpg_time_reset`,
+/// `(100 - rpg_min_dec_fac) 2^16 / 100`, `2^20 / rpg_ai_rate`, `2^20 / rpg_hai_rate`.
+pub const DIVISIONS: u32 = 5;
+/// Cycles of the divisions (24 each); the table writes follow.
+pub const DIV_CYCLES: u32 = DIVISIONS * 24;
+/// Cycles `busy` is high for one compile: the divisions, then 256 table writes.
+pub const COMPILE_CYCLES: u32 = DIV_CYCLES + 256;
 
 /// The parameters as the host writes them (ConnectX names and units; ranges as in
 /// `roce_cc_params::SPECS`). `clock_mhz` and `qps` are fixed by the build and are not here.
@@ -86,8 +92,10 @@ pub struct ParamWord {
 
 /// Numerator width of the divider.
 const NUM_BITS: usize = 24;
-/// Remainder width of the divider (divisor < 2^17).
-const DREM_W: usize = 18;
+/// Remainder width of the divider (divisor < 2^20).
+const DREM_W: usize = MBPS_W + 1;
+/// Index of a division (0..=4).
+const DIV_IDX_W: usize = 3;
 
 /// The configuration compiler.
 #[derive(LogicBlock)]
@@ -115,13 +123,15 @@ pub struct CfgCompiler {
 
     p: DFF<ParamWord>,
     phase: DFF<Bits<2>>,
-    div_idx: DFF<Bits<2>>,
+    div_idx: DFF<Bits<DIV_IDX_W>>,
     step: DFF<Bits<7>>,
     quo: DFF<Bits<NUM_BITS>>,
     rem: DFF<Bits<DREM_W>>,
-    den: DFF<Bits<REM_W>>,
+    den: DFF<Bits<MBPS_W>>,
     recip_alpha: DFF<Bits<RECIP_W>>,
     recip_inc: DFF<Bits<RECIP_W>>,
+    recip_ai: DFF<Bits<STEP_RECIP_W>>,
+    recip_hai: DFF<Bits<STEP_RECIP_W>>,
     max_cut: DFF<Bits<CUTFRAC_W>>,
     acc: DFF<Bits<POW_W>>,
     c128: DFF<Bits<POW_W>>,
@@ -138,7 +148,9 @@ pub struct CfgCompiler {
     ext_step: ZeroExt<7, TBL_ADDR_W>,
     ext_gd: ZeroExt<4, SHIFT_W>,
     ext_ainit: ZeroExt<G_W, ALPHA_W>,
-    ext_rem: ZeroExt<REM_W, DREM_W>,
+    ext_rem: ZeroExt<MBPS_W, DREM_W>,
+    ext_rtt: ZeroExt<REM_W, MBPS_W>,
+    ext_treset: ZeroExt<REM_W, MBPS_W>,
     k_idle: Constant<Bits<2>>,
     k_div: Constant<Bits<2>>,
     k_lo: Constant<Bits<2>>,
@@ -150,13 +162,17 @@ pub struct CfgCompiler {
     k_1024: Constant<Bits<G_W>>,
     k_recip_num: Constant<Bits<NUM_BITS>>,
     k_100: Constant<Bits<NUM_BITS>>,
-    k_100_den: Constant<Bits<REM_W>>,
+    k_100_den: Constant<Bits<MBPS_W>>,
+    /// `2^20`: the numerator of the rate-step reciprocals.
+    k_step_num: Constant<Bits<NUM_BITS>>,
     k_ten: Constant<Bits<SHIFT_W>>,
     k_zero_mbps: Constant<Bits<MBPS_W>>,
     k_zero_rem: Constant<Bits<REM_W>>,
-    k_div_last: Constant<Bits<2>>,
-    k_one_idx: Constant<Bits<2>>,
-    k_zero_idx: Constant<Bits<2>>,
+    k_div_last: Constant<Bits<DIV_IDX_W>>,
+    k_one_idx: Constant<Bits<DIV_IDX_W>>,
+    k_zero_idx: Constant<Bits<DIV_IDX_W>>,
+    k_two_idx: Constant<Bits<DIV_IDX_W>>,
+    k_three_idx: Constant<Bits<DIV_IDX_W>>,
     k_one_drem: Constant<Bits<DREM_W>>,
     k_one_num: Constant<Bits<NUM_BITS>>,
     k_hi_half: Constant<Bits<TBL_ADDR_W>>,
@@ -171,7 +187,7 @@ pub struct CfgCompiler {
     quo_next: Signal<Local, Bits<NUM_BITS>>,
     rem_next: Signal<Local, Bits<DREM_W>>,
     next_num: Signal<Local, Bits<NUM_BITS>>,
-    next_den: Signal<Local, Bits<REM_W>>,
+    next_den: Signal<Local, Bits<MBPS_W>>,
     product: Signal<Local, Bits<50>>,
     mul_unused: Signal<Local, Bits<50>>,
 }
@@ -198,6 +214,8 @@ impl Default for CfgCompiler {
             den: Default::default(),
             recip_alpha: Default::default(),
             recip_inc: Default::default(),
+            recip_ai: Default::default(),
+            recip_hai: Default::default(),
             max_cut: Default::default(),
             acc: Default::default(),
             c128: Default::default(),
@@ -215,6 +233,8 @@ impl Default for CfgCompiler {
             ext_gd: Default::default(),
             ext_ainit: Default::default(),
             ext_rem: Default::default(),
+            ext_rtt: Default::default(),
+            ext_treset: Default::default(),
             k_idle: Constant::new(0.into()),
             k_div: Constant::new(1.into()),
             k_lo: Constant::new(2.into()),
@@ -227,12 +247,15 @@ impl Default for CfgCompiler {
             k_recip_num: Constant::new((1u64 << 18).into()),
             k_100: Constant::new(100.into()),
             k_100_den: Constant::new(100.into()),
+            k_step_num: Constant::new((1u64 << 20).into()),
             k_ten: Constant::new(10.into()),
             k_zero_mbps: Constant::new(0.into()),
             k_zero_rem: Constant::new(0.into()),
-            k_div_last: Constant::new(2.into()),
+            k_div_last: Constant::new(((DIVISIONS - 1) as u64).into()),
             k_one_idx: Constant::new(1.into()),
             k_zero_idx: Constant::new(0.into()),
+            k_two_idx: Constant::new(2.into()),
+            k_three_idx: Constant::new(3.into()),
             k_one_drem: Constant::new(1.into()),
             k_one_num: Constant::new(1.into()),
             k_hi_half: Constant::new(128.into()),
@@ -269,6 +292,8 @@ impl Logic for CfgCompiler {
             den,
             recip_alpha,
             recip_inc,
+            recip_ai,
+            recip_hai,
             max_cut,
             acc,
             c128,
@@ -313,12 +338,20 @@ impl Logic for CfgCompiler {
             self.quo_next.next = (self.quo.q.val() << 1) | self.k_one_num.val();
         }
         // Operands of the division after the current one.
+        self.ext_rtt.i.next = self.params.val().rtt;
+        self.ext_treset.i.next = self.p.q.val().time_reset;
         self.next_num.next = self.k_recip_num.val();
-        self.next_den.next = self.p.q.val().time_reset;
+        self.next_den.next = self.ext_treset.o.val();
         self.ext_dec.i.next = self.p.q.val().min_dec_fac;
         if self.div_idx.q.val() == self.k_one_idx.val() {
             self.next_num.next = (self.k_100.val() - self.ext_dec.o.val()) << 16;
             self.next_den.next = self.k_100_den.val();
+        } else if self.div_idx.q.val() == self.k_two_idx.val() {
+            self.next_num.next = self.k_step_num.val();
+            self.next_den.next = self.p.q.val().ai_rate;
+        } else if self.div_idx.q.val() == self.k_three_idx.val() {
+            self.next_num.next = self.k_step_num.val();
+            self.next_den.next = self.p.q.val().hai_rate;
         }
 
         // ---- multiplier for the power tables ----
@@ -340,7 +373,7 @@ impl Logic for CfgCompiler {
                 self.step.d.next = 0.into();
                 self.quo.d.next = self.k_recip_num.val();
                 self.rem.d.next = 0.into();
-                self.den.d.next = self.params.val().rtt;
+                self.den.d.next = self.ext_rtt.o.val();
             }
         } else if self.phase.q.val() == self.k_div.val() {
             self.quo.d.next = self.quo_next.val();
@@ -356,8 +389,12 @@ impl Logic for CfgCompiler {
                     self.recip_alpha.d.next = self.quo_next.val().get_bits::<RECIP_W>(0);
                 } else if self.div_idx.q.val() == self.k_one_idx.val() {
                     self.recip_inc.d.next = self.quo_next.val().get_bits::<RECIP_W>(0);
-                } else {
+                } else if self.div_idx.q.val() == self.k_two_idx.val() {
                     self.max_cut.d.next = self.quo_next.val().get_bits::<CUTFRAC_W>(0);
+                } else if self.div_idx.q.val() == self.k_three_idx.val() {
+                    self.recip_ai.d.next = self.quo_next.val().get_bits::<STEP_RECIP_W>(0);
+                } else {
+                    self.recip_hai.d.next = self.quo_next.val().get_bits::<STEP_RECIP_W>(0);
                 }
                 if self.div_idx.q.val() == self.k_div_last.val() {
                     self.phase.d.next = self.k_lo.val();
@@ -398,6 +435,8 @@ impl Logic for CfgCompiler {
                     self.rp_q.d.next.byte_reset = self.p.q.val().byte_reset;
                     self.rp_q.d.next.clamp_tgt_rate = self.p.q.val().clamp_tgt_rate;
                     self.rp_q.d.next.clamp_after_t = self.p.q.val().clamp_after_t;
+                    self.rp_q.d.next.recip_ai = self.recip_ai.q.val();
+                    self.rp_q.d.next.recip_hai = self.recip_hai.q.val();
                     self.np_q.d.next.no_limit = self.p.q.val().cnp_gap == self.k_zero_rem.val();
                     self.np_q.d.next.per_port = self.p.q.val().per_port;
                     self.np_q.d.next.dscp = self.p.q.val().dscp;

@@ -192,7 +192,6 @@ pub struct RoceCcCore<const QB: usize> {
     bad_rx: DFF<Bits<COUNTER_W>>,
     qpn_max: Constant<Bits<QPN_W>>,
     one_count: Constant<Bits<COUNTER_W>>,
-    zero_count: Constant<Bits<COUNTER_W>>,
     cnp_bad: Signal<Local, Bit>,
     /// The command is a QP reset, which the NP takes too.
     ctl_clr: Signal<Local, Bit>,
@@ -274,7 +273,6 @@ impl<const QB: usize> RoceCcCore<QB> {
             bad_rx: Default::default(),
             qpn_max: Constant::new(((1u64 << QB) - 1).into()),
             one_count: Constant::new(1.into()),
-            zero_count: Constant::new(0.into()),
             cnp_bad: Default::default(),
             ctl_clr: Default::default(),
             tx_bad: Default::default(),
@@ -387,10 +385,9 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.cnt_bad_qp_rx.next = self.bad_rx.q.val();
         self.cnt_cnp_received.next = self.rp.cnt_cnp_received.val();
         self.cnt_rate_cuts.next = self.rp.cnt_rate_cuts.val();
-        // MERGE: the RP's increase counters (branch inc-counters) replace these zeros.
-        self.cnt_increase_fr.next = self.zero_count.val();
-        self.cnt_increase_ai.next = self.zero_count.val();
-        self.cnt_increase_hai.next = self.zero_count.val();
+        self.cnt_increase_fr.next = self.rp.cnt_increase_fr.val();
+        self.cnt_increase_ai.next = self.rp.cnt_increase_ai.val();
+        self.cnt_increase_hai.next = self.rp.cnt_increase_hai.val();
         self.cnt_cnp_sent.next = self.np.cnt_sent.val();
         self.cnt_cnp_suppressed.next = self.np.cnt_suppressed.val();
         self.cnt_cnp_stall.next = self.np.cnt_stall.val();

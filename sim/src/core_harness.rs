@@ -10,7 +10,7 @@ use crate::hdl_sim::{settle, tick};
 use crate::lockstep::{CycleDut, Divergence, Named, bring_up};
 use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word};
 use crate::rp_harness::{
-    GoldenRpCycle, RateOut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
+    GoldenRpCycle, IncCounts, RateOut, RpPins, cfg_word, ctl_fields, table_writes, time_word,
 };
 use crate::timebase::{TimeStamp, Timebase};
 use roce_cc_hdl::core_top::{CnpTimeWord, RoceCcCore};
@@ -62,6 +62,8 @@ pub struct CoreOuts {
     pub cnp_received: u64,
     /// `cnt_rate_cuts`.
     pub rate_cuts: u64,
+    /// `cnt_increase_*` (they lag the other counters, see `rp_harness::INC_COUNT_LAG`).
+    pub increase: IncCounts,
 }
 
 /// The golden core with the hardware's timing: the golden RP and NP cycle models behind
@@ -144,6 +146,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             np: n.counts,
             cnp_received: r.cnp_received,
             rate_cuts: r.rate_cuts,
+            increase: r.increase,
         }
     }
 
@@ -261,6 +264,11 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
             },
             cnp_received: u.cnt_cnp_received.val().to_u64(),
             rate_cuts: u.cnt_rate_cuts.val().to_u64(),
+            increase: IncCounts {
+                fr: u.cnt_increase_fr.val().to_u64(),
+                ai: u.cnt_increase_ai.val().to_u64(),
+                hai: u.cnt_increase_hai.val().to_u64(),
+            },
         }
     }
 

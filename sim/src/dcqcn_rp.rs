@@ -41,6 +41,9 @@ pub const STAGE_MAX: u32 = 63;
 pub const COUNT_MAX: u64 = (1 << 21) - 1;
 /// Shift of the reciprocals used for the bounded divisions (numerators < 2^18).
 pub const RECIP_SHIFT: u32 = 18;
+/// Shift of the reciprocals of the rate steps (`floor(2^28 / step)`, dividends < 2^28),
+/// used by the increase-event counters ([`div_step`]).
+pub const STEP_RECIP_SHIFT: u32 = 28;
 
 /// The parameters in the form the hardware uses them, derived from [`Params`] once (the
 /// hardware's configuration stage computes the same values after reset).
@@ -56,6 +59,10 @@ pub struct RpConfig {
     pub recip_alpha: u32,
     /// `floor(2^18 / p_inc)`.
     pub recip_inc: u32,
+    /// `floor(2^28 / ai_rate)` (`ai_rate` in Q.8, so `floor(2^20 / rpg_ai_rate)`).
+    pub recip_ai: u32,
+    /// `floor(2^28 / hai_rate)`.
+    pub recip_hai: u32,
     /// Max rate, Mb/s Q.8.
     pub max_rate: u32,
     /// Additive step, Mb/s Q.8.
@@ -113,6 +120,8 @@ impl RpConfig {
             p_inc: p.rpg_time_reset,
             recip_alpha: (1 << RECIP_SHIFT) / p.dce_tcp_rtt,
             recip_inc: (1 << RECIP_SHIFT) / p.rpg_time_reset,
+            recip_ai: (1 << STEP_RECIP_SHIFT) / (p.rpg_ai_rate << RATE_FRAC),
+            recip_hai: (1 << STEP_RECIP_SHIFT) / (p.rpg_hai_rate << RATE_FRAC),
             max_rate,
             ai_rate: p.rpg_ai_rate << RATE_FRAC,
             hai_rate: p.rpg_hai_rate << RATE_FRAC,
@@ -335,9 +344,10 @@ pub fn run(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> (u32, u32) {
 }
 
 /// The first of `n` increase events (1-based) after which Rc >= `max`: the event that
-/// releases the limiter. Rc < max before Rt reaches max, and once Rc >= max it stays, so the
-/// events are searched by halving. Called only when the whole run ends released.
-pub fn release_index(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> u64 {
+/// releases the limiter, found by halving (Rc < max before Rt reaches max, and once
+/// Rc >= max it stays). This was the golden model's definition; it is kept as the test
+/// oracle of the closed form [`release_index`] (`release_index_closed_form_matches_search`).
+pub fn release_index_search(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> u64 {
     let (mut lo, mut hi) = (1u64, n);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -348,6 +358,55 @@ pub fn release_index(n: u64, step: u32, rc: u32, rt: u32, max: u32) -> u64 {
         }
     }
     lo
+}
+
+/// Bit length of `v` (`0` for `v <= 0`): the number of halvings (arithmetic shifts) that
+/// take a positive distance to 0.
+pub fn bitlen(v: i64) -> u64 {
+    if v <= 0 {
+        0
+    } else {
+        64 - v.leading_zeros() as u64
+    }
+}
+
+/// The event (1-based) of a run of increase events with step `step` starting at `rc`, `rt`
+/// at which Rc reaches `max`: the event that releases the limiter. Called only for a run
+/// that ends released; the result is then at most its length. Closed form (what the
+/// hardware computes, `hdl::dcqcn_rp::inc_count`):
+///
+/// * Rt already at max: `d = Rt - Rc` halves each event and Rc = max - d, so the index is
+///   the bit length of `d` (at least 1).
+/// * Rt below max, `step > 0`: Rc < max until Rt reaches max at event
+///   `e0 = ceil((max - Rt) / step)`; from there `d` halves, so the index is
+///   `e0 + bitlen(max - Rc(e0))` with `Rc(e0) = run(e0, ..)`.
+/// * Rt below max in fast recovery (`step == 0`): Rt never reaches max and Rc only
+///   approaches Rt, so a release is possible only at the first event (from Rc = max with
+///   Rt one LSB below; unreachable with the rates the configuration produces): 1.
+///
+/// Equal to [`release_index_search`] wherever Rc < max before Rt reaches max, which holds
+/// for every state the RP can reach (`release_index_closed_form_matches_search`).
+pub fn release_index(step: u32, rc: u32, rt: u32, max: u32) -> u64 {
+    if rt >= max {
+        return bitlen(rt as i64 - rc as i64).max(1);
+    }
+    if step == 0 {
+        return 1;
+    }
+    let e0 = ((max - rt) as u64).div_ceil(step as u64);
+    let rc_e0 = run(e0, step, rc, rt, max).0;
+    e0 + bitlen(max as i64 - rc_e0 as i64)
+}
+
+/// `(floor(x / s), x mod s)` for `x < 2^28` and `256 <= s < 2^28` (a rate step of at least
+/// 1 Mb/s, Q.8) as the hardware does it: multiply by `recip = floor(2^28 / s)` (at most
+/// 2^20), then one correction step. The estimate is low by at most one because
+/// `x * (2^28 / s - recip) < x < 2^28`.
+pub fn div_step(x: u32, s: u32, recip: u32) -> (u32, u32) {
+    debug_assert!(x < 1 << STEP_RECIP_SHIFT && s >= 1 << RATE_FRAC);
+    let q0 = ((x as u64 * recip as u64) >> STEP_RECIP_SHIFT) as u32;
+    let r0 = x - q0 * s;
+    if r0 >= s { (q0 + 1, r0 - s) } else { (q0, r0) }
 }
 
 /// Numbers of fast-recovery, additive and hyper increase events among `k` timer events
@@ -412,7 +471,7 @@ fn timer_increases(cfg: &RpConfig, s: &mut QpState, k: u64, st: &mut RpStats) {
         let (rc, rt) = run(n, step, s.rc, s.rt, cfg.max_rate);
         let released = n > 0 && rc >= cfg.max_rate;
         let applied = if released {
-            release_index(n, step, s.rc, s.rt, cfg.max_rate)
+            release_index(step, s.rc, s.rt, cfg.max_rate)
         } else {
             n
         };
@@ -728,6 +787,107 @@ mod tests {
                 want,
                 "n={n} step={step} rc={rc} rt={rt} max={max}"
             );
+        }
+    }
+
+    /// The closed form of the release index ([`release_index`]) equals the binary search
+    /// over `run` ([`release_index_search`]) on every run that ends released, from states
+    /// with Rc, Rt <= max. Runs that release before Rt reaches max are not states the RP
+    /// can reach (they need Rc = max with Rt one LSB below it, or Rc above max); they are
+    /// counted, and must be rare in this generator.
+    #[test]
+    fn release_index_closed_form_matches_search() {
+        let mut rng = 0x0bad_cafe_dead_beefu64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut checked, mut early) = (0u64, 0u64);
+        let mut by_case = [0u64; 3];
+        for _ in 0..400_000 {
+            let max = match next() % 3 {
+                0 => (next() % 4096).max(2),
+                1 => (next() % (1 << 20)).max(2),
+                _ => (next() % (1 << 28)).max(2),
+            } as u32;
+            let below = |r: u64, m: u32| (r % m as u64) as u32;
+            let rt = match next() % 4 {
+                0 => max,
+                1 => max - below(next(), max.min(1 << (next() % 12 + 1))),
+                _ => below(next(), max + 1),
+            };
+            let rc = match next() % 4 {
+                0 => max - below(next(), max.min(1 << (next() % 12 + 1))),
+                1 => rt.saturating_sub(below(next(), 1 << (next() % 20 + 1))),
+                2 => max,
+                _ => below(next(), max + 1),
+            };
+            let step = match next() % 5 {
+                0 => 0,
+                1 => (next() % 4096) as u32 + 1,
+                2 => ((next() % (max as u64 >> 8).max(1)) as u32 + 1) << 8,
+                3 => (next() % max as u64) as u32 + 1,
+                _ => (next() % 256) as u32 + 1,
+            };
+            let n = match next() % 4 {
+                0 => 1 + next() % 8,
+                1 => 1 + next() % 80,
+                2 => 1 + next() % 5000,
+                _ => 1 + next() % COUNT_MAX,
+            };
+            if run(n, step, rc, rt, max).0 < max {
+                continue;
+            }
+            let case = if rt >= max {
+                0
+            } else if step == 0 {
+                1
+            } else {
+                2
+            };
+            // Released before Rt reached max (never in fast recovery with Rt < max): not a
+            // reachable state.
+            if case == 1
+                || (case == 2 && {
+                    let e0 = ((max - rt) as u64).div_ceil(step as u64);
+                    e0 > 1 && run(e0 - 1, step, rc, rt, max).0 >= max
+                })
+            {
+                early += 1;
+                continue;
+            }
+            let want = release_index_search(n, step, rc, rt, max);
+            let got = release_index(step, rc, rt, max);
+            assert_eq!(got, want, "n={n} step={step} rc={rc} rt={rt} max={max}");
+            assert!(got >= 1 && got <= n);
+            checked += 1;
+            by_case[case] += 1;
+        }
+        eprintln!("checked {checked} ({by_case:?} at max / FR / stepping), early {early}");
+        assert!(by_case[0] > 10_000 && by_case[2] > 10_000, "{by_case:?}");
+        assert!(early * 100 < checked, "{early} of {checked} released early");
+    }
+
+    /// The reciprocal division of the counter pipeline is exact for every rate step the
+    /// configuration can produce (a multiple of 256, at least 256) and every dividend.
+    #[test]
+    fn div_step_exact() {
+        let mut rng = crate::stimulus::XorShift::new(77);
+        let steps = [1u32, 2, 3, 5, 7, 100, 4095, 65535, 1 << 19, (1 << 20) - 1];
+        let random: Vec<u32> = (0..2000).map(|_| 1 + rng.below(1 << 20) as u32).collect();
+        for mbps in steps.into_iter().chain(random) {
+            let s = mbps << RATE_FRAC;
+            let recip = (1 << STEP_RECIP_SHIFT) / s;
+            assert!(recip <= 1 << 20);
+            let xs = [0u32, 1, s - 1, s, s + 1, (1 << 28) - 1, (1 << 28) - s];
+            for x in xs
+                .into_iter()
+                .chain((0..200).map(|_| rng.below(1 << 28) as u32))
+            {
+                assert_eq!(div_step(x, s, recip), (x / s, x % s), "{x}/{s}");
+            }
         }
     }
 

@@ -54,6 +54,36 @@ pub struct RpOuts {
     pub cnp_received: u64,
     /// `cnt_rate_cuts`.
     pub rate_cuts: u64,
+    /// `cnt_increase_fr`, `cnt_increase_ai`, `cnt_increase_hai` (they lag
+    /// `cnt_cnp_received` by [`INC_COUNT_LAG`] cycles).
+    pub increase: IncCounts,
+}
+
+/// The increase-event counters by phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IncCounts {
+    /// `cnt_increase_fr`: fast recovery.
+    pub fr: u64,
+    /// `cnt_increase_ai`: additive increase.
+    pub ai: u64,
+    /// `cnt_increase_hai`: hyper increase.
+    pub hai: u64,
+}
+
+/// Cycles by which the increase-event counters lag `cnt_cnp_received` and
+/// `cnt_rate_cuts`: the event's write back loads the first of the counter pipeline's four
+/// stages (`roce_cc_hdl::dcqcn_rp::inc_count`), the counters take it on the fourth edge
+/// after. The stages run every cycle, stall or not.
+pub const INC_COUNT_LAG: usize = 4;
+
+impl IncCounts {
+    fn of(c: &crate::dcqcn_rp::RpCounters) -> Self {
+        Self {
+            fr: c.increase_fr,
+            ai: c.increase_ai,
+            hai: c.increase_hai,
+        }
+    }
 }
 
 /// One report of the RP's report stream: `qp`'s state after an event, or now for a query.
@@ -92,6 +122,10 @@ pub struct GoldenRpCycle {
     s1: Option<(u32, RpKind, TimeStamp, bool)>,
     s2: Option<(u32, RpKind, TimeStamp, bool)>,
     out: Option<RateOut>,
+    /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges,
+    /// oldest first: the outputs show the oldest, the counters as they were
+    /// `INC_COUNT_LAG` edges before the last one.
+    inc_lag: [IncCounts; INC_COUNT_LAG + 1],
     pins: RpPins,
     outs: RpOuts,
 }
@@ -105,6 +139,7 @@ impl GoldenRpCycle {
             s1: None,
             s2: None,
             out: None,
+            inc_lag: Default::default(),
             pins: RpPins::default(),
             outs: RpOuts::default(),
         }
@@ -125,6 +160,7 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
             report: self.out,
             cnp_received: self.rp.counters.cnp_received,
             rate_cuts: self.rp.counters.rate_cuts,
+            increase: self.inc_lag[0],
         };
         self.pins = *pins;
         self.outs = outs;
@@ -132,6 +168,26 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     }
 
     fn clock(&mut self) {
+        self.step();
+        // The counter pipeline: the counters as they were after the edge INC_COUNT_LAG
+        // edges before this one (reset clears the stages and the counters at once).
+        self.inc_lag.rotate_left(1);
+        self.inc_lag[INC_COUNT_LAG] = IncCounts::of(&self.rp.counters);
+        if self.pins.reset {
+            self.inc_lag = Default::default();
+        }
+    }
+}
+
+impl GoldenRpCycle {
+    /// The golden model's counters now (the outputs show the increase counters
+    /// [`INC_COUNT_LAG`] cycles later).
+    pub fn counters(&self) -> crate::dcqcn_rp::RpCounters {
+        self.rp.counters
+    }
+
+    /// One edge of the event pipeline.
+    fn step(&mut self) {
         let pins = self.pins;
         if pins.reset {
             self.s1 = None;
@@ -194,6 +250,8 @@ pub fn cfg_word(cfg: &RpConfig) -> RpCfgWord {
         byte_reset: b(cfg.byte_reset),
         clamp_tgt_rate: cfg.clamp_tgt_rate,
         clamp_after_t: cfg.clamp_tgt_rate_after_time_inc,
+        recip_ai: b(cfg.recip_ai),
+        recip_hai: b(cfg.recip_hai),
     }
 }
 
@@ -286,6 +344,11 @@ impl<const QB: usize> CycleDut<RpPins, RpOuts> for HdlRp<QB> {
             }),
             cnp_received: u.cnt_cnp_received.val().to_u64(),
             rate_cuts: u.cnt_rate_cuts.val().to_u64(),
+            increase: IncCounts {
+                fr: u.cnt_increase_fr.val().to_u64(),
+                ai: u.cnt_increase_ai.val().to_u64(),
+                hai: u.cnt_increase_hai.val().to_u64(),
+            },
         }
     }
 

@@ -9,13 +9,14 @@
 //! take cycles, an apply a few hundred) but `now` does not move.
 
 use crate::csr::Resp;
+use crate::lockstep::Named;
 use crate::lockstep::Waveform;
-use crate::lockstep::{CycleDut, Named};
 use crate::replay::{TimedEvent, TraceEvent};
 use crate::replay_golden::core_event;
 use crate::timebase::Timebase;
 use crate::top_harness::{
-    AccessError, AccessTiming, RegOp, TopOuts, TopPins, Watched, access, offer_event, top_bring_up,
+    AccessError, AccessTiming, DRAIN_CYCLES, RegOp, TopOuts, TopPins, Watched, access, idle,
+    offer_event, top_bring_up,
 };
 use crate::verilated::{TOP_QPS, VerilatedTop};
 use roce_cc_params::Params;
@@ -132,13 +133,12 @@ impl SimTop {
                 .map_err(|err| format!("line {}: {err}", e.line))?;
             self.cycles_run += n;
         }
-        // Let the last events through the pipelines (reports and CNP requests are taken).
-        let pins = self.base();
-        for _ in 0..8 {
-            self.dut.eval(&pins);
-            self.dut.clock();
-            self.cycles_run += 1;
-        }
+        // Let the last events through the pipelines and into every counter (reports and
+        // CNP requests are taken).
+        let base = self.base();
+        let mut duts: Vec<Named<TopPins, TopOuts>> = vec![("verilator", &mut self.dut)];
+        idle(&mut duts, &base, DRAIN_CYCLES, &mut self.step).map_err(|e| e.to_string())?;
+        self.cycles_run += DRAIN_CYCLES;
         Ok(())
     }
 }

@@ -98,7 +98,8 @@ pub fn bring_up(
 }
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
-/// cycle (eight idle cycles are appended to drain the pipeline); returns the reports the
+/// cycle (twelve idle cycles are appended to drain the pipeline: three stages, the report
+/// register and the increase counters' four stages); returns the reports the
 /// consumer took, in order, or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
@@ -117,7 +118,7 @@ pub fn run_lockstep(
         query: None,
         m_ready: true,
     });
-    for (i, s) in steps.iter().copied().chain(drain.take(8)).enumerate() {
+    for (i, s) in steps.iter().copied().chain(drain.take(12)).enumerate() {
         cycle += s.dt;
         let pins = RpPins {
             reset: false,

@@ -366,3 +366,23 @@ impl<D: CycleDut<TopPins, TopOuts>> CycleDut<TopPins, TopOuts> for Watched<D> {
         self.dut.clock();
     }
 }
+
+/// Idle cycles after the last event until every counter shows it: the slowest are the RP's
+/// increase counters, `3 + rp_harness::INC_COUNT_LAG` cycles after the event is taken, and
+/// the register block's bad-QP sum (one register after the core's counters).
+pub const DRAIN_CYCLES: u64 = 3 + crate::rp_harness::INC_COUNT_LAG as u64 + 3;
+
+/// `n` idle cycles (the pins as in `base`), compared in lock-step.
+pub fn idle(
+    duts: &mut [Named<'_, TopPins, TopOuts>],
+    base: &TopPins,
+    n: u64,
+    step: &mut usize,
+) -> Result<(), AccessError> {
+    for _ in 0..n {
+        eval_all(duts, base, *step).map_err(AccessError::Diverged)?;
+        clock_all(duts);
+        *step += 1;
+    }
+    Ok(())
+}

@@ -22,7 +22,7 @@ use crate::dcqcn_rp::RpConfig;
 use crate::lockstep::{CycleDut, Waveform};
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
-use crate::rp_harness::{RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
+use crate::rp_harness::{IncCounts, RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
 use crate::timebase_harness::{TbOuts, TbPins};
 use crate::top_harness::{TopOuts, TopPins};
@@ -275,10 +275,15 @@ macro_rules! rp_model {
                     }),
                     cnp_received: m.cnt_cnp_received(),
                     rate_cuts: m.cnt_rate_cuts(),
+                    increase: IncCounts {
+                        fr: m.cnt_increase_fr(),
+                        ai: m.cnt_increase_ai(),
+                        hai: m.cnt_increase_hai(),
+                    },
                 },)* }
             }
 
-            fn set_cfg(&mut self, cfg: &[u32; 11]) {
+            fn set_cfg(&mut self, cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS]) {
                 match self { $(RpModel::$ty(m) => m.set_cfg(cfg),)* }
             }
 
@@ -639,10 +644,15 @@ macro_rules! core_model {
                     },
                     cnp_received: m.cnt_cnp_received(),
                     rate_cuts: m.cnt_rate_cuts(),
+                    increase: IncCounts {
+                        fr: m.cnt_increase_fr(),
+                        ai: m.cnt_increase_ai(),
+                        hai: m.cnt_increase_hai(),
+                    },
                 },)* }
             }
 
-            fn set_cfg(&mut self, rp_cfg: &[u32; 11], np_cfg: u64) {
+            fn set_cfg(&mut self, rp_cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS], np_cfg: u64) {
                 match self { $(CoreModel::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
             }
 

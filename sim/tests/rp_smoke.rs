@@ -59,4 +59,10 @@ fn three_implementations_agree_on_a_fixed_stream() {
         "{limited} of {} limited",
         reports.len()
     );
+    // ... and increase events (compared every cycle above). With the connectx profile's
+    // frequent cuts this stream reaches fast recovery and additive increase only; the
+    // proptest campaign (`rp_three_way.rs`) covers hyper increase.
+    let c = g.counters();
+    eprintln!("{c:?}");
+    assert!(c.increase_fr > 0 && c.increase_ai > 0, "{c:?}");
 }

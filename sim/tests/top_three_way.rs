@@ -24,8 +24,8 @@ use roce_cc_sim::csr::{CsrModel, Resp};
 use roce_cc_sim::lockstep::{Named, Waveform, cases_from_env, failure_vcd};
 use roce_cc_sim::timebase::Timebase;
 use roce_cc_sim::top_harness::{
-    AccessError, AccessTiming, HdlTop, RegOp, TopOuts, TopPins, Watched, access, offer_event,
-    top_bring_up,
+    AccessError, AccessTiming, DRAIN_CYCLES, HdlTop, RegOp, TopOuts, TopPins, Watched, access,
+    idle, offer_event, top_bring_up,
 };
 use roce_cc_sim::verilated::VerilatedTop;
 use std::path::PathBuf;
@@ -153,6 +153,9 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
             Op::Event(ev) => {
                 model.core.apply_at_cycle(model.cycle, ev);
                 offer_event(&mut duts, &base(&tb, cycle), ev, &mut step).map_err(|e| fail(i, e))?;
+                // The model's counters count at once; the hardware's a few cycles later.
+                idle(&mut duts, &base(&tb, cycle), DRAIN_CYCLES, &mut step)
+                    .map_err(|e| fail(i, e))?;
             }
             Op::Advance(n) => {
                 cycle += n;

@@ -34,6 +34,7 @@
 //! is in flight.
 
 pub mod alpha;
+pub mod inc_count;
 pub mod rate;
 pub mod state;
 pub mod timer;
@@ -42,6 +43,7 @@ pub mod widths;
 
 use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
+use inc_count::IncCount;
 use rust_hdl::prelude::*;
 use state::{QpWord, RpCfgWord, TimeWord};
 use update::RpUpdate;
@@ -135,8 +137,18 @@ pub struct DcqcnRp<const QB: usize> {
     pub cnt_cnp_received: Signal<Out, Bits<COUNTER_W>>,
     /// Rate cuts applied, since reset, wrapping.
     pub cnt_rate_cuts: Signal<Out, Bits<COUNTER_W>>,
+    /// Increase events applied in fast recovery, since reset, wrapping (4 cycles behind
+    /// `cnt_cnp_received`: see `inc_count`).
+    pub cnt_increase_fr: Signal<Out, Bits<COUNTER_W>>,
+    /// Increase events applied in additive increase, since reset, wrapping (4 cycles
+    /// behind `cnt_cnp_received`).
+    pub cnt_increase_ai: Signal<Out, Bits<COUNTER_W>>,
+    /// Increase events applied in hyper increase, since reset, wrapping (4 cycles behind
+    /// `cnt_cnp_received`).
+    pub cnt_increase_hai: Signal<Out, Bits<COUNTER_W>>,
 
     ram: RAM<QpWord, QB>,
+    inc: IncCount,
     tbl_lo: LutRam<POW_W, 7>,
     tbl_hi: LutRam<POW_W, 7>,
     upd: RpUpdate,
@@ -238,7 +250,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             busy: Default::default(),
             cnt_cnp_received: Default::default(),
             cnt_rate_cuts: Default::default(),
+            cnt_increase_fr: Default::default(),
+            cnt_increase_ai: Default::default(),
+            cnt_increase_hai: Default::default(),
             ram: Default::default(),
+            inc: Default::default(),
             tbl_lo: Default::default(),
             tbl_hi: Default::default(),
             upd: Default::default(),
@@ -351,6 +367,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.ram.write_clock.next = self.clock.val();
         self.tbl_lo.clock.next = self.clock.val();
         self.tbl_hi.clock.next = self.clock.val();
+        self.inc.clock.next = self.clock.val();
 
         // ---- power table load ----
         self.tbl_lo.we.next = self.tbl_we.val() & !self.tbl_addr.val().get_bit(7);
@@ -471,6 +488,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_mode.d.next = self.upd.next_word.val().mode;
             self.out_ctl.d.next = self.s2_ctl.q.val();
         }
+        // ---- increase-event counters (pipelined after the write back) ----
+        self.inc.reset.next = self.reset.val();
+        self.inc.valid.next = self.adv.val() & self.s2_writes.val();
+        self.inc.fr.next = self.upd.inc_fr.val();
+        self.inc.ai.next = self.upd.inc_ai.val();
+        self.inc.hai.next = self.upd.inc_hai.val();
+        self.inc.rel.next = self.upd.inc_rel.val();
+        self.inc.rel_phase.next = self.upd.inc_rel_phase.val();
+        self.inc.rel_rc.next = self.upd.inc_rel_rc.val();
+        self.inc.rel_rt.next = self.upd.inc_rel_rt.val();
+        self.inc.max.next = self.cfg.val().max_rate;
+        self.inc.ai_rate.next = self.cfg.val().ai_rate;
+        self.inc.hai_rate.next = self.cfg.val().hai_rate;
+        self.inc.recip_ai.next = self.cfg.val().recip_ai;
+        self.inc.recip_hai.next = self.cfg.val().recip_hai;
         if self.busy_q.q.val() {
             self.ram.write_enable.next = true;
             self.ram.write_address.next = self.sweep.q.val();
@@ -494,6 +526,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.busy.next = self.busy_q.q.val();
         self.cnt_cnp_received.next = self.cnps.q.val();
         self.cnt_rate_cuts.next = self.cuts.q.val();
+        self.cnt_increase_fr.next = self.inc.cnt_fr.val();
+        self.cnt_increase_ai.next = self.inc.cnt_ai.val();
+        self.cnt_increase_hai.next = self.inc.cnt_hai.val();
         self.m_rate_valid.next = self.out_valid.q.val();
         self.m_rate_qp.next = self.out_qp.q.val();
         self.m_rate_query.next = self.out_query.q.val();

@@ -400,7 +400,24 @@ pub struct IncSegment {
     pub t_o: Signal<Out, Bits<STAGE_W>>,
     /// Rc reached the max rate during these events: the limiter is released.
     pub released: Signal<Out, Bit>,
+    /// Fast-recovery events applied in full: the run's length unless it (or an earlier
+    /// run) released the limiter, then 0 (golden: `timer_increases` counts the releasing
+    /// run by its release index, which `IncCount` computes from `rel_*`).
+    pub cnt_fr: Signal<Out, Bits<COUNT_W>>,
+    /// Additive-increase events applied in full.
+    pub cnt_ai: Signal<Out, Bits<COUNT_W>>,
+    /// Hyper-increase events applied in full.
+    pub cnt_hai: Signal<Out, Bits<COUNT_W>>,
+    /// Phase of the first run that released (0 FR, 1 AI, 2 HAI; meaningful when `released`).
+    pub rel_phase: Signal<Out, Bits<PHASE_W>>,
+    /// Rc before that run.
+    pub rel_rc: Signal<Out, Bits<RATE_W>>,
+    /// Rt before that run.
+    pub rel_rt: Signal<Out, Bits<RATE_W>>,
     phases: Phases,
+    rel_fr: Signal<Local, Bit>,
+    rel_ai: Signal<Local, Bit>,
+    rel_hai: Signal<Local, Bit>,
     run_fr: IncRun,
     run_ai: IncRun,
     run_hai: IncRun,
@@ -427,7 +444,16 @@ impl Default for IncSegment {
             rt_o: Default::default(),
             t_o: Default::default(),
             released: Default::default(),
+            cnt_fr: Default::default(),
+            cnt_ai: Default::default(),
+            cnt_hai: Default::default(),
+            rel_phase: Default::default(),
+            rel_rc: Default::default(),
+            rel_rt: Default::default(),
             phases: Default::default(),
+            rel_fr: Default::default(),
+            rel_ai: Default::default(),
+            rel_hai: Default::default(),
             run_fr: Default::default(),
             run_ai: Default::default(),
             run_hai: Default::default(),
@@ -463,10 +489,37 @@ impl Logic for IncSegment {
         self.run_hai.max.next = self.max.val();
         self.rc_o.next = self.run_hai.rc_o.val();
         self.rt_o.next = self.run_hai.rt_o.val();
-        self.released.next = ((self.phases.n_fr.val().any())
-            & (self.run_fr.rc_o.val() >= self.max.val()))
-            | ((self.phases.n_ai.val().any()) & (self.run_ai.rc_o.val() >= self.max.val()))
-            | ((self.phases.n_hai.val().any()) & (self.run_hai.rc_o.val() >= self.max.val()));
+        self.rel_fr.next =
+            (self.phases.n_fr.val().any()) & (self.run_fr.rc_o.val() >= self.max.val());
+        self.rel_ai.next =
+            (self.phases.n_ai.val().any()) & (self.run_ai.rc_o.val() >= self.max.val());
+        self.rel_hai.next =
+            (self.phases.n_hai.val().any()) & (self.run_hai.rc_o.val() >= self.max.val());
+        self.released.next = self.rel_fr.val() | self.rel_ai.val() | self.rel_hai.val();
+        // Counts by phase, and the first run that released (for the counters only: off the
+        // state path, in parallel with what follows the segment).
+        self.cnt_fr.next = self.phases.n_fr.val();
+        self.cnt_ai.next = self.phases.n_ai.val();
+        self.cnt_hai.next = self.phases.n_hai.val();
+        self.rel_phase.next = 2.into();
+        self.rel_rc.next = self.run_ai.rc_o.val();
+        self.rel_rt.next = self.run_ai.rt_o.val();
+        if self.rel_fr.val() {
+            self.cnt_fr.next = 0.into();
+            self.cnt_ai.next = 0.into();
+            self.cnt_hai.next = 0.into();
+            self.rel_phase.next = 0.into();
+            self.rel_rc.next = self.rc.val();
+            self.rel_rt.next = self.rt.val();
+        } else if self.rel_ai.val() {
+            self.cnt_ai.next = 0.into();
+            self.cnt_hai.next = 0.into();
+            self.rel_phase.next = 1.into();
+            self.rel_rc.next = self.run_fr.rc_o.val();
+            self.rel_rt.next = self.run_fr.rt_o.val();
+        } else if self.rel_hai.val() {
+            self.cnt_hai.next = 0.into();
+        }
         self.ext_t.i.next = self.t.val();
         self.t21.next = self.ext_t.o.val() + self.k.val();
         self.t_o.next = 63.into();

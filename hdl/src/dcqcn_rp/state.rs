@@ -106,4 +106,9 @@ pub struct RpCfgWord {
     pub clamp_tgt_rate: Bit,
     /// `clamp_tgt_rate_after_time_inc`.
     pub clamp_after_t: Bit,
+    /// `floor(2^28 / ai_rate)` (= `floor(2^20 / rpg_ai_rate)`): the increase-event
+    /// counters divide by the additive step with it.
+    pub recip_ai: Bits<STEP_RECIP_W>,
+    /// `floor(2^28 / hai_rate)` (= `floor(2^20 / rpg_hai_rate)`).
+    pub recip_hai: Bits<STEP_RECIP_W>,
 }

@@ -27,6 +27,22 @@ pub struct RpUpdate {
     pub ctl_rate: Signal<In, Bits<RATE_W>>,
     /// A rate cut was applied (meaningful for events that write back).
     pub did_cut: Signal<Out, Bit>,
+    /// Fast-recovery increase events applied in full (every run before the one that
+    /// released the limiter, and the byte event); meaningful for events that write back.
+    pub inc_fr: Signal<Out, Bits<EVENTS_W>>,
+    /// Additive-increase events applied in full.
+    pub inc_ai: Signal<Out, Bits<EVENTS_W>>,
+    /// Hyper-increase events applied in full.
+    pub inc_hai: Signal<Out, Bits<EVENTS_W>>,
+    /// A run of increase-timer events released the limiter; it counts its release index,
+    /// which `IncCount` computes from the three signals below.
+    pub inc_rel: Signal<Out, Bit>,
+    /// Phase of the releasing run (0 FR, 1 AI, 2 HAI).
+    pub inc_rel_phase: Signal<Out, Bits<PHASE_W>>,
+    /// Rc before the releasing run's first event.
+    pub inc_rel_rc: Signal<Out, Bits<RATE_W>>,
+    /// Rt before the releasing run's first event.
+    pub inc_rel_rt: Signal<Out, Bits<RATE_W>>,
     /// Length of the transmitted packet, bytes (kind 1).
     pub bytes: Signal<In, Bits<BYTES_W>>,
     /// Time of the event.
@@ -86,6 +102,17 @@ pub struct RpUpdate {
     ext_ni_r: ZeroExt<REM_W, NUM_W>,
     ext_qa: ZeroExt<NUM_W, EPOCH_W>,
     ext_qi: ZeroExt<NUM_W, EPOCH_W>,
+    ext_fr1: ZeroExt<COUNT_W, EVENTS_W>,
+    ext_ai1: ZeroExt<COUNT_W, EVENTS_W>,
+    ext_hai1: ZeroExt<COUNT_W, EVENTS_W>,
+    ext_fr2: ZeroExt<COUNT_W, EVENTS_W>,
+    ext_ai2: ZeroExt<COUNT_W, EVENTS_W>,
+    ext_hai2: ZeroExt<COUNT_W, EVENTS_W>,
+    // Increase events by phase (counters only).
+    byte_count: Signal<Local, Bit>,
+    byte_fr: Signal<Local, Bits<EVENTS_W>>,
+    byte_ai: Signal<Local, Bits<EVENTS_W>>,
+    byte_hai: Signal<Local, Bits<EVENTS_W>>,
 
     cq: Signal<Local, Bits<G_W>>,
     t1: Signal<Local, Bits<ALPHA_W>>,
@@ -128,6 +155,10 @@ pub struct RpUpdate {
     /// The 10 fraction bits of `alpha * (1024 - g) / 1024`, which the floor drops: computed
     /// by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
     t1_frac_unused: Signal<Local, Bits<10>>,
+    /// The step reciprocals in `cfg` are for the counter pipeline (`IncCount`), which the
+    /// pipeline feeds from `cfg` directly: not used here.
+    recip_ai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
+    recip_hai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
     one_stage: Constant<Bits<STAGE_W>>,
@@ -151,6 +182,13 @@ impl Default for RpUpdate {
             ctl_mode: Default::default(),
             ctl_rate: Default::default(),
             did_cut: Default::default(),
+            inc_fr: Default::default(),
+            inc_ai: Default::default(),
+            inc_hai: Default::default(),
+            inc_rel: Default::default(),
+            inc_rel_phase: Default::default(),
+            inc_rel_rc: Default::default(),
+            inc_rel_rt: Default::default(),
             bytes: Default::default(),
             now: Default::default(),
             cfg: Default::default(),
@@ -195,6 +233,16 @@ impl Default for RpUpdate {
             ext_ni_r: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
+            ext_fr1: Default::default(),
+            ext_ai1: Default::default(),
+            ext_hai1: Default::default(),
+            ext_fr2: Default::default(),
+            ext_ai2: Default::default(),
+            ext_hai2: Default::default(),
+            byte_count: Default::default(),
+            byte_fr: Default::default(),
+            byte_ai: Default::default(),
+            byte_hai: Default::default(),
             cq: Default::default(),
             t1: Default::default(),
             g_q20: Default::default(),
@@ -229,6 +277,8 @@ impl Default for RpUpdate {
             ni_r: Default::default(),
             ahead: Default::default(),
             t1_frac_unused: Default::default(),
+            recip_ai_unused: Default::default(),
+            recip_hai_unused: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
             one_stage: Constant::new(1.into()),
@@ -247,6 +297,9 @@ impl Default for RpUpdate {
 impl Logic for RpUpdate {
     #[hdl_gen]
     fn update(&mut self) {
+        self.recip_ai_unused.next = self.cfg.val().recip_ai;
+        self.recip_hai_unused.next = self.cfg.val().recip_hai;
+
         // ---- where "now" is for this QP's timers ----
         self.eff_a.now_e.next = self.now.val().a_e;
         self.eff_a.now_r.next = self.now.val().a_r;
@@ -542,6 +595,56 @@ impl Logic for RpUpdate {
         }
         self.did_cut.next = self.do_cut.val() & !self.seg1.released.val();
 
+        // ---- increase events by phase (golden: `timer_increases`, the byte event) ----
+        // Off the state path: these only feed IncCount's registers, and they settle in
+        // parallel with the byte event's run, which follows the same segment outputs.
+        self.byte_count.next = (self.kind.val() == self.kind_tx.val())
+            & self.still_limited.val()
+            & self.byte_fire.val();
+        self.byte_fr.next = 0.into();
+        self.byte_ai.next = 0.into();
+        self.byte_hai.next = 0.into();
+        if self.byte_count.val() {
+            if self.t_hi.val() < self.th6.val() {
+                self.byte_fr.next = 1.into();
+            } else if self.t_lo.val() > self.th6.val() {
+                self.byte_hai.next = 1.into();
+            } else {
+                self.byte_ai.next = 1.into();
+            }
+        }
+        self.ext_fr1.i.next = self.seg1.cnt_fr.val();
+        self.ext_ai1.i.next = self.seg1.cnt_ai.val();
+        self.ext_hai1.i.next = self.seg1.cnt_hai.val();
+        self.ext_fr2.i.next = self.seg2.cnt_fr.val();
+        self.ext_ai2.i.next = self.seg2.cnt_ai.val();
+        self.ext_hai2.i.next = self.seg2.cnt_hai.val();
+        self.inc_fr.next = 0.into();
+        self.inc_ai.next = 0.into();
+        self.inc_hai.next = 0.into();
+        self.inc_rel.next = false;
+        self.inc_rel_phase.next = self.seg2.rel_phase.val();
+        self.inc_rel_rc.next = self.seg2.rel_rc.val();
+        self.inc_rel_rt.next = self.seg2.rel_rt.val();
+        if self.seg1.released.val() {
+            // Released before the cut: the cut and the segment after it do not happen.
+            self.inc_rel_phase.next = self.seg1.rel_phase.val();
+            self.inc_rel_rc.next = self.seg1.rel_rc.val();
+            self.inc_rel_rt.next = self.seg1.rel_rt.val();
+            if self.old.val().limited {
+                self.inc_fr.next = self.ext_fr1.o.val();
+                self.inc_ai.next = self.ext_ai1.o.val();
+                self.inc_hai.next = self.ext_hai1.o.val();
+                self.inc_rel.next = true;
+            }
+        } else if self.old.val().limited {
+            self.inc_fr.next = (self.ext_fr1.o.val() + self.ext_fr2.o.val()) + self.byte_fr.val();
+            self.inc_ai.next = (self.ext_ai1.o.val() + self.ext_ai2.o.val()) + self.byte_ai.val();
+            self.inc_hai.next =
+                (self.ext_hai1.o.val() + self.ext_hai2.o.val()) + self.byte_hai.val();
+            self.inc_rel.next = self.seg2.released.val();
+        }
+
         // ---- commands, and QPs not in DCQCN mode (golden: the top of `update`) ----
         if self.kind.val() == self.kind_reset.val() {
             self.next_word.next = self.zero_word.val();
@@ -557,6 +660,10 @@ impl Logic for RpUpdate {
             | self.old.val().mode.any()
         {
             self.did_cut.next = false;
+            self.inc_fr.next = 0.into();
+            self.inc_ai.next = 0.into();
+            self.inc_hai.next = 0.into();
+            self.inc_rel.next = false;
             self.rep_limited.next = false;
             self.rep_rc.next = self.cfg.val().max_rate;
             self.rep_rt.next = self.cfg.val().max_rate;

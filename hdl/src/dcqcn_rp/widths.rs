@@ -50,3 +50,13 @@ pub const KIND_W: usize = 3;
 pub const MODE_W: usize = 2;
 /// Command op: 0 reset the QP, 1 set its mode, 2 (or 3) query it for the register block.
 pub const CTL_OP_W: usize = 2;
+/// `floor(2^28 / step)` for a rate step (`rpg_ai_rate`, `rpg_hai_rate` in Q.8, at least
+/// 1 Mb/s = 256): at most `2^20`.
+pub const STEP_RECIP_W: usize = 21;
+/// Increase events of one phase applied by one event: two segments of at most `2^21 - 1`
+/// timer events each plus one byte event, below `2^22`.
+pub const EVENTS_W: usize = 22;
+/// Bit length of a positive distance `Rt - Rc` (`DIST_W` bits): 0..=31.
+pub const BITLEN_W: usize = 5;
+/// Phase of an increase event: 0 fast recovery, 1 additive, 2 hyper increase.
+pub const PHASE_W: usize = 2;
