@@ -220,6 +220,77 @@ pub fn time_words(now: &TimeStamp) -> [u32; 5] {
 }
 
 /// The same set of methods on each size of the Verilated RP, so one wrapper drives them all.
+/// The methods every size-dispatch enum of Verilated models has: the clock, and the VCD
+/// file of whichever model it holds.
+macro_rules! sized_model_common {
+    ($enum:ident; $($ty:ident),*) => {
+        impl $enum {
+            fn set_clock(&mut self, level: bool) {
+                match self { $($enum::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
+            }
+
+            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+                match self { $($enum::$ty(m) => m.open_vcd(path),)* }
+            }
+
+            fn dump_vcd(&mut self, time: u64) {
+                match self { $($enum::$ty(m) => m.dump_vcd(time),)* }
+            }
+
+            fn close_vcd(&mut self) {
+                match self { $($enum::$ty(m) => m.close_vcd(),)* }
+            }
+        }
+    };
+}
+
+/// Drive the core's four event streams and two output readies from `pins` (the core's
+/// and the top's pins name them alike, as do the models' ports).
+macro_rules! set_event_pins {
+    ($m:expr, $pins:expr) => {{
+        let (m, pins) = (&mut $m, &$pins);
+        m.set_s_cnp_valid(pins.cnp.is_some() as u64);
+        m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
+        m.set_s_tx_valid(pins.tx.is_some() as u64);
+        m.set_s_tx_qpn(pins.tx.map_or(0, |t| t.0) as u64);
+        m.set_s_tx_bytes(pins.tx.map_or(0, |t| t.1) as u64);
+        m.set_s_query_valid(pins.query.is_some() as u64);
+        m.set_s_query_qpn(pins.query.unwrap_or(0) as u64);
+        m.set_s_rx_valid(pins.rx.is_some() as u64);
+        m.set_s_rx_qpn(pins.rx.map_or(0, |t| t.0) as u64);
+        m.set_s_rx_ecn(pins.rx.map_or(0, |t| t.1) as u64);
+        m.set_m_rate_ready(pins.rate_ready as u64);
+        m.set_m_cnp_ready(pins.cnp_ready as u64);
+    }};
+}
+
+/// The rate report and the CNP request a model with the core's output ports offers; `$ctl`
+/// is the report's `ctl` flag.
+macro_rules! rate_and_cnp {
+    ($m:expr, $ctl:expr) => {{
+        let m = &$m;
+        (
+            (m.m_rate_valid() != 0).then(|| RateOut {
+                qp: m.m_rate_qp() as u32,
+                query: m.m_rate_query() != 0,
+                ctl: $ctl,
+                mode: m.m_rate_mode() as u32,
+                report: RpReport {
+                    limited: m.m_rate_limited() != 0,
+                    rc_mbps_q8: m.m_rate_rc() as u32,
+                    rt_mbps_q8: m.m_rate_rt() as u32,
+                    alpha_q20: m.m_rate_alpha() as u32,
+                },
+            }),
+            (m.m_cnp_valid() != 0).then(|| CnpRequest {
+                qp: m.m_cnp_qp() as u32,
+                dscp: m.m_cnp_dscp() as u32,
+                prio: m.m_cnp_prio() as u32,
+            }),
+        )
+    }};
+}
+
 macro_rules! rp_model {
     ($($module:ident :: $ty:ident),*) => {
         /// One Verilated reaction point, whatever its size.
@@ -286,23 +357,9 @@ macro_rules! rp_model {
             fn set_cfg(&mut self, cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS]) {
                 match self { $(RpModel::$ty(m) => m.set_cfg(cfg),)* }
             }
-
-            fn set_clock(&mut self, level: bool) {
-                match self { $(RpModel::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
-            }
-
-            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-                match self { $(RpModel::$ty(m) => m.open_vcd(path),)* }
-            }
-
-            fn dump_vcd(&mut self, time: u64) {
-                match self { $(RpModel::$ty(m) => m.dump_vcd(time),)* }
-            }
-
-            fn close_vcd(&mut self) {
-                match self { $(RpModel::$ty(m) => m.close_vcd(),)* }
-            }
         }
+
+        sized_model_common!(RpModel; $($ty),*);
     };
 }
 
@@ -585,18 +642,7 @@ macro_rules! core_model {
                     m.set_s_ctl_op(op as u64);
                     m.set_s_ctl_mode(mode as u64);
                     m.set_s_ctl_rate(rate as u64);
-                    m.set_s_cnp_valid(pins.cnp.is_some() as u64);
-                    m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
-                    m.set_s_tx_valid(pins.tx.is_some() as u64);
-                    m.set_s_tx_qpn(pins.tx.map_or(0, |t| t.0) as u64);
-                    m.set_s_tx_bytes(pins.tx.map_or(0, |t| t.1) as u64);
-                    m.set_s_query_valid(pins.query.is_some() as u64);
-                    m.set_s_query_qpn(pins.query.unwrap_or(0) as u64);
-                    m.set_s_rx_valid(pins.rx.is_some() as u64);
-                    m.set_s_rx_qpn(pins.rx.map_or(0, |t| t.0) as u64);
-                    m.set_s_rx_ecn(pins.rx.map_or(0, |t| t.1) as u64);
-                    m.set_m_rate_ready(pins.rate_ready as u64);
-                    m.set_m_cnp_ready(pins.cnp_ready as u64);
+                    set_event_pins!(**m, pins);
                     m.set_now(now);
                     m.set_now_cnp(now_cnp);
                     m.set_tbl_we(pins.tbl.is_some() as u64);
@@ -607,71 +653,45 @@ macro_rules! core_model {
             }
 
             fn outs(&self) -> CoreOuts {
-                match self { $(CoreModel::$ty(m) => CoreOuts {
-                    ctl_ready: m.s_ctl_ready() != 0,
-                    cnp_ready: m.s_cnp_ready() != 0,
-                    tx_ready: m.s_tx_ready() != 0,
-                    query_ready: m.s_query_ready() != 0,
-                    rx_ready: m.s_rx_ready() != 0,
-                    busy: m.busy() != 0,
-                    rate: (m.m_rate_valid() != 0).then(|| RateOut {
-                        qp: m.m_rate_qp() as u32,
-                        query: m.m_rate_query() != 0,
-                        ctl: m.m_rate_ctl() != 0,
-                        mode: m.m_rate_mode() as u32,
-                        report: RpReport {
-                            limited: m.m_rate_limited() != 0,
-                            rc_mbps_q8: m.m_rate_rc() as u32,
-                            rt_mbps_q8: m.m_rate_rt() as u32,
-                            alpha_q20: m.m_rate_alpha() as u32,
+                match self { $(CoreModel::$ty(m) => {
+                    let (rate, cnp) = rate_and_cnp!(**m, m.m_rate_ctl() != 0);
+                    CoreOuts {
+                        ctl_ready: m.s_ctl_ready() != 0,
+                        cnp_ready: m.s_cnp_ready() != 0,
+                        tx_ready: m.s_tx_ready() != 0,
+                        query_ready: m.s_query_ready() != 0,
+                        rx_ready: m.s_rx_ready() != 0,
+                        busy: m.busy() != 0,
+                        rate,
+                        cnp,
+                        bad_qp: BadQpCounts {
+                            cnp: m.cnt_bad_qp_cnp(),
+                            tx: m.cnt_bad_qp_tx(),
+                            query: m.cnt_bad_qp_query(),
+                            rx: m.cnt_bad_qp_rx(),
                         },
-                    }),
-                    cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
-                        qp: m.m_cnp_qp() as u32,
-                        dscp: m.m_cnp_dscp() as u32,
-                        prio: m.m_cnp_prio() as u32,
-                    }),
-                    bad_qp: BadQpCounts {
-                        cnp: m.cnt_bad_qp_cnp(),
-                        tx: m.cnt_bad_qp_tx(),
-                        query: m.cnt_bad_qp_query(),
-                        rx: m.cnt_bad_qp_rx(),
-                    },
-                    np: NpCounts {
-                        sent: m.cnt_cnp_sent(),
-                        suppressed: m.cnt_cnp_suppressed(),
-                        stall: m.cnt_cnp_stall(),
-                    },
-                    cnp_received: m.cnt_cnp_received(),
-                    rate_cuts: m.cnt_rate_cuts(),
-                    increase: IncCounts {
-                        fr: m.cnt_increase_fr(),
-                        ai: m.cnt_increase_ai(),
-                        hai: m.cnt_increase_hai(),
-                    },
-                },)* }
+                        np: NpCounts {
+                            sent: m.cnt_cnp_sent(),
+                            suppressed: m.cnt_cnp_suppressed(),
+                            stall: m.cnt_cnp_stall(),
+                        },
+                        cnp_received: m.cnt_cnp_received(),
+                        rate_cuts: m.cnt_rate_cuts(),
+                        increase: IncCounts {
+                            fr: m.cnt_increase_fr(),
+                            ai: m.cnt_increase_ai(),
+                            hai: m.cnt_increase_hai(),
+                        },
+                    }
+                })* }
             }
 
             fn set_cfg(&mut self, rp_cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS], np_cfg: u64) {
                 match self { $(CoreModel::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
             }
-
-            fn set_clock(&mut self, level: bool) {
-                match self { $(CoreModel::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
-            }
-
-            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-                match self { $(CoreModel::$ty(m) => m.open_vcd(path),)* }
-            }
-
-            fn dump_vcd(&mut self, time: u64) {
-                match self { $(CoreModel::$ty(m) => m.dump_vcd(time),)* }
-            }
-
-            fn close_vcd(&mut self) {
-                match self { $(CoreModel::$ty(m) => m.close_vcd(),)* }
-            }
         }
+
+        sized_model_common!(CoreModel; $($ty),*);
     };
 }
 
@@ -782,18 +802,7 @@ macro_rules! top_model {
                     m.set_s_axil_arvalid(pins.ar.is_some() as u64);
                     m.set_s_axil_araddr(pins.ar.unwrap_or(0) as u64);
                     m.set_s_axil_rready(pins.rready as u64);
-                    m.set_s_cnp_valid(pins.cnp.is_some() as u64);
-                    m.set_s_cnp_qpn(pins.cnp.unwrap_or(0) as u64);
-                    m.set_s_tx_valid(pins.tx.is_some() as u64);
-                    m.set_s_tx_qpn(pins.tx.map_or(0, |t| t.0) as u64);
-                    m.set_s_tx_bytes(pins.tx.map_or(0, |t| t.1) as u64);
-                    m.set_s_query_valid(pins.query.is_some() as u64);
-                    m.set_s_query_qpn(pins.query.unwrap_or(0) as u64);
-                    m.set_s_rx_valid(pins.rx.is_some() as u64);
-                    m.set_s_rx_qpn(pins.rx.map_or(0, |t| t.0) as u64);
-                    m.set_s_rx_ecn(pins.rx.map_or(0, |t| t.1) as u64);
-                    m.set_m_rate_ready(pins.rate_ready as u64);
-                    m.set_m_cnp_ready(pins.cnp_ready as u64);
+                    set_event_pins!(**m, pins);
                     m.set_now(now);
                     m.set_now_cnp(now_cnp);
                     m.eval();
@@ -801,61 +810,35 @@ macro_rules! top_model {
             }
 
             fn outs(&self) -> TopOuts {
-                match self { $(TopModel::$ty(m) => TopOuts {
-                    awready: m.s_axil_awready() != 0,
-                    wready: m.s_axil_wready() != 0,
-                    arready: m.s_axil_arready() != 0,
-                    b: (m.s_axil_bvalid() != 0).then(|| m.s_axil_bresp() as u32),
-                    r: (m.s_axil_rvalid() != 0)
-                        .then(|| (m.s_axil_rdata() as u32, m.s_axil_rresp() as u32)),
-                    cnp_ready: m.s_cnp_ready() != 0,
-                    tx_ready: m.s_tx_ready() != 0,
-                    query_ready: m.s_query_ready() != 0,
-                    rx_ready: m.s_rx_ready() != 0,
-                    rate: (m.m_rate_valid() != 0).then(|| RateOut {
-                        qp: m.m_rate_qp() as u32,
-                        query: m.m_rate_query() != 0,
-                        ctl: false,
-                        mode: m.m_rate_mode() as u32,
-                        report: RpReport {
-                            limited: m.m_rate_limited() != 0,
-                            rc_mbps_q8: m.m_rate_rc() as u32,
-                            rt_mbps_q8: m.m_rate_rt() as u32,
-                            alpha_q20: m.m_rate_alpha() as u32,
-                        },
-                    }),
-                    cnp: (m.m_cnp_valid() != 0).then(|| CnpRequest {
-                        qp: m.m_cnp_qp() as u32,
-                        dscp: m.m_cnp_dscp() as u32,
-                        prio: m.m_cnp_prio() as u32,
-                    }),
-                    tb_restart: m.tb_restart() != 0,
-                    periods: [
-                        m.tb_p_alpha() as u32,
-                        m.tb_p_dec() as u32,
-                        m.tb_p_inc() as u32,
-                        m.tb_p_cnp() as u32,
-                    ],
-                    busy: m.busy() != 0,
-                },)* }
-            }
-
-            fn set_clock(&mut self, level: bool) {
-                match self { $(TopModel::$ty(m) => { m.set_clock(level as u64); m.eval(); })* }
-            }
-
-            fn open_vcd(&mut self, path: &Path) -> std::io::Result<()> {
-                match self { $(TopModel::$ty(m) => m.open_vcd(path),)* }
-            }
-
-            fn dump_vcd(&mut self, time: u64) {
-                match self { $(TopModel::$ty(m) => m.dump_vcd(time),)* }
-            }
-
-            fn close_vcd(&mut self) {
-                match self { $(TopModel::$ty(m) => m.close_vcd(),)* }
+                match self { $(TopModel::$ty(m) => {
+                    let (rate, cnp) = rate_and_cnp!(**m, false);
+                    TopOuts {
+                        awready: m.s_axil_awready() != 0,
+                        wready: m.s_axil_wready() != 0,
+                        arready: m.s_axil_arready() != 0,
+                        b: (m.s_axil_bvalid() != 0).then(|| m.s_axil_bresp() as u32),
+                        r: (m.s_axil_rvalid() != 0)
+                            .then(|| (m.s_axil_rdata() as u32, m.s_axil_rresp() as u32)),
+                        cnp_ready: m.s_cnp_ready() != 0,
+                        tx_ready: m.s_tx_ready() != 0,
+                        query_ready: m.s_query_ready() != 0,
+                        rx_ready: m.s_rx_ready() != 0,
+                        rate,
+                        cnp,
+                        tb_restart: m.tb_restart() != 0,
+                        periods: [
+                            m.tb_p_alpha() as u32,
+                            m.tb_p_dec() as u32,
+                            m.tb_p_inc() as u32,
+                            m.tb_p_cnp() as u32,
+                        ],
+                        busy: m.busy() != 0,
+                    }
+                })* }
             }
         }
+
+        sized_model_common!(TopModel; $($ty),*);
     };
 }
 
