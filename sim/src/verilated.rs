@@ -220,6 +220,27 @@ pub fn time_words(now: &TimeStamp) -> [u32; 5] {
 }
 
 /// The same set of methods on each size of the Verilated RP, so one wrapper drives them all.
+/// `CycleDut` for a Verilated wrapper whose pins carry `now` (the core and the top): the
+/// time words are packed here, the rest of the pins by the model's `eval_pins`.
+macro_rules! timed_cycle_dut {
+    ($ty:ident: $pins:ident, $outs:ident) => {
+        impl CycleDut<$pins, $outs> for $ty {
+            fn eval(&mut self, pins: &$pins) -> $outs {
+                let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.now).into();
+                self.model
+                    .eval_pins(pins, &time_words(&pins.now), cnp.to_u64());
+                self.dump();
+                self.model.outs()
+            }
+
+            fn clock(&mut self) {
+                self.model.set_clock(true);
+                self.dump();
+            }
+        }
+    };
+}
+
 /// The methods every size-dispatch enum of Verilated models has: the clock, and the VCD
 /// file of whichever model it holds.
 macro_rules! sized_model_common {
@@ -752,20 +773,7 @@ impl VerilatedCore {
     }
 }
 
-impl CycleDut<CorePins, CoreOuts> for VerilatedCore {
-    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
-        let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.now).into();
-        self.model
-            .eval_pins(pins, &time_words(&pins.now), cnp.to_u64());
-        self.dump();
-        self.model.outs()
-    }
-
-    fn clock(&mut self) {
-        self.model.set_clock(true);
-        self.dump();
-    }
-}
+timed_cycle_dut!(VerilatedCore: CorePins, CoreOuts);
 
 /// The Verilated core top for `params` (the smallest built size with enough QPs), as the
 /// `rtl` replay engine drives it; with `vcd`, every signal goes to that file (time unit:
@@ -873,20 +881,7 @@ impl VerilatedTop {
     }
 }
 
-impl CycleDut<TopPins, TopOuts> for VerilatedTop {
-    fn eval(&mut self, pins: &TopPins) -> TopOuts {
-        let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.now).into();
-        self.model
-            .eval_pins(pins, &time_words(&pins.now), cnp.to_u64());
-        self.dump();
-        self.model.outs()
-    }
-
-    fn clock(&mut self) {
-        self.model.set_clock(true);
-        self.dump();
-    }
-}
+timed_cycle_dut!(VerilatedTop: TopPins, TopOuts);
 
 waveform!(
     VerilatedRp.model,
