@@ -16,7 +16,9 @@ use roce_cc_sim::sim_top::SimTop;
 use std::time::Instant;
 
 fn addr(block: &str, name: &str) -> u32 {
-    find(&blocks(), block, name).expect("a register of the map").addr
+    find(&blocks(), block, name)
+        .expect("a register of the map")
+        .addr
 }
 
 fn main() {
@@ -64,7 +66,10 @@ fn main() {
     let snapshot = cycles(&mut sim, &mut |s| {
         s.write(sel, 5, 0xf).unwrap();
     });
-    let (ctrl, status) = (addr("global_params", "ctrl"), addr("global_params", "status"));
+    let (ctrl, status) = (
+        addr("global_params", "ctrl"),
+        addr("global_params", "status"),
+    );
     let apply = cycles(&mut sim, &mut |s| {
         s.write(ctrl, 1, 0xf).unwrap();
         while s.read(status).unwrap().0 != 0 {}
