@@ -84,6 +84,11 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
     };
     let fail = |i: usize, e: AccessError| format!("op {i}: {e}");
     top_bring_up(&mut duts, &base(&tb, cycle), &mut step).map_err(|e| fail(usize::MAX, e))?;
+    // The reset's apply of the defaults restarted the time base (same periods).
+    let p = restart
+        .take()
+        .ok_or("the reset's apply did not restart the time base")?;
+    tb = Timebase::from_periods(build.clock_mhz, p);
     let status = addr("global_params", "status");
     let ctrl = addr("global_params", "ctrl");
     let mut all_reads: Vec<Op> = blocks()
@@ -114,10 +119,6 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
                         got.data, got.resp, want.0, want.1
                     ));
                 }
-                if let Some(p) = restart.take() {
-                    tb = Timebase::from_periods(build.clock_mhz, p);
-                    cycle = 0;
-                }
                 // After an apply, wait for it (as the driver does) so that `status` reads
                 // as the model's.
                 if let RegOp::Write {
@@ -140,14 +141,18 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
                                 break;
                             }
                         }
-                        if let Some(p) = restart.take() {
-                            tb = Timebase::from_periods(build.clock_mhz, p);
-                            cycle = 0;
-                        }
-                        if model.cycle != cycle {
-                            return Err(format!("op {i}: the time base did not restart"));
-                        }
+                        // The apply restarts the time base with the new periods, as the
+                        // model's does.
+                        let p = restart.take().ok_or_else(|| {
+                            format!("op {i}: the apply did not restart the time base")
+                        })?;
+                        tb = Timebase::from_periods(build.clock_mhz, p);
+                        cycle = 0;
+                        assert_eq!(model.cycle, cycle, "the model restarts its time base");
                     }
+                }
+                if restart.take().is_some() {
+                    return Err(format!("op {i}: a time-base restart without an apply"));
                 }
             }
             Op::Event(ev) => {
