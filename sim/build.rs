@@ -47,6 +47,15 @@ fn main() {
         &mut roce_cc_hdl::axil_slave::AxilSlave::default(),
         &out,
     );
+    // The UART bridge at the simulations' divisor and timeout (fast to simulate).
+    build_top(
+        "uart_bridge_sim",
+        &mut roce_cc_hdl::uart_bridge::UartBridge::new(
+            roce_cc_hdl::uart_bridge::SIM_DIVISOR,
+            roce_cc_hdl::uart_bridge::SIM_TIMEOUT,
+        ),
+        &out,
+    );
     // The units alone at 16 QPs (their three-way tests, beside rust-hdl's simulation of
     // the same size); the RP also at 1024 (benchmark, long campaign).
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);

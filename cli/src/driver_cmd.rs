@@ -2,6 +2,7 @@
 
 use crate::{Failure, bad_input, internal, print_out};
 use clap::Subcommand;
+use roce_cc_host_driver::uart_bar::{open_serial, parse_uart_spec};
 use roce_cc_host_driver::{Device, DriverError, FileBar, ModelBar, RegIo, SimBar};
 use roce_cc_params::Params;
 use roce_cc_sim::fixed::exact_decimal;
@@ -103,6 +104,22 @@ pub fn run(a: &DriverArgs) -> Result<(), Failure> {
             let evs = parse_trace(&text, &applied)
                 .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
             d.bar().feed(&evs).map_err(|e| internal(e.to_string()))?;
+        }
+        command(&mut d, a.cmd)
+    } else if let Some(spec) = parse_uart_spec(a.bar) {
+        // A board's UART bridge (docs/uart_bridge.md): `uart:PATH[@BAUD]`.
+        let (path, baud) = spec.map_err(bad_input)?;
+        if a.trace.is_some() {
+            return Err(bad_input(
+                "--trace feeds events to a simulated core; a board gets its events from its \
+                 own inputs (use --bar model or --bar sim)",
+            ));
+        }
+        let bar =
+            open_serial(&path, baud).map_err(|m| bad_input(format!("--bar {}: {m}", a.bar)))?;
+        let mut d = Device::open(bar).map_err(failure)?;
+        if let Some(p) = a.params {
+            d.load_params(&load_file(p)?).map_err(failure)?;
         }
         command(&mut d, a.cmd)
     } else {

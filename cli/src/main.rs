@@ -96,7 +96,7 @@ enum Cmd {
     /// the file is loaded first; with --trace (sim and model) its events are fed to the
     /// core at their times before the command, so counters and QP state show their effect.
     Driver {
-        /// `sim`, `model`, or the path of a BAR resource file.
+        /// `sim`, `model`, `uart:TTY[@BAUD]` (a board's UART), or the path of a BAR resource file.
         #[arg(long, value_name = "sim|model|PATH")]
         bar: String,
         /// QPs of the simulated bitstream (sim: 16 or 1024).

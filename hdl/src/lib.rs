@@ -6,12 +6,16 @@
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
+//! - [`uart_bridge`]: a UART and a framed command protocol to an AXI4-Lite master (the host's
+//!   way to the registers on a board without PCIe).
+//! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART).
 //! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
 //!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
 //!   a zero-extension without a width mismatch), each with its own three-way test
 //!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
 pub mod axil_slave;
+pub mod board_ulx3s;
 pub mod cfg_compiler;
 pub mod core_top;
 pub mod csr;
@@ -21,6 +25,7 @@ pub mod dcqcn_rp;
 pub mod lut_ram;
 pub mod timebase;
 pub mod top;
+pub mod uart_bridge;
 pub mod wide_mul;
 pub mod zero_ext;
 
@@ -51,9 +56,13 @@ pub const CORE_TOP: &str = "roce_cc_core_q1024";
 /// Name of the top with the register block (core + AXI4-Lite CSR), as shipped.
 pub const TOP: &str = "roce_cc_top_q1024";
 
+/// Name of the ULX3S board design's Verilog file as shipped.
+pub const BOARD_ULX3S: &str = "board_ulx3s";
+
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
-/// instantiates), each unit on its own at 1024 QPs, and the AXI4-Lite front end of the
-/// register block (joined to the core in a later step).
+/// instantiates), each unit on its own at 1024 QPs, the AXI4-Lite front end of the
+/// register block, the UART bridge (at the board's 115200 baud and 25 MHz) and the ULX3S
+/// board design.
 pub fn verilog_tops() -> Vec<(String, String)> {
     vec![
         (
@@ -89,6 +98,17 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "axil_slave".to_string(),
             verilog_of(axil_slave::AxilSlave::default()),
+        ),
+        (
+            "uart_bridge".to_string(),
+            verilog_of(uart_bridge::UartBridge::new(
+                board_ulx3s::board_divisor(board_ulx3s::BOARD_BAUD),
+                uart_bridge::default_timeout(board_ulx3s::board_divisor(board_ulx3s::BOARD_BAUD)),
+            )),
+        ),
+        (
+            BOARD_ULX3S.to_string(),
+            verilog_of(board_ulx3s::BoardUlx3s::new()),
         ),
     ]
 }

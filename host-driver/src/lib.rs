@@ -9,7 +9,9 @@
 //! - `ModelBar` (feature `model`, on by default): the golden register block over the golden
 //!   core (`roce_cc_sim::csr::CsrModel`);
 //! - `SimBar` (feature `model`): the "PCIe BAR stub", the Verilated core and register block
-//!   (`roce_cc_top`), every access an AXI4-Lite transaction.
+//!   (`roce_cc_top`), every access an AXI4-Lite transaction;
+//! - [`UartBar`]: a board's UART bridge (`roce_cc_hdl::uart_bridge`, docs/uart_bridge.md)
+//!   over any byte stream, e.g. `/dev/ttyUSB0` ([`uart_bar::open_serial`]).
 //!
 //! [`Device`] is the driver proper: it discovers the blocks by walking their linked list
 //! (loops, out-of-range pointers and unknown blocks are detected and reported), loads a
@@ -17,6 +19,8 @@
 //! device that has gone away (reads of all ones).
 
 pub mod regs;
+pub mod uart_bar;
+pub use uart_bar::UartBar;
 
 #[cfg(feature = "model")]
 mod model_bar;

@@ -22,4 +22,5 @@ pub mod timebase;
 pub mod timebase_harness;
 pub mod top_harness;
 pub mod trace;
+pub mod uart_bridge_harness;
 pub mod verilated;

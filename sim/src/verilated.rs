@@ -26,6 +26,7 @@ use crate::rp_harness::{IncCounts, RateOut, RpOuts, RpPins, cfg_word, ctl_fields
 use crate::timebase::TimeStamp;
 use crate::timebase_harness::{TbOuts, TbPins};
 use crate::top_harness::{TopOuts, TopPins};
+use crate::uart_bridge_harness::{UbOuts, UbPins};
 use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
@@ -67,6 +68,10 @@ bridge!(
 bridge!(
     /// `AxilSlave`: the AXI4-Lite slave front end.
     axil_slave
+);
+bridge!(
+    /// `UartBridge` at `SIM_DIVISOR` / `SIM_TIMEOUT`: the UART-to-AXI4-Lite bridge.
+    uart_bridge_sim
 );
 bridge!(
     /// `CfgCompiler`: parameters -> the units' hardware form.
@@ -582,6 +587,68 @@ impl CycleDut<AxilPins, AxilOuts> for VerilatedAxil {
     }
 }
 
+/// The Verilated UART bridge with the harness's pins
+/// ([`crate::uart_bridge_harness::UbPins`]).
+pub struct VerilatedUartBridge {
+    m: Box<uart_bridge_sim::VUartBridgeSim>,
+    vcd: Vcd,
+}
+
+impl VerilatedUartBridge {
+    pub fn new() -> Self {
+        let mut m: Box<uart_bridge_sim::VUartBridgeSim> = Box::default();
+        m.set_clock(0);
+        m.set_rxd(1);
+        m.eval();
+        Self {
+            m,
+            vcd: Vcd::default(),
+        }
+    }
+}
+
+impl Default for VerilatedUartBridge {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CycleDut<UbPins, UbOuts> for VerilatedUartBridge {
+    fn eval(&mut self, p: &UbPins) -> UbOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(p.reset as u64);
+        m.set_rxd(p.rxd as u64);
+        m.set_m_axil_awready(p.awready as u64);
+        m.set_m_axil_wready(p.wready as u64);
+        m.set_m_axil_bvalid(p.b.is_some() as u64);
+        m.set_m_axil_bresp(p.b.unwrap_or(0) as u64);
+        m.set_m_axil_arready(p.arready as u64);
+        m.set_m_axil_rvalid(p.r.is_some() as u64);
+        m.set_m_axil_rdata(p.r.map_or(0, |r| r.0) as u64);
+        m.set_m_axil_rresp(p.r.map_or(0, |r| r.1) as u64);
+        m.eval();
+        self.dump();
+        let m = self.m.as_ref();
+        UbOuts {
+            txd: m.txd() != 0,
+            aw: (m.m_axil_awvalid() != 0).then(|| m.m_axil_awaddr() as u32),
+            w: (m.m_axil_wvalid() != 0).then(|| (m.m_axil_wdata() as u32, m.m_axil_wstrb() as u32)),
+            bready: m.m_axil_bready() != 0,
+            ar: (m.m_axil_arvalid() != 0).then(|| m.m_axil_araddr() as u32),
+            rready: m.m_axil_rready() != 0,
+            busy: m.busy() != 0,
+            error: m.error() != 0,
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
+        self.dump();
+    }
+}
+
 /// The Verilated notification point (16 QPs) with the NP harness's pins.
 pub struct VerilatedNp {
     m: Box<dcqcn_np_q16::VDcqcnNpQ16>,
@@ -888,6 +955,7 @@ waveform!(
     VerilatedNp.m,
     VerilatedCore.model,
     VerilatedAxil.m,
+    VerilatedUartBridge.m,
     VerilatedTop.model
 );
 
