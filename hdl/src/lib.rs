@@ -6,6 +6,7 @@
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
+//! - [`synth_shell`]: the core top wrapped for synthesis alone (every port kept, three pins).
 //! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
 //!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
 //!   a zero-extension without a width mismatch), each with its own three-way test
@@ -19,6 +20,7 @@ pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod lut_ram;
+pub mod synth_shell;
 pub mod timebase;
 pub mod top;
 pub mod wide_mul;
