@@ -41,6 +41,10 @@ pub(crate) struct SynthArgs {
     /// Directory for the netlist, the logs, report.json and summary.md (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Only rebuild report.json and summary.md from the tool outputs already in DIR (keeps
+    /// the stage times and tool versions of the run that made them).
+    #[arg(long)]
+    report_only: bool,
 }
 
 /// An ECP5 device nextpnr knows: `--device` name, nextpnr flag, part number.
@@ -117,6 +121,16 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         .canonicalize()
         .map_err(|e| bad_input(format!("{}: {e}", a.out.display())))?;
 
+    if a.report_only {
+        let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
+        let pnr = read_json(&dir.join("nextpnr_report.json"))?;
+        let stat = read_json(&dir.join("yosys_stat.json"))?;
+        let mut report = build_report(&pnr, &stat, qb, a.freq, device);
+        for k in ["seconds", "tools", "command"] {
+            report[k] = old[k].clone();
+        }
+        return write_results(&dir, &report);
+    }
     let start = Instant::now();
     let progress = Progress { start };
     progress.line(&format!(
@@ -229,17 +243,22 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     });
     report["tools"] = tools.versions();
     report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
-    let text = serde_json::to_string_pretty(&report)
-        .map_err(|e| internal(format!("cannot format the report: {e}")))?;
-    write(&dir.join("report.json"), &(text + "\n"))?;
-    let summary = summary_md(&report);
-    write(&dir.join("summary.md"), &summary)?;
     progress.line(&format!(
         "synth: done in {:.0} s: {} and {}",
         start.elapsed().as_secs_f64(),
         dir.join("report.json").display(),
         dir.join("summary.md").display()
     ));
+    write_results(&dir, &report)
+}
+
+/// Writes `report.json` and `summary.md`, and prints the summary.
+fn write_results(dir: &Path, report: &Value) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(report)
+        .map_err(|e| internal(format!("cannot format the report: {e}")))?;
+    write(&dir.join("report.json"), &(text + "\n"))?;
+    let summary = summary_md(report);
+    write(&dir.join("summary.md"), &summary)?;
     print_out(&summary)
 }
 
@@ -684,35 +703,45 @@ fn critical_path(pnr: &Value) -> Value {
     };
     let segs = p["path"].as_array().cloned().unwrap_or_default();
     let (mut logic_ns, mut routing_ns) = (0.0, 0.0);
-    let (mut luts, mut carry, mut dsp, mut other) = (0u64, 0u64, 0u64, 0u64);
-    let mut nets = Vec::new();
-    let mut sources: Vec<String> = Vec::new();
+    let (mut luts, mut muxes, mut chains, mut carry, mut dsp, mut other) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    // The blocks the path crosses, in order (net names without bit index and without the
+    // suffixes synthesis appends), consecutive repeats merged.
+    let mut blocks: Vec<String> = Vec::new();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     for s in &segs {
         let d = s["delay"].as_f64().unwrap_or(0.0);
         match s["type"].as_str() {
             Some("routing") => {
                 routing_ns += d;
-                if let Some(n) = s["net"].as_str() {
-                    nets.push(json!(n));
+                let net = s["net"].as_str().unwrap_or("");
+                if net.starts_with('$') {
+                    continue;
                 }
-                for src in s["sources"].as_array().into_iter().flatten() {
-                    if let Some(src) = src.as_str()
-                        && src.starts_with("shell.v")
-                        && !sources.iter().any(|x| x == src)
-                    {
-                        sources.push(src.to_string());
+                let mut b = net.split('[').next().unwrap_or(net).to_string();
+                for cut in ["_TRELLIS", "_CCU2C", "_LUT4", "_PFUMX", "_L6MUX", "_MULT18"] {
+                    if let Some(i) = b.find(cut) {
+                        b.truncate(i);
                     }
+                }
+                if blocks.last() != Some(&b) {
+                    blocks.push(b);
                 }
             }
             Some("logic") => {
                 logic_ns += d;
-                let cell = s["to"]["cell"].as_str().unwrap_or("");
-                let port = s["to"]["port"].as_str().unwrap_or("");
-                if cell.contains("MULT18X18D") {
-                    dsp += 1;
-                } else if port == "FCO" || s["from"]["port"].as_str() == Some("FCI") {
+                let from = s["from"]["port"].as_str().unwrap_or("");
+                let to = s["to"]["port"].as_str().unwrap_or("");
+                if from == "FCI" {
                     carry += 1;
-                } else if cell.contains("COMB") || cell.contains("LUT") {
+                } else if to == "FCO" {
+                    carry += 1;
+                    chains += 1;
+                } else if to.starts_with("OFX") {
+                    muxes += 1;
+                } else if to.len() > 1 && to.starts_with('P') && digits(&to[1..]) {
+                    dsp += 1;
+                } else if to == "F" {
                     luts += 1;
                 } else {
                     other += 1;
@@ -732,13 +761,14 @@ fn critical_path(pnr: &Value) -> Value {
         "delay_ns": round2(logic_ns + routing_ns),
         "logic_ns": round2(logic_ns),
         "routing_ns": round2(routing_ns),
-        "logic_stages": luts + carry + dsp + other,
+        "logic_stages": luts + muxes + carry + dsp + other,
         "lut_stages": luts,
-        "carry_stages": carry,
+        "mux_stages": muxes,
+        "carry_chains": chains,
+        "carry_steps": carry,
         "dsp_stages": dsp,
         "other_stages": other,
-        "nets": nets,
-        "verilog_lines": sources,
+        "blocks": blocks,
     })
 }
 
@@ -815,24 +845,30 @@ fn summary_md(r: &Value) -> String {
     );
     if !cp.is_null() {
         s += &format!(
-            "\nCritical path: {:.2} ns ({:.2} ns logic, {:.2} ns routing), {} logic stages \
-             ({} LUT, {} carry, {} DSP), from `{}` to `{}.{}`.\n",
+            "\nCritical path: {:.2} ns ({:.2} ns logic, {:.2} ns routing), {} logic stages: \
+             {} LUT4, {} wide-mux (PFUMX/L6MUX21), {} carry steps in {} carry chains, {} DSP; \
+             from `{}` to `{}.{}`.\n",
             cp["delay_ns"].as_f64().unwrap_or(0.0),
             cp["logic_ns"].as_f64().unwrap_or(0.0),
             cp["routing_ns"].as_f64().unwrap_or(0.0),
             cp["logic_stages"],
             cp["lut_stages"],
-            cp["carry_stages"],
+            cp["mux_stages"],
+            cp["carry_steps"],
+            cp["carry_chains"],
             cp["dsp_stages"],
             cp["source_cell"].as_str().unwrap_or(""),
             cp["sink_cell"].as_str().unwrap_or(""),
             cp["sink_port"].as_str().unwrap_or(""),
         );
-        if let Some(nets) = cp["nets"].as_array() {
-            s += "\nNets on the path:\n\n";
-            for net in nets {
-                s += &format!("- `{}`\n", net.as_str().unwrap_or(""));
-            }
+        if let Some(blocks) = cp["blocks"].as_array() {
+            s += "\nBlocks on the path, in order: ";
+            let names: Vec<String> = blocks
+                .iter()
+                .map(|b| format!("`{}`", b.as_str().unwrap_or("")))
+                .collect();
+            s += &names.join(" -> ");
+            s += "\n";
         }
     }
     s += "\nThe core is synthesised inside `SynthShell` (hdl/src/synth_shell.rs): its \
