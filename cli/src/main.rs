@@ -4,6 +4,7 @@
 //! Exit codes: 0 success; 2 bad input (trace, parameters, command line); 1 internal failure.
 
 mod driver_cmd;
+mod synth_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use roce_cc_params::{PROFILES, Params};
@@ -121,6 +122,11 @@ enum Cmd {
         #[arg(value_enum)]
         what: RegmapText,
     },
+    /// Synthesise the core top for an ECP5 (yosys -> nextpnr-ecp5): utilization and Fmax.
+    ///
+    /// Installs the tools from PyPI on first use (a venv, .venv-synth/ at the repository
+    /// root), then writes DIR/report.json and DIR/summary.md (docs/synthesis.md).
+    Synth(synth_cmd::SynthArgs),
 }
 
 /// What `roce-cc regmap` prints.
@@ -193,6 +199,7 @@ fn main() -> ExitCode {
             RegmapText::Markdown => roce_cc_regmap::markdown(),
             RegmapText::CHeader => roce_cc_regmap::c_header(),
         }),
+        Cmd::Synth(args) => synth_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,6 +9,7 @@
 //! - [`uart_bridge`]: a UART and a framed command protocol to an AXI4-Lite master (the host's
 //!   way to the registers on a board without PCIe).
 //! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART).
+//! - [`synth_shell`]: the core top wrapped for synthesis alone (every port kept, three pins).
 //! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
 //!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
 //!   a zero-extension without a width mismatch), each with its own three-way test
@@ -23,6 +24,7 @@ pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod lut_ram;
+pub mod synth_shell;
 pub mod timebase;
 pub mod top;
 pub mod uart_bridge;

@@ -92,3 +92,28 @@ fn yosys_ecp5_synthesis_without_latches() {
         yosys_check_with(top, YosysFlow::Ecp5).unwrap_or_else(|e| panic!("{}: {e}", top.display()));
     eprintln!("{}: {stat}", top.display());
 }
+
+/// The synthesis shell of `roce-cc synth` (`hdl/src/synth_shell.rs`) around the core for 16
+/// QPs passes the same lint and elaboration checks as the shipped tops. (It is not a
+/// shipped top: `roce-cc synth` generates it for the QP count asked for.)
+#[test]
+fn synth_shell_is_lint_clean() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("rtl_gates_shell_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let waivers = dir.join("waivers.vlt");
+    std::fs::write(&waivers, roce_cc_hdl::LINT_WAIVERS).unwrap();
+    let top = dir.join("synth_shell_q16.v");
+    std::fs::write(
+        &top,
+        roce_cc_hdl::verilog_of(roce_cc_hdl::synth_shell::SynthShell::<4>::new()),
+    )
+    .unwrap();
+    if let Err(e) = lint_top(&top, &waivers) {
+        let head: Vec<&str> = e.lines().take(40).collect();
+        panic!("{}: lint warnings:\n{}", top.display(), head.join("\n"));
+    }
+    let stat = yosys_check_with(&top, YosysFlow::Elaborate)
+        .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
+    eprintln!("{}: {stat}", top.display());
+}

