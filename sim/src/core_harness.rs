@@ -116,25 +116,27 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
     fn eval(&mut self, pins: &CorePins) -> CoreOuts {
         self.pins = *pins;
         let (mut rp_pins, mut np_pins) = self.unit_pins(pins);
-        // A reset goes to both units in the same cycle, a mode change to the RP only; the
-        // units' command readiness does not depend on the command itself.
-        let rp_take = self.rp.eval(&rp_pins).ctl_ready;
+        // A reset goes to both units in the same cycle, a mode change to the RP only. The
+        // RP sees the command only when the NP can take its part (a reset); the NP sees
+        // the reset when the RP is ready with the pins it sees (its readiness depends on
+        // the offered QP: the same-QP interlock).
         let np_take = self.np.peek(&np_pins).clr_ready;
         // Only a reset (op 0, also what the pins say with no command) involves the NP.
         let set_mode = matches!(pins.ctl, Some((_, k)) if k != RpKind::Reset);
-        if let Some((qp, kind)) = pins.ctl {
-            if set_mode || np_take {
-                rp_pins.ctl = Some((qp, kind));
-            }
-            if !set_mode && rp_take {
+        let ctl_to_rp = set_mode || np_take;
+        if ctl_to_rp {
+            rp_pins.ctl = pins.ctl;
+        }
+        let r = self.rp.eval(&rp_pins);
+        if let Some((qp, _)) = pins.ctl {
+            if !set_mode && r.ctl_ready {
                 np_pins.clr = Some(qp);
             }
         }
-        let r = self.rp.eval(&rp_pins);
         let n = self.np.eval(&np_pins);
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
         CoreOuts {
-            ctl_ready: rp_take && (set_mode || np_take),
+            ctl_ready: r.ctl_ready && ctl_to_rp,
             cnp_ready: bad(pins.cnp) || r.cnp_ready,
             tx_ready: bad(pins.tx.map(|t| t.0)) || r.tx_ready,
             query_ready: bad(pins.query) || r.query_ready,

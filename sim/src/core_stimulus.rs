@@ -156,7 +156,11 @@ pub fn run_core_lockstep(
     };
     let mut cycle = 0u64;
     let mut run = CoreRun::default();
-    for (i, s) in steps.iter().chain([drain; 8].iter()).enumerate() {
+    // Drain: the RP's report latency and increase counters, and one more cycle.
+    let drain_cycles =
+        roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY + crate::rp_harness::INC_COUNT_LAG + 1;
+    let drain = std::iter::repeat_n(&drain, drain_cycles);
+    for (i, s) in steps.iter().chain(drain).enumerate() {
         cycle += s.dt;
         let pins = CorePins {
             reset: false,

@@ -16,6 +16,7 @@ use crate::replay::RpReport;
 use crate::timebase::TimeStamp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
+use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -114,13 +115,26 @@ pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
     }
 }
 
+/// An accepted event on its way through the pipeline: QP, kind, its time, from the
+/// command stream.
+type InFlight = (u32, RpKind, TimeStamp, bool);
+
+/// Pipeline slots an event passes before it is applied: S1, S2 and the update's
+/// registers.
+const PIPE_SLOTS: usize = 2 + UPD_STAGES;
+
+/// Slots whose events block an offered event on the same QP (when they write): S1, S2 and
+/// the update's registers but the last two, whose words the forwarding registers catch.
+const HAZARD_SLOTS: usize = UPD_STAGES;
+
 /// The golden model with the RP's pipeline timing (see `hdl::dcqcn_rp` docs).
 pub struct GoldenRpCycle {
     rp: DcqcnRp,
     qps: u32,
     busy_left: u32,
-    s1: Option<(u32, RpKind, TimeStamp, bool)>,
-    s2: Option<(u32, RpKind, TimeStamp, bool)>,
+    /// The events in flight, newest first: S1, S2, then the update's registers
+    /// (`UPD_STAGES` of them); the last one is applied at the next advancing edge.
+    pipe: [Option<InFlight>; PIPE_SLOTS],
     out: Option<RateOut>,
     /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges,
     /// oldest first: the outputs show the oldest, the counters as they were
@@ -136,8 +150,7 @@ impl GoldenRpCycle {
             rp: DcqcnRp::new(p),
             qps: p.qps,
             busy_left: 0,
-            s1: None,
-            s2: None,
+            pipe: [None; PIPE_SLOTS],
             out: None,
             inc_lag: Default::default(),
             pins: RpPins::default(),
@@ -149,7 +162,21 @@ impl GoldenRpCycle {
 impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         let adv = self.out.is_none() || pins.m_ready;
-        let take = adv && self.busy_left == 0;
+        // The arbiter's choice (command, CNP, packet, query) waits while an event that
+        // writes its QP is in one of the first HAZARD_SLOTS slots.
+        let offered = pins
+            .ctl
+            .map(|c| c.0)
+            .or(pins.cnp)
+            .or(pins.tx.map(|t| t.0))
+            .or(pins.query);
+        let hazard = offered.is_some_and(|q| {
+            self.pipe[..HAZARD_SLOTS]
+                .iter()
+                .flatten()
+                .any(|&(qp, kind, _, _)| qp == q && kind != RpKind::Query)
+        });
+        let take = adv && self.busy_left == 0 && !hazard;
         let free = pins.ctl.is_none();
         let outs = RpOuts {
             ctl_ready: take,
@@ -190,8 +217,7 @@ impl GoldenRpCycle {
     fn step(&mut self) {
         let pins = self.pins;
         if pins.reset {
-            self.s1 = None;
-            self.s2 = None;
+            self.pipe = [None; PIPE_SLOTS];
             self.out = None;
             self.busy_left = self.qps;
             self.rp.reset();
@@ -203,7 +229,7 @@ impl GoldenRpCycle {
             return;
         }
         self.out = None;
-        if let Some((qp, kind, now, ctl)) = self.s2.take() {
+        if let Some((qp, kind, now, ctl)) = self.pipe[PIPE_SLOTS - 1] {
             let report = self.rp.apply(&now, qp, kind);
             self.out = Some(RateOut {
                 qp,
@@ -213,9 +239,9 @@ impl GoldenRpCycle {
                 report,
             });
         }
-        self.s2 = self.s1.take();
+        self.pipe.rotate_right(1);
         let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
-        self.s1 = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
+        self.pipe[0] = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
     }
 }
 

@@ -98,8 +98,9 @@ pub fn bring_up(
 }
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
-/// cycle (twelve idle cycles are appended to drain the pipeline: three stages, the report
-/// register and the increase counters' four stages); returns the reports the
+/// cycle (idle cycles are appended to drain the pipeline: its stages and report register,
+/// `RP_REPORT_LATENCY`, the increase counters' four stages, and a margin); returns the
+/// reports the
 /// consumer took, in order, or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
@@ -118,7 +119,15 @@ pub fn run_lockstep(
         query: None,
         m_ready: true,
     });
-    for (i, s) in steps.iter().copied().chain(drain.take(12)).enumerate() {
+    for (i, s) in
+        steps
+            .iter()
+            .copied()
+            .chain(drain.take(
+                roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY + crate::rp_harness::INC_COUNT_LAG + 5,
+            ))
+            .enumerate()
+    {
         cycle += s.dt;
         let pins = RpPins {
             reset: false,

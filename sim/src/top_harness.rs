@@ -368,9 +368,11 @@ impl<D: CycleDut<TopPins, TopOuts>> CycleDut<TopPins, TopOuts> for Watched<D> {
 }
 
 /// Idle cycles after the last event until every counter shows it: the slowest are the RP's
-/// increase counters, `3 + rp_harness::INC_COUNT_LAG` cycles after the event is taken, and
-/// the register block's bad-QP sum (one register after the core's counters).
-pub const DRAIN_CYCLES: u64 = 3 + crate::rp_harness::INC_COUNT_LAG as u64 + 3;
+/// increase counters, `RP_REPORT_LATENCY + rp_harness::INC_COUNT_LAG` cycles after the
+/// event is taken, and the register block's bad-QP sum (one register after the core's
+/// counters).
+pub const DRAIN_CYCLES: u64 =
+    (roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY + crate::rp_harness::INC_COUNT_LAG + 3) as u64;
 
 /// `n` idle cycles (the pins as in `base`), compared in lock-step.
 pub fn idle(

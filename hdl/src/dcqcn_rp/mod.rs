@@ -1,27 +1,33 @@
-//! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle.
+//! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle (one per
+//! `UPD_STAGES + 1` cycles on the same QP).
 //!
 //! Behaviour: `../shared/reference/dcqcn.md` "RP behaviour"; bit-accurate statement:
 //! `sim::dcqcn_rp` (the golden model); design notes, widths, formats and rounding:
 //! `docs/dcqcn_rp.md`.
 //!
 //! ```text
-//!  s_cnp_*  ─┐ fixed    ┌──────┐  RAM read   ┌──────┐ registered ┌───────────────┐
-//!  s_tx_*   ─┼ priority ─┤ S1   ├────────────►│ S2   ├──── word ──►│ RpUpdate       ├─► m_rate_*
-//!  s_query_*─┘ arbiter   └──────┘  (QpWord)   └──────┘  + forward  │ (catch-up +    │   (queries)
-//!                                                 ▲   from W1,W2 │  event, comb.) │
-//!                                                 └── write back ◄┴───────────────┘
+//!  s_cnp_*  ─┐ fixed priority ┌────┐ RAM read ┌────┐ registered ┌──────────────────────┐
+//!  s_tx_*   ─┼ arbiter +      ┤ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: steps A..E │─► m_rate_*
+//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 8 regs)│
+//!              interlock                        ▲  from W1,W2 └──────────┬───────────┘
+//!                                               └──── write back ◄──────┘
 //! ```
 //!
 //! Pipeline: an event accepted in cycle `c` has its state word read from block RAM at the
-//! end of `c` (S1), registered at the end of `c+1` (S2: registered RAM output), and its next
-//! state computed in `c+2` by the combinational [`update::RpUpdate`] and written back at the
-//! end of `c+2`. The two results written before an event's RAM read could see them are kept
-//! (W1, W2) and forwarded, newest first, so back-to-back events on one QP see each other's
-//! results: one event per cycle, sustained, with no hazard stall. Every event's report (the
-//! QP's state after the event; for a query, its state now) enters the output register at the
-//! end of `c+2` (`m_rate_valid` in `c+3`): the report stream is the per-QP rate update the
-//! pacer follows, and `m_rate_query` marks the answers to queries. Queries write nothing.
-//! When `m_rate_valid && !m_rate_ready` the whole pipeline holds (all `s_*_ready` low).
+//! end of `c` (S1) and registered at the end of `c+1` (S2: registered RAM output). Its next
+//! state is computed by [`update::RpUpdate`] in `1 + UPD_STAGES` steps from `c+2` and
+//! written back at the end of `c+2+UPD_STAGES`; its report (the QP's state after the event;
+//! for a query, its state now) is valid [`RP_REPORT_LATENCY`] cycles after acceptance. The
+//! report stream is the per-QP rate update the pacer follows; `m_rate_query` marks the
+//! answers to queries. Queries write nothing.
+//!
+//! Events on different QPs are accepted one per cycle. An event whose QP is written by an
+//! event in S1, S2 or the first `UPD_STAGES - 2` update registers waits at the input (the
+//! same-QP interlock, all `s_*_ready` low); the two words written last (W1, W2) are
+//! forwarded to S2, newest first. So an event on one QP follows the previous one that
+//! wrote it by at least `UPD_STAGES + 1` cycles, and every sequence is applied exactly as
+//! the golden model applies it. When `m_rate_valid && !m_rate_ready` the whole pipeline
+//! holds (all `s_*_ready` low).
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
@@ -48,6 +54,11 @@ use rust_hdl::prelude::*;
 use state::{QpWord, RpCfgWord, TimeWord};
 use update::RpUpdate;
 use widths::*;
+
+/// Cycles from an event's acceptance (the edge that takes it) to its report's
+/// `m_rate_valid`, when the report stream does not stall: S1, S2 (step A), the update's
+/// [`update::UPD_STAGES`] registers, the report register.
+pub const RP_REPORT_LATENCY: usize = 3 + update::UPD_STAGES;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -169,6 +180,38 @@ pub struct DcqcnRp<const QB: usize> {
     s2_now: DFF<TimeWord>,
     s2_ctl: DFF<Bit>,
     s2_word: DFF<QpWord>,
+    ua_valid: DFF<Bit>,
+    ua_kind: DFF<Bits<KIND_W>>,
+    ua_qp: DFF<Bits<QB>>,
+    ua_ctl: DFF<Bit>,
+    ub_valid: DFF<Bit>,
+    ub_kind: DFF<Bits<KIND_W>>,
+    ub_qp: DFF<Bits<QB>>,
+    ub_ctl: DFF<Bit>,
+    uc_valid: DFF<Bit>,
+    uc_kind: DFF<Bits<KIND_W>>,
+    uc_qp: DFF<Bits<QB>>,
+    uc_ctl: DFF<Bit>,
+    ud_valid: DFF<Bit>,
+    ud_kind: DFF<Bits<KIND_W>>,
+    ud_qp: DFF<Bits<QB>>,
+    ud_ctl: DFF<Bit>,
+    ue_valid: DFF<Bit>,
+    ue_kind: DFF<Bits<KIND_W>>,
+    ue_qp: DFF<Bits<QB>>,
+    ue_ctl: DFF<Bit>,
+    uf_valid: DFF<Bit>,
+    uf_kind: DFF<Bits<KIND_W>>,
+    uf_qp: DFF<Bits<QB>>,
+    uf_ctl: DFF<Bit>,
+    ug_valid: DFF<Bit>,
+    ug_kind: DFF<Bits<KIND_W>>,
+    ug_qp: DFF<Bits<QB>>,
+    ug_ctl: DFF<Bit>,
+    uh_valid: DFF<Bit>,
+    uh_kind: DFF<Bits<KIND_W>>,
+    uh_qp: DFF<Bits<QB>>,
+    uh_ctl: DFF<Bit>,
     w1_valid: DFF<Bit>,
     w1_qp: DFF<Bits<QB>>,
     w1_word: DFF<QpWord>,
@@ -203,7 +246,10 @@ pub struct DcqcnRp<const QB: usize> {
     in_kind: Signal<Local, Bits<KIND_W>>,
     in_qp: Signal<Local, Bits<QB>>,
     fwd: Signal<Local, QpWord>,
-    s2_writes: Signal<Local, Bit>,
+    /// The event leaving the update (step E) writes its word back.
+    wb_writes: Signal<Local, Bit>,
+    /// The offered event's QP is written by an event still in flight (see the module docs).
+    hazard: Signal<Local, Bit>,
 }
 
 impl<const QB: usize> DcqcnRp<QB> {
@@ -275,6 +321,38 @@ impl<const QB: usize> DcqcnRp<QB> {
             s2_now: Default::default(),
             s2_ctl: Default::default(),
             s2_word: Default::default(),
+            ua_valid: Default::default(),
+            ua_kind: Default::default(),
+            ua_qp: Default::default(),
+            ua_ctl: Default::default(),
+            ub_valid: Default::default(),
+            ub_kind: Default::default(),
+            ub_qp: Default::default(),
+            ub_ctl: Default::default(),
+            uc_valid: Default::default(),
+            uc_kind: Default::default(),
+            uc_qp: Default::default(),
+            uc_ctl: Default::default(),
+            ud_valid: Default::default(),
+            ud_kind: Default::default(),
+            ud_qp: Default::default(),
+            ud_ctl: Default::default(),
+            ue_valid: Default::default(),
+            ue_kind: Default::default(),
+            ue_qp: Default::default(),
+            ue_ctl: Default::default(),
+            uf_valid: Default::default(),
+            uf_kind: Default::default(),
+            uf_qp: Default::default(),
+            uf_ctl: Default::default(),
+            ug_valid: Default::default(),
+            ug_kind: Default::default(),
+            ug_qp: Default::default(),
+            ug_ctl: Default::default(),
+            uh_valid: Default::default(),
+            uh_kind: Default::default(),
+            uh_qp: Default::default(),
+            uh_ctl: Default::default(),
             w1_valid: Default::default(),
             w1_qp: Default::default(),
             w1_word: Default::default(),
@@ -309,7 +387,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             in_kind: Default::default(),
             in_qp: Default::default(),
             fwd: Default::default(),
-            s2_writes: Default::default(),
+            wb_writes: Default::default(),
+            hazard: Default::default(),
         }
     }
 }
@@ -343,6 +422,38 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_now,
             s2_ctl,
             s2_word,
+            ua_valid,
+            ua_kind,
+            ua_qp,
+            ua_ctl,
+            ub_valid,
+            ub_kind,
+            ub_qp,
+            ub_ctl,
+            uc_valid,
+            uc_kind,
+            uc_qp,
+            uc_ctl,
+            ud_valid,
+            ud_kind,
+            ud_qp,
+            ud_ctl,
+            ue_valid,
+            ue_kind,
+            ue_qp,
+            ue_ctl,
+            uf_valid,
+            uf_kind,
+            uf_qp,
+            uf_ctl,
+            ug_valid,
+            ug_kind,
+            ug_qp,
+            ug_ctl,
+            uh_valid,
+            uh_kind,
+            uh_qp,
+            uh_ctl,
             w1_valid,
             w1_qp,
             w1_word,
@@ -378,15 +489,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.tbl_hi.wdata.next = self.tbl_data.val();
 
         // ---- input arbitration: command, CNP, packet, query ----
-        self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
-        self.take.next = self.adv.val() & !self.busy_q.q.val();
-        self.s_ctl_ready.next = self.take.val();
-        self.s_cnp_ready.next = self.take.val() & !self.s_ctl_valid.val();
-        self.s_tx_ready.next = self.take.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
-        self.s_query_ready.next = self.take.val()
-            & !self.s_ctl_valid.val()
-            & !self.s_cnp_valid.val()
-            & !self.s_tx_valid.val();
         self.in_valid.next = self.s_ctl_valid.val()
             | self.s_cnp_valid.val()
             | self.s_tx_valid.val()
@@ -409,6 +511,45 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.in_kind.next = self.kind_tx.val();
             self.in_qp.next = self.s_tx_qp.val();
         }
+
+        // ---- same-QP interlock: the offered event waits while an event that writes its
+        // QP is in S1, S2 or the update's first UPD_STAGES - 2 registers (its word would
+        // reach the RAM or the forwarding registers too late to be read) ----
+        self.hazard.next = self.in_valid.val()
+            & ((self.s1_valid.q.val()
+                & (self.s1_kind.q.val() != self.kind_query.val())
+                & (self.s1_qp.q.val() == self.in_qp.val()))
+                | (self.s2_valid.q.val()
+                    & (self.s2_kind.q.val() != self.kind_query.val())
+                    & (self.s2_qp.q.val() == self.in_qp.val()))
+                | (self.ua_valid.q.val()
+                    & (self.ua_kind.q.val() != self.kind_query.val())
+                    & (self.ua_qp.q.val() == self.in_qp.val()))
+                | (self.ub_valid.q.val()
+                    & (self.ub_kind.q.val() != self.kind_query.val())
+                    & (self.ub_qp.q.val() == self.in_qp.val()))
+                | (self.uc_valid.q.val()
+                    & (self.uc_kind.q.val() != self.kind_query.val())
+                    & (self.uc_qp.q.val() == self.in_qp.val()))
+                | (self.ud_valid.q.val()
+                    & (self.ud_kind.q.val() != self.kind_query.val())
+                    & (self.ud_qp.q.val() == self.in_qp.val()))
+                | (self.ue_valid.q.val()
+                    & (self.ue_kind.q.val() != self.kind_query.val())
+                    & (self.ue_qp.q.val() == self.in_qp.val()))
+                | (self.uf_valid.q.val()
+                    & (self.uf_kind.q.val() != self.kind_query.val())
+                    & (self.uf_qp.q.val() == self.in_qp.val())));
+
+        self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
+        self.take.next = self.adv.val() & !self.busy_q.q.val() & !self.hazard.val();
+        self.s_ctl_ready.next = self.take.val();
+        self.s_cnp_ready.next = self.take.val() & !self.s_ctl_valid.val();
+        self.s_tx_ready.next = self.take.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
+        self.s_query_ready.next = self.take.val()
+            & !self.s_ctl_valid.val()
+            & !self.s_cnp_valid.val()
+            & !self.s_tx_valid.val();
 
         // ---- S1: read the QP's word (re-read the held event while stalled) ----
         self.ram.read_address.next = self.s1_qp.q.val();
@@ -436,6 +577,41 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s2_ctl.d.next = self.s1_ctl.q.val();
             self.s2_word.d.next = self.ram.read_data.val();
         }
+        // ---- the event's tag through the update's steps (A -> ua -> ... -> uh = E) ----
+        if self.adv.val() {
+            self.ua_valid.d.next = self.s2_valid.q.val();
+            self.ua_kind.d.next = self.s2_kind.q.val();
+            self.ua_qp.d.next = self.s2_qp.q.val();
+            self.ua_ctl.d.next = self.s2_ctl.q.val();
+            self.ub_valid.d.next = self.ua_valid.q.val();
+            self.ub_kind.d.next = self.ua_kind.q.val();
+            self.ub_qp.d.next = self.ua_qp.q.val();
+            self.ub_ctl.d.next = self.ua_ctl.q.val();
+            self.uc_valid.d.next = self.ub_valid.q.val();
+            self.uc_kind.d.next = self.ub_kind.q.val();
+            self.uc_qp.d.next = self.ub_qp.q.val();
+            self.uc_ctl.d.next = self.ub_ctl.q.val();
+            self.ud_valid.d.next = self.uc_valid.q.val();
+            self.ud_kind.d.next = self.uc_kind.q.val();
+            self.ud_qp.d.next = self.uc_qp.q.val();
+            self.ud_ctl.d.next = self.uc_ctl.q.val();
+            self.ue_valid.d.next = self.ud_valid.q.val();
+            self.ue_kind.d.next = self.ud_kind.q.val();
+            self.ue_qp.d.next = self.ud_qp.q.val();
+            self.ue_ctl.d.next = self.ud_ctl.q.val();
+            self.uf_valid.d.next = self.ue_valid.q.val();
+            self.uf_kind.d.next = self.ue_kind.q.val();
+            self.uf_qp.d.next = self.ue_qp.q.val();
+            self.uf_ctl.d.next = self.ue_ctl.q.val();
+            self.ug_valid.d.next = self.uf_valid.q.val();
+            self.ug_kind.d.next = self.uf_kind.q.val();
+            self.ug_qp.d.next = self.uf_qp.q.val();
+            self.ug_ctl.d.next = self.uf_ctl.q.val();
+            self.uh_valid.d.next = self.ug_valid.q.val();
+            self.uh_kind.d.next = self.ug_kind.q.val();
+            self.uh_qp.d.next = self.ug_qp.q.val();
+            self.uh_ctl.d.next = self.ug_ctl.q.val();
+        }
         self.fwd.next = self.s2_word.q.val();
         if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
             self.fwd.next = self.w2_word.q.val();
@@ -443,6 +619,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.w1_valid.q.val() & (self.w1_qp.q.val() == self.s2_qp.q.val()) {
             self.fwd.next = self.w1_word.q.val();
         }
+        self.upd.clock.next = self.clock.val();
+        self.upd.en.next = self.adv.val();
         self.upd.old.next = self.fwd.val();
         self.upd.kind.next = self.s2_kind.q.val();
         self.upd.bytes.next = self.s2_bytes.q.val();
@@ -459,26 +637,26 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.upd.lo_val1.next = self.tbl_lo.rdata1.val();
         self.upd.hi_val1.next = self.tbl_hi.rdata1.val();
 
-        // ---- write back (or sweep), history for forwarding, report ----
-        self.s2_writes.next =
-            self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        self.ram.write_enable.next = self.adv.val() & self.s2_writes.val();
-        self.ram.write_address.next = self.s2_qp.q.val();
+        // ---- write back (or sweep) from step E, history for forwarding, report ----
+        self.wb_writes.next =
+            self.uh_valid.q.val() & (self.uh_kind.q.val() != self.kind_query.val());
+        self.ram.write_enable.next = self.adv.val() & self.wb_writes.val();
+        self.ram.write_address.next = self.uh_qp.q.val();
         self.ram.write_data.next = self.upd.next_word.val();
         if self.adv.val() {
-            self.w1_valid.d.next = self.s2_writes.val();
-            self.w1_qp.d.next = self.s2_qp.q.val();
+            self.w1_valid.d.next = self.wb_writes.val();
+            self.w1_qp.d.next = self.uh_qp.q.val();
             self.w1_word.d.next = self.upd.next_word.val();
             self.w2_valid.d.next = self.w1_valid.q.val();
             self.w2_qp.d.next = self.w1_qp.q.val();
             self.w2_word.d.next = self.w1_word.q.val();
-            self.out_valid.d.next = self.s2_valid.q.val();
-            self.out_qp.d.next = self.s2_qp.q.val();
-            self.out_query.d.next = self.s2_kind.q.val() == self.kind_query.val();
-            if self.s2_valid.q.val() & (self.s2_kind.q.val() == self.kind_cnp.val()) {
+            self.out_valid.d.next = self.uh_valid.q.val();
+            self.out_qp.d.next = self.uh_qp.q.val();
+            self.out_query.d.next = self.uh_kind.q.val() == self.kind_query.val();
+            if self.uh_valid.q.val() & (self.uh_kind.q.val() == self.kind_cnp.val()) {
                 self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
             }
-            if self.s2_writes.val() & self.upd.did_cut.val() {
+            if self.wb_writes.val() & self.upd.did_cut.val() {
                 self.cuts.d.next = self.cuts.q.val() + self.one_count.val();
             }
             self.out_limited.d.next = self.upd.rep_limited.val();
@@ -486,11 +664,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_rt.d.next = self.upd.rep_rt.val();
             self.out_alpha.d.next = self.upd.rep_alpha.val();
             self.out_mode.d.next = self.upd.next_word.val().mode;
-            self.out_ctl.d.next = self.s2_ctl.q.val();
+            self.out_ctl.d.next = self.uh_ctl.q.val();
         }
         // ---- increase-event counters (pipelined after the write back) ----
         self.inc.reset.next = self.reset.val();
-        self.inc.valid.next = self.adv.val() & self.s2_writes.val();
+        self.inc.valid.next = self.adv.val() & self.wb_writes.val();
         self.inc.fr.next = self.upd.inc_fr.val();
         self.inc.ai.next = self.upd.inc_ai.val();
         self.inc.hai.next = self.upd.inc_hai.val();
@@ -515,6 +693,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.reset.val() {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
+            self.ua_valid.d.next = false;
+            self.ub_valid.d.next = false;
+            self.uc_valid.d.next = false;
+            self.ud_valid.d.next = false;
+            self.ue_valid.d.next = false;
+            self.uf_valid.d.next = false;
+            self.ug_valid.d.next = false;
+            self.uh_valid.d.next = false;
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.out_valid.d.next = false;

@@ -370,8 +370,18 @@ impl Logic for Phases {
 
 /// `k` increase-timer events: phases, then the three runs; T advances by `k` (saturating)
 /// and `released` says Rc reached the max rate (golden: `timer_increases`).
+///
+/// Pipelined, one run per step: step 1 (phases, the fast-recovery run) and step 2 (the
+/// additive run) end in registers that load when `en` is high; step 3 (the hyper run) is
+/// combinational to the outputs. The outputs belong to the inputs presented
+/// [`SEG_STAGES`] advancing cycles earlier. `th`, `byte_off`, `ai`, `hai` and `max` are
+/// parameters and must not change while a segment is in flight.
 #[derive(LogicBlock)]
 pub struct IncSegment {
+    /// Clock of the step registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: the step registers load.
+    pub en: Signal<In, Bit>,
     /// Number of increase-timer events.
     pub k: Signal<In, Bits<COUNT_W>>,
     /// T before.
@@ -415,21 +425,48 @@ pub struct IncSegment {
     /// Rt before that run.
     pub rel_rt: Signal<Out, Bits<RATE_W>>,
     phases: Phases,
-    rel_fr: Signal<Local, Bit>,
-    rel_ai: Signal<Local, Bit>,
-    rel_hai: Signal<Local, Bit>,
     run_fr: IncRun,
     run_ai: IncRun,
     run_hai: IncRun,
     t21: Signal<Local, Bits<COUNT_W>>,
+    t_new: Signal<Local, Bits<STAGE_W>>,
     ext_t: ZeroExt<STAGE_W, COUNT_W>,
     /// 63, the saturation value of T, at the width it is compared at.
     t_max: Constant<Bits<COUNT_W>>,
+    // Step 1 -> 2: the phases' counts, Rc and Rt before and after the FR run, T after.
+    p1_n_fr: DFF<Bits<COUNT_W>>,
+    p1_n_ai: DFF<Bits<COUNT_W>>,
+    p1_n_hai: DFF<Bits<COUNT_W>>,
+    p1_rc: DFF<Bits<RATE_W>>,
+    p1_rt: DFF<Bits<RATE_W>>,
+    p1_fr_rc: DFF<Bits<RATE_W>>,
+    p1_fr_rt: DFF<Bits<RATE_W>>,
+    p1_t_o: DFF<Bits<STAGE_W>>,
+    // Step 2 -> 3: the same and Rc, Rt after the AI run.
+    p2_n_fr: DFF<Bits<COUNT_W>>,
+    p2_n_ai: DFF<Bits<COUNT_W>>,
+    p2_n_hai: DFF<Bits<COUNT_W>>,
+    p2_rc: DFF<Bits<RATE_W>>,
+    p2_rt: DFF<Bits<RATE_W>>,
+    p2_fr_rc: DFF<Bits<RATE_W>>,
+    p2_fr_rt: DFF<Bits<RATE_W>>,
+    p2_ai_rc: DFF<Bits<RATE_W>>,
+    p2_ai_rt: DFF<Bits<RATE_W>>,
+    p2_t_o: DFF<Bits<STAGE_W>>,
+    rel_fr: Signal<Local, Bit>,
+    rel_ai: Signal<Local, Bit>,
+    rel_hai: Signal<Local, Bit>,
 }
+
+/// Registers inside an [`IncSegment`]: its outputs follow its inputs by this many
+/// advancing cycles.
+pub const SEG_STAGES: usize = 2;
 
 impl Default for IncSegment {
     fn default() -> Self {
         Self {
+            clock: Default::default(),
+            en: Default::default(),
             k: Default::default(),
             t: Default::default(),
             bc: Default::default(),
@@ -451,15 +488,34 @@ impl Default for IncSegment {
             rel_rc: Default::default(),
             rel_rt: Default::default(),
             phases: Default::default(),
-            rel_fr: Default::default(),
-            rel_ai: Default::default(),
-            rel_hai: Default::default(),
             run_fr: Default::default(),
             run_ai: Default::default(),
             run_hai: Default::default(),
             t21: Default::default(),
+            t_new: Default::default(),
             ext_t: Default::default(),
             t_max: Constant::new(63.into()),
+            p1_n_fr: Default::default(),
+            p1_n_ai: Default::default(),
+            p1_n_hai: Default::default(),
+            p1_rc: Default::default(),
+            p1_rt: Default::default(),
+            p1_fr_rc: Default::default(),
+            p1_fr_rt: Default::default(),
+            p1_t_o: Default::default(),
+            p2_n_fr: Default::default(),
+            p2_n_ai: Default::default(),
+            p2_n_hai: Default::default(),
+            p2_rc: Default::default(),
+            p2_rt: Default::default(),
+            p2_fr_rc: Default::default(),
+            p2_fr_rt: Default::default(),
+            p2_ai_rc: Default::default(),
+            p2_ai_rt: Default::default(),
+            p2_t_o: Default::default(),
+            rel_fr: Default::default(),
+            rel_ai: Default::default(),
+            rel_hai: Default::default(),
         }
     }
 }
@@ -467,6 +523,12 @@ impl Default for IncSegment {
 impl Logic for IncSegment {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self, clock, p1_n_fr, p1_n_ai, p1_n_hai, p1_rc, p1_rt, p1_fr_rc, p1_fr_rt, p1_t_o,
+            p2_n_fr, p2_n_ai, p2_n_hai, p2_rc, p2_rt, p2_fr_rc, p2_fr_rt, p2_ai_rc, p2_ai_rt,
+            p2_t_o
+        );
+        // ---- step 1: phases, the fast-recovery run, T after ----
         self.phases.k.next = self.k.val();
         self.phases.t.next = self.t.val();
         self.phases.bc.next = self.bc.val();
@@ -477,54 +539,79 @@ impl Logic for IncSegment {
         self.run_fr.rc.next = self.rc.val();
         self.run_fr.rt.next = self.rt.val();
         self.run_fr.max.next = self.max.val();
-        self.run_ai.n.next = self.phases.n_ai.val();
+        self.ext_t.i.next = self.t.val();
+        self.t21.next = self.ext_t.o.val() + self.k.val();
+        self.t_new.next = 63.into();
+        if (self.k.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
+            self.t_new.next = self.t21.val().get_bits::<STAGE_W>(0);
+        }
+        if self.en.val() {
+            self.p1_n_fr.d.next = self.phases.n_fr.val();
+            self.p1_n_ai.d.next = self.phases.n_ai.val();
+            self.p1_n_hai.d.next = self.phases.n_hai.val();
+            self.p1_rc.d.next = self.rc.val();
+            self.p1_rt.d.next = self.rt.val();
+            self.p1_fr_rc.d.next = self.run_fr.rc_o.val();
+            self.p1_fr_rt.d.next = self.run_fr.rt_o.val();
+            self.p1_t_o.d.next = self.t_new.val();
+        }
+
+        // ---- step 2: the additive run ----
+        self.run_ai.n.next = self.p1_n_ai.q.val();
         self.run_ai.step.next = self.ai.val();
-        self.run_ai.rc.next = self.run_fr.rc_o.val();
-        self.run_ai.rt.next = self.run_fr.rt_o.val();
+        self.run_ai.rc.next = self.p1_fr_rc.q.val();
+        self.run_ai.rt.next = self.p1_fr_rt.q.val();
         self.run_ai.max.next = self.max.val();
-        self.run_hai.n.next = self.phases.n_hai.val();
+        if self.en.val() {
+            self.p2_n_fr.d.next = self.p1_n_fr.q.val();
+            self.p2_n_ai.d.next = self.p1_n_ai.q.val();
+            self.p2_n_hai.d.next = self.p1_n_hai.q.val();
+            self.p2_rc.d.next = self.p1_rc.q.val();
+            self.p2_rt.d.next = self.p1_rt.q.val();
+            self.p2_fr_rc.d.next = self.p1_fr_rc.q.val();
+            self.p2_fr_rt.d.next = self.p1_fr_rt.q.val();
+            self.p2_ai_rc.d.next = self.run_ai.rc_o.val();
+            self.p2_ai_rt.d.next = self.run_ai.rt_o.val();
+            self.p2_t_o.d.next = self.p1_t_o.q.val();
+        }
+
+        // ---- step 3: the hyper run, release, counts ----
+        self.run_hai.n.next = self.p2_n_hai.q.val();
         self.run_hai.step.next = self.hai.val();
-        self.run_hai.rc.next = self.run_ai.rc_o.val();
-        self.run_hai.rt.next = self.run_ai.rt_o.val();
+        self.run_hai.rc.next = self.p2_ai_rc.q.val();
+        self.run_hai.rt.next = self.p2_ai_rt.q.val();
         self.run_hai.max.next = self.max.val();
         self.rc_o.next = self.run_hai.rc_o.val();
         self.rt_o.next = self.run_hai.rt_o.val();
-        self.rel_fr.next =
-            (self.phases.n_fr.val().any()) & (self.run_fr.rc_o.val() >= self.max.val());
-        self.rel_ai.next =
-            (self.phases.n_ai.val().any()) & (self.run_ai.rc_o.val() >= self.max.val());
+        self.t_o.next = self.p2_t_o.q.val();
+        self.rel_fr.next = (self.p2_n_fr.q.val().any()) & (self.p2_fr_rc.q.val() >= self.max.val());
+        self.rel_ai.next = (self.p2_n_ai.q.val().any()) & (self.p2_ai_rc.q.val() >= self.max.val());
         self.rel_hai.next =
-            (self.phases.n_hai.val().any()) & (self.run_hai.rc_o.val() >= self.max.val());
+            (self.p2_n_hai.q.val().any()) & (self.run_hai.rc_o.val() >= self.max.val());
         self.released.next = self.rel_fr.val() | self.rel_ai.val() | self.rel_hai.val();
         // Counts by phase, and the first run that released (for the counters only: off the
         // state path, in parallel with what follows the segment).
-        self.cnt_fr.next = self.phases.n_fr.val();
-        self.cnt_ai.next = self.phases.n_ai.val();
-        self.cnt_hai.next = self.phases.n_hai.val();
+        self.cnt_fr.next = self.p2_n_fr.q.val();
+        self.cnt_ai.next = self.p2_n_ai.q.val();
+        self.cnt_hai.next = self.p2_n_hai.q.val();
         self.rel_phase.next = 2.into();
-        self.rel_rc.next = self.run_ai.rc_o.val();
-        self.rel_rt.next = self.run_ai.rt_o.val();
+        self.rel_rc.next = self.p2_ai_rc.q.val();
+        self.rel_rt.next = self.p2_ai_rt.q.val();
         if self.rel_fr.val() {
             self.cnt_fr.next = 0.into();
             self.cnt_ai.next = 0.into();
             self.cnt_hai.next = 0.into();
             self.rel_phase.next = 0.into();
-            self.rel_rc.next = self.rc.val();
-            self.rel_rt.next = self.rt.val();
+            self.rel_rc.next = self.p2_rc.q.val();
+            self.rel_rt.next = self.p2_rt.q.val();
         } else if self.rel_ai.val() {
             self.cnt_ai.next = 0.into();
             self.cnt_hai.next = 0.into();
             self.rel_phase.next = 1.into();
-            self.rel_rc.next = self.run_fr.rc_o.val();
-            self.rel_rt.next = self.run_fr.rt_o.val();
+            self.rel_rc.next = self.p2_fr_rc.q.val();
+            self.rel_rt.next = self.p2_fr_rt.q.val();
         } else if self.rel_hai.val() {
             self.cnt_hai.next = 0.into();
-        }
-        self.ext_t.i.next = self.t.val();
-        self.t21.next = self.ext_t.o.val() + self.k.val();
-        self.t_o.next = 63.into();
-        if (self.k.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
-            self.t_o.next = self.t21.val().get_bits::<STAGE_W>(0);
         }
     }
 }
