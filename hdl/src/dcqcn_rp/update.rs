@@ -1,20 +1,21 @@
-//! `RpUpdate`: the reaction point's next-state function for one event, in nine pipeline
-//! steps (A, B1-B3, C, D1-D3, E) with [`UPD_STAGES`] = 8 registers between them.
+//! `RpUpdate`: the reaction point's next-state function for one event, pipelined:
+//! [`UPD_STAGES`] = 29 registers from its inputs (step A) to its outputs (step E4).
 //!
 //! It is `sim::dcqcn_rp::update` in hardware: catch up every timer expiry since the QP was
 //! last touched (closed form), then apply the event, then note the next decrease check in
 //! the other two radices. The pipeline around it (`DcqcnRp`) feeds it the QP's state word
-//! (from block RAM or forwarded) in step A and writes `next_word` back from step E.
+//! (from block RAM or forwarded) in step A and writes `next_word` back from step E4.
 //!
-//! | step | work | registered at its end |
+//! | steps | work | registered at the end |
 //! |---|---|---|
 //! | A | now in each timer's radix (`RadixEff`), expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry (one multiplier) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
-//! | B1 | alpha at now and at the cut (power table, two multipliers each); `seg1` step 1 (phases, fast-recovery run) | `b1_*`: the context and the alphas; `seg1`'s own registers |
-//! | B2, B3 | `seg1` steps 2 (additive run) and 3 (hyper run) | `b2_*`, then `b_*` with `seg1`'s result |
+//! | B (12 steps) | alpha at now and at the cut (power table, two multipliers each) in the first; `seg1` (the increases before the cut, `SEG_STAGES` = 11 registers) | `b1_*` .. `b11_*`: the context beside `seg1`; `b_*` with its result |
 //! | C | the cut (two multipliers) | `c_word`: the word after `seg1` and the cut |
-//! | D1 | the expiries after the cut (`f_k2`), `seg2` step 1 | `d1_*` |
-//! | D2, D3 | `seg2` steps 2 and 3 | `d2_*`, then `d_*` with `seg2`'s result |
-//! | E | the caught-up word, the event (a transmitted packet's increase run), the next decrease check (two divisions), commands and modes, the report | the pipeline's write back |
+//! | D (12 steps) | the expiries after the cut (`f_k2`), `seg2` | `d1_*` .. `d11_*`, `d_*` with `seg2`'s result |
+//! | E1 | the caught-up word, the event but for the byte event's run (which starts here: `RUN_STAGES` = 3), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
+//! | E2 | the two divisions (next decrease check in the alpha and increase radices) | `e2_*` |
+//! | E3 | (waits for the byte event's run) | `e3_*` |
+//! | E4 | the byte event's result, the next decrease check, the report | the pipeline's write back |
 //!
 //! The context registers carry only what later steps read: the old word until the cut
 //! replaces it by the word after the cut (`c_word`: the fields the cut and `seg1` change;
@@ -26,7 +27,7 @@
 //! step's register loads when `en` is high, so a stalled report stream holds every step.
 
 use super::alpha::AlphaPow;
-use super::rate::{Cut, IncRun, IncSegment};
+use super::rate::{Cut, IncRun, IncSegment, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DivSmall, Fired, RadixEff};
 use super::widths::*;
@@ -36,7 +37,7 @@ use rust_hdl::prelude::*;
 
 /// Registers between the update's first and last step: an event's `next_word` and report
 /// come out `UPD_STAGES` advancing cycles after its old word went in.
-pub const UPD_STAGES: usize = 8;
+pub const UPD_STAGES: usize = 1 + (SEG_STAGES + 1) + 1 + (SEG_STAGES + 1) + 3;
 
 /// The event's inputs, carried through the steps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
@@ -182,7 +183,7 @@ pub struct RpUpdate {
     seg1: IncSegment,
     seg1_w: Signal<Local, SegWord>,
     byte_off: Signal<Local, Bit>,
-    // While `seg1` runs its steps 2 and 3: the context, delayed.
+    // While `seg1` runs (SEG_STAGES registers): the context, delayed beside it.
     b1_old: DFF<QpWord>,
     b1_now: DFF<TimeWord>,
     b1_ev: DFF<EvWord>,
@@ -201,6 +202,87 @@ pub struct RpUpdate {
     b2_dec_any: DFF<Bit>,
     b2_alpha_now: DFF<Bits<ALPHA_W>>,
     b2_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b3_old: DFF<QpWord>,
+    b3_now: DFF<TimeWord>,
+    b3_ev: DFF<EvWord>,
+    b3_eff: DFF<TimeWord>,
+    b3_alpha_any: DFF<Bit>,
+    b3_do_cut: DFF<Bit>,
+    b3_dec_any: DFF<Bit>,
+    b3_alpha_now: DFF<Bits<ALPHA_W>>,
+    b3_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b4_old: DFF<QpWord>,
+    b4_now: DFF<TimeWord>,
+    b4_ev: DFF<EvWord>,
+    b4_eff: DFF<TimeWord>,
+    b4_alpha_any: DFF<Bit>,
+    b4_do_cut: DFF<Bit>,
+    b4_dec_any: DFF<Bit>,
+    b4_alpha_now: DFF<Bits<ALPHA_W>>,
+    b4_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b5_old: DFF<QpWord>,
+    b5_now: DFF<TimeWord>,
+    b5_ev: DFF<EvWord>,
+    b5_eff: DFF<TimeWord>,
+    b5_alpha_any: DFF<Bit>,
+    b5_do_cut: DFF<Bit>,
+    b5_dec_any: DFF<Bit>,
+    b5_alpha_now: DFF<Bits<ALPHA_W>>,
+    b5_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b6_old: DFF<QpWord>,
+    b6_now: DFF<TimeWord>,
+    b6_ev: DFF<EvWord>,
+    b6_eff: DFF<TimeWord>,
+    b6_alpha_any: DFF<Bit>,
+    b6_do_cut: DFF<Bit>,
+    b6_dec_any: DFF<Bit>,
+    b6_alpha_now: DFF<Bits<ALPHA_W>>,
+    b6_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b7_old: DFF<QpWord>,
+    b7_now: DFF<TimeWord>,
+    b7_ev: DFF<EvWord>,
+    b7_eff: DFF<TimeWord>,
+    b7_alpha_any: DFF<Bit>,
+    b7_do_cut: DFF<Bit>,
+    b7_dec_any: DFF<Bit>,
+    b7_alpha_now: DFF<Bits<ALPHA_W>>,
+    b7_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b8_old: DFF<QpWord>,
+    b8_now: DFF<TimeWord>,
+    b8_ev: DFF<EvWord>,
+    b8_eff: DFF<TimeWord>,
+    b8_alpha_any: DFF<Bit>,
+    b8_do_cut: DFF<Bit>,
+    b8_dec_any: DFF<Bit>,
+    b8_alpha_now: DFF<Bits<ALPHA_W>>,
+    b8_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b9_old: DFF<QpWord>,
+    b9_now: DFF<TimeWord>,
+    b9_ev: DFF<EvWord>,
+    b9_eff: DFF<TimeWord>,
+    b9_alpha_any: DFF<Bit>,
+    b9_do_cut: DFF<Bit>,
+    b9_dec_any: DFF<Bit>,
+    b9_alpha_now: DFF<Bits<ALPHA_W>>,
+    b9_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b10_old: DFF<QpWord>,
+    b10_now: DFF<TimeWord>,
+    b10_ev: DFF<EvWord>,
+    b10_eff: DFF<TimeWord>,
+    b10_alpha_any: DFF<Bit>,
+    b10_do_cut: DFF<Bit>,
+    b10_dec_any: DFF<Bit>,
+    b10_alpha_now: DFF<Bits<ALPHA_W>>,
+    b10_alpha_cut: DFF<Bits<ALPHA_W>>,
+    b11_old: DFF<QpWord>,
+    b11_now: DFF<TimeWord>,
+    b11_ev: DFF<EvWord>,
+    b11_eff: DFF<TimeWord>,
+    b11_alpha_any: DFF<Bit>,
+    b11_do_cut: DFF<Bit>,
+    b11_dec_any: DFF<Bit>,
+    b11_alpha_now: DFF<Bits<ALPHA_W>>,
+    b11_alpha_cut: DFF<Bits<ALPHA_W>>,
     // B -> C registers.
     b_old: DFF<QpWord>,
     b_now: DFF<TimeWord>,
@@ -233,7 +315,7 @@ pub struct RpUpdate {
     f_k2: Fired,
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
-    // While `seg2` runs its steps 2 and 3: the context, delayed.
+    // While `seg2` runs: the context, delayed beside it.
     d1_word: DFF<QpWord>,
     d1_now: DFF<TimeWord>,
     d1_ev: DFF<EvWord>,
@@ -254,6 +336,96 @@ pub struct RpUpdate {
     d2_alpha_now: DFF<Bits<ALPHA_W>>,
     d2_seg1: DFF<SegWord>,
     d2_k2_any: DFF<Bit>,
+    d3_word: DFF<QpWord>,
+    d3_now: DFF<TimeWord>,
+    d3_ev: DFF<EvWord>,
+    d3_eff: DFF<TimeWord>,
+    d3_alpha_any: DFF<Bit>,
+    d3_do_cut: DFF<Bit>,
+    d3_dec_any: DFF<Bit>,
+    d3_alpha_now: DFF<Bits<ALPHA_W>>,
+    d3_seg1: DFF<SegWord>,
+    d3_k2_any: DFF<Bit>,
+    d4_word: DFF<QpWord>,
+    d4_now: DFF<TimeWord>,
+    d4_ev: DFF<EvWord>,
+    d4_eff: DFF<TimeWord>,
+    d4_alpha_any: DFF<Bit>,
+    d4_do_cut: DFF<Bit>,
+    d4_dec_any: DFF<Bit>,
+    d4_alpha_now: DFF<Bits<ALPHA_W>>,
+    d4_seg1: DFF<SegWord>,
+    d4_k2_any: DFF<Bit>,
+    d5_word: DFF<QpWord>,
+    d5_now: DFF<TimeWord>,
+    d5_ev: DFF<EvWord>,
+    d5_eff: DFF<TimeWord>,
+    d5_alpha_any: DFF<Bit>,
+    d5_do_cut: DFF<Bit>,
+    d5_dec_any: DFF<Bit>,
+    d5_alpha_now: DFF<Bits<ALPHA_W>>,
+    d5_seg1: DFF<SegWord>,
+    d5_k2_any: DFF<Bit>,
+    d6_word: DFF<QpWord>,
+    d6_now: DFF<TimeWord>,
+    d6_ev: DFF<EvWord>,
+    d6_eff: DFF<TimeWord>,
+    d6_alpha_any: DFF<Bit>,
+    d6_do_cut: DFF<Bit>,
+    d6_dec_any: DFF<Bit>,
+    d6_alpha_now: DFF<Bits<ALPHA_W>>,
+    d6_seg1: DFF<SegWord>,
+    d6_k2_any: DFF<Bit>,
+    d7_word: DFF<QpWord>,
+    d7_now: DFF<TimeWord>,
+    d7_ev: DFF<EvWord>,
+    d7_eff: DFF<TimeWord>,
+    d7_alpha_any: DFF<Bit>,
+    d7_do_cut: DFF<Bit>,
+    d7_dec_any: DFF<Bit>,
+    d7_alpha_now: DFF<Bits<ALPHA_W>>,
+    d7_seg1: DFF<SegWord>,
+    d7_k2_any: DFF<Bit>,
+    d8_word: DFF<QpWord>,
+    d8_now: DFF<TimeWord>,
+    d8_ev: DFF<EvWord>,
+    d8_eff: DFF<TimeWord>,
+    d8_alpha_any: DFF<Bit>,
+    d8_do_cut: DFF<Bit>,
+    d8_dec_any: DFF<Bit>,
+    d8_alpha_now: DFF<Bits<ALPHA_W>>,
+    d8_seg1: DFF<SegWord>,
+    d8_k2_any: DFF<Bit>,
+    d9_word: DFF<QpWord>,
+    d9_now: DFF<TimeWord>,
+    d9_ev: DFF<EvWord>,
+    d9_eff: DFF<TimeWord>,
+    d9_alpha_any: DFF<Bit>,
+    d9_do_cut: DFF<Bit>,
+    d9_dec_any: DFF<Bit>,
+    d9_alpha_now: DFF<Bits<ALPHA_W>>,
+    d9_seg1: DFF<SegWord>,
+    d9_k2_any: DFF<Bit>,
+    d10_word: DFF<QpWord>,
+    d10_now: DFF<TimeWord>,
+    d10_ev: DFF<EvWord>,
+    d10_eff: DFF<TimeWord>,
+    d10_alpha_any: DFF<Bit>,
+    d10_do_cut: DFF<Bit>,
+    d10_dec_any: DFF<Bit>,
+    d10_alpha_now: DFF<Bits<ALPHA_W>>,
+    d10_seg1: DFF<SegWord>,
+    d10_k2_any: DFF<Bit>,
+    d11_word: DFF<QpWord>,
+    d11_now: DFF<TimeWord>,
+    d11_ev: DFF<EvWord>,
+    d11_eff: DFF<TimeWord>,
+    d11_alpha_any: DFF<Bit>,
+    d11_do_cut: DFF<Bit>,
+    d11_dec_any: DFF<Bit>,
+    d11_alpha_now: DFF<Bits<ALPHA_W>>,
+    d11_seg1: DFF<SegWord>,
+    d11_k2_any: DFF<Bit>,
     // D -> E registers.
     d_word: DFF<QpWord>,
     d_now: DFF<TimeWord>,
@@ -307,6 +479,7 @@ pub struct RpUpdate {
     th6: Signal<Local, Bits<STAGE_W>>,
     bc_inc: Signal<Local, Bits<STAGE_W>>,
     // Event applied.
+    /// E4: the event's result.
     res: Signal<Local, QpWord>,
     is_init: Signal<Local, Bit>,
     // Next decrease check in the other radices.
@@ -317,6 +490,84 @@ pub struct RpUpdate {
     ni_e: Signal<Local, Bits<EPOCH_W>>,
     ni_r: Signal<Local, Bits<REM_W>>,
     ahead: Signal<Local, Bits<NUM_W>>,
+    /// E1: the word the event leaves before the byte event's run (the command's word for
+    /// commands and QPs not in DCQCN mode).
+    w_pre: Signal<Local, QpWord>,
+    /// E1: commands and QPs not in DCQCN mode (the word and the report are overridden).
+    ovr: Signal<Local, Bit>,
+    rep_ovr_rc: Signal<Local, Bits<RATE_W>>,
+    rep_ovr_rt: Signal<Local, Bits<RATE_W>>,
+    inc_fr_e: Signal<Local, Bits<EVENTS_W>>,
+    inc_ai_e: Signal<Local, Bits<EVENTS_W>>,
+    inc_hai_e: Signal<Local, Bits<EVENTS_W>>,
+    inc_rel_e: Signal<Local, Bit>,
+    inc_rel_phase_e: Signal<Local, Bits<PHASE_W>>,
+    inc_rel_rc_e: Signal<Local, Bits<RATE_W>>,
+    inc_rel_rt_e: Signal<Local, Bits<RATE_W>>,
+    did_cut_e: Signal<Local, Bit>,
+    // E1 -> E2 -> E3 -> E4: the event's result before the byte event's run, the
+    // divisions' inputs (E1) and results (E2, E3), what the report and the counters need.
+    e1_w: DFF<QpWord>,
+    e1_byte_apply: DFF<Bit>,
+    e1_acc_byte: DFF<Bits<ACC_W>>,
+    e1_bc_inc: DFF<Bits<STAGE_W>>,
+    e1_na_e: DFF<Bits<EPOCH_W>>,
+    e1_ni_e: DFF<Bits<EPOCH_W>>,
+    e1_inc_fr: DFF<Bits<EVENTS_W>>,
+    e1_inc_ai: DFF<Bits<EVENTS_W>>,
+    e1_inc_hai: DFF<Bits<EVENTS_W>>,
+    e1_inc_rel: DFF<Bit>,
+    e1_inc_rel_phase: DFF<Bits<PHASE_W>>,
+    e1_inc_rel_rc: DFF<Bits<RATE_W>>,
+    e1_inc_rel_rt: DFF<Bits<RATE_W>>,
+    e1_did_cut: DFF<Bit>,
+    e1_ovr: DFF<Bit>,
+    e1_rep_ovr_rc: DFF<Bits<RATE_W>>,
+    e1_rep_ovr_rt: DFF<Bits<RATE_W>>,
+    e1_num_a: DFF<Bits<NUM_W>>,
+    e1_num_i: DFF<Bits<NUM_W>>,
+    e2_w: DFF<QpWord>,
+    e2_byte_apply: DFF<Bit>,
+    e2_acc_byte: DFF<Bits<ACC_W>>,
+    e2_bc_inc: DFF<Bits<STAGE_W>>,
+    e2_na_e: DFF<Bits<EPOCH_W>>,
+    e2_ni_e: DFF<Bits<EPOCH_W>>,
+    e2_inc_fr: DFF<Bits<EVENTS_W>>,
+    e2_inc_ai: DFF<Bits<EVENTS_W>>,
+    e2_inc_hai: DFF<Bits<EVENTS_W>>,
+    e2_inc_rel: DFF<Bit>,
+    e2_inc_rel_phase: DFF<Bits<PHASE_W>>,
+    e2_inc_rel_rc: DFF<Bits<RATE_W>>,
+    e2_inc_rel_rt: DFF<Bits<RATE_W>>,
+    e2_did_cut: DFF<Bit>,
+    e2_ovr: DFF<Bit>,
+    e2_rep_ovr_rc: DFF<Bits<RATE_W>>,
+    e2_rep_ovr_rt: DFF<Bits<RATE_W>>,
+    e2_qa: DFF<Bits<NUM_W>>,
+    e2_ra: DFF<Bits<REM_W>>,
+    e2_qi: DFF<Bits<NUM_W>>,
+    e2_ri: DFF<Bits<REM_W>>,
+    e3_w: DFF<QpWord>,
+    e3_byte_apply: DFF<Bit>,
+    e3_acc_byte: DFF<Bits<ACC_W>>,
+    e3_bc_inc: DFF<Bits<STAGE_W>>,
+    e3_na_e: DFF<Bits<EPOCH_W>>,
+    e3_ni_e: DFF<Bits<EPOCH_W>>,
+    e3_inc_fr: DFF<Bits<EVENTS_W>>,
+    e3_inc_ai: DFF<Bits<EVENTS_W>>,
+    e3_inc_hai: DFF<Bits<EVENTS_W>>,
+    e3_inc_rel: DFF<Bit>,
+    e3_inc_rel_phase: DFF<Bits<PHASE_W>>,
+    e3_inc_rel_rc: DFF<Bits<RATE_W>>,
+    e3_inc_rel_rt: DFF<Bits<RATE_W>>,
+    e3_did_cut: DFF<Bit>,
+    e3_ovr: DFF<Bit>,
+    e3_rep_ovr_rc: DFF<Bits<RATE_W>>,
+    e3_rep_ovr_rt: DFF<Bits<RATE_W>>,
+    e3_qa: DFF<Bits<NUM_W>>,
+    e3_ra: DFF<Bits<REM_W>>,
+    e3_qi: DFF<Bits<NUM_W>>,
+    e3_ri: DFF<Bits<REM_W>>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
     one_stage: Constant<Bits<STAGE_W>>,
@@ -398,6 +649,7 @@ impl Default for RpUpdate {
             pow_cut: Default::default(),
             seg1: Default::default(),
             seg1_w: Default::default(),
+            byte_off: Default::default(),
             b1_old: Default::default(),
             b1_now: Default::default(),
             b1_ev: Default::default(),
@@ -416,27 +668,87 @@ impl Default for RpUpdate {
             b2_dec_any: Default::default(),
             b2_alpha_now: Default::default(),
             b2_alpha_cut: Default::default(),
-            d1_word: Default::default(),
-            d1_now: Default::default(),
-            d1_ev: Default::default(),
-            d1_eff: Default::default(),
-            d1_alpha_any: Default::default(),
-            d1_do_cut: Default::default(),
-            d1_dec_any: Default::default(),
-            d1_alpha_now: Default::default(),
-            d1_seg1: Default::default(),
-            d1_k2_any: Default::default(),
-            d2_word: Default::default(),
-            d2_now: Default::default(),
-            d2_ev: Default::default(),
-            d2_eff: Default::default(),
-            d2_alpha_any: Default::default(),
-            d2_do_cut: Default::default(),
-            d2_dec_any: Default::default(),
-            d2_alpha_now: Default::default(),
-            d2_seg1: Default::default(),
-            d2_k2_any: Default::default(),
-            byte_off: Default::default(),
+            b3_old: Default::default(),
+            b3_now: Default::default(),
+            b3_ev: Default::default(),
+            b3_eff: Default::default(),
+            b3_alpha_any: Default::default(),
+            b3_do_cut: Default::default(),
+            b3_dec_any: Default::default(),
+            b3_alpha_now: Default::default(),
+            b3_alpha_cut: Default::default(),
+            b4_old: Default::default(),
+            b4_now: Default::default(),
+            b4_ev: Default::default(),
+            b4_eff: Default::default(),
+            b4_alpha_any: Default::default(),
+            b4_do_cut: Default::default(),
+            b4_dec_any: Default::default(),
+            b4_alpha_now: Default::default(),
+            b4_alpha_cut: Default::default(),
+            b5_old: Default::default(),
+            b5_now: Default::default(),
+            b5_ev: Default::default(),
+            b5_eff: Default::default(),
+            b5_alpha_any: Default::default(),
+            b5_do_cut: Default::default(),
+            b5_dec_any: Default::default(),
+            b5_alpha_now: Default::default(),
+            b5_alpha_cut: Default::default(),
+            b6_old: Default::default(),
+            b6_now: Default::default(),
+            b6_ev: Default::default(),
+            b6_eff: Default::default(),
+            b6_alpha_any: Default::default(),
+            b6_do_cut: Default::default(),
+            b6_dec_any: Default::default(),
+            b6_alpha_now: Default::default(),
+            b6_alpha_cut: Default::default(),
+            b7_old: Default::default(),
+            b7_now: Default::default(),
+            b7_ev: Default::default(),
+            b7_eff: Default::default(),
+            b7_alpha_any: Default::default(),
+            b7_do_cut: Default::default(),
+            b7_dec_any: Default::default(),
+            b7_alpha_now: Default::default(),
+            b7_alpha_cut: Default::default(),
+            b8_old: Default::default(),
+            b8_now: Default::default(),
+            b8_ev: Default::default(),
+            b8_eff: Default::default(),
+            b8_alpha_any: Default::default(),
+            b8_do_cut: Default::default(),
+            b8_dec_any: Default::default(),
+            b8_alpha_now: Default::default(),
+            b8_alpha_cut: Default::default(),
+            b9_old: Default::default(),
+            b9_now: Default::default(),
+            b9_ev: Default::default(),
+            b9_eff: Default::default(),
+            b9_alpha_any: Default::default(),
+            b9_do_cut: Default::default(),
+            b9_dec_any: Default::default(),
+            b9_alpha_now: Default::default(),
+            b9_alpha_cut: Default::default(),
+            b10_old: Default::default(),
+            b10_now: Default::default(),
+            b10_ev: Default::default(),
+            b10_eff: Default::default(),
+            b10_alpha_any: Default::default(),
+            b10_do_cut: Default::default(),
+            b10_dec_any: Default::default(),
+            b10_alpha_now: Default::default(),
+            b10_alpha_cut: Default::default(),
+            b11_old: Default::default(),
+            b11_now: Default::default(),
+            b11_ev: Default::default(),
+            b11_eff: Default::default(),
+            b11_alpha_any: Default::default(),
+            b11_do_cut: Default::default(),
+            b11_dec_any: Default::default(),
+            b11_alpha_now: Default::default(),
+            b11_alpha_cut: Default::default(),
             b_old: Default::default(),
             b_now: Default::default(),
             b_ev: Default::default(),
@@ -461,6 +773,116 @@ impl Default for RpUpdate {
             f_k2: Default::default(),
             seg2: Default::default(),
             seg2_w: Default::default(),
+            d1_word: Default::default(),
+            d1_now: Default::default(),
+            d1_ev: Default::default(),
+            d1_eff: Default::default(),
+            d1_alpha_any: Default::default(),
+            d1_do_cut: Default::default(),
+            d1_dec_any: Default::default(),
+            d1_alpha_now: Default::default(),
+            d1_seg1: Default::default(),
+            d1_k2_any: Default::default(),
+            d2_word: Default::default(),
+            d2_now: Default::default(),
+            d2_ev: Default::default(),
+            d2_eff: Default::default(),
+            d2_alpha_any: Default::default(),
+            d2_do_cut: Default::default(),
+            d2_dec_any: Default::default(),
+            d2_alpha_now: Default::default(),
+            d2_seg1: Default::default(),
+            d2_k2_any: Default::default(),
+            d3_word: Default::default(),
+            d3_now: Default::default(),
+            d3_ev: Default::default(),
+            d3_eff: Default::default(),
+            d3_alpha_any: Default::default(),
+            d3_do_cut: Default::default(),
+            d3_dec_any: Default::default(),
+            d3_alpha_now: Default::default(),
+            d3_seg1: Default::default(),
+            d3_k2_any: Default::default(),
+            d4_word: Default::default(),
+            d4_now: Default::default(),
+            d4_ev: Default::default(),
+            d4_eff: Default::default(),
+            d4_alpha_any: Default::default(),
+            d4_do_cut: Default::default(),
+            d4_dec_any: Default::default(),
+            d4_alpha_now: Default::default(),
+            d4_seg1: Default::default(),
+            d4_k2_any: Default::default(),
+            d5_word: Default::default(),
+            d5_now: Default::default(),
+            d5_ev: Default::default(),
+            d5_eff: Default::default(),
+            d5_alpha_any: Default::default(),
+            d5_do_cut: Default::default(),
+            d5_dec_any: Default::default(),
+            d5_alpha_now: Default::default(),
+            d5_seg1: Default::default(),
+            d5_k2_any: Default::default(),
+            d6_word: Default::default(),
+            d6_now: Default::default(),
+            d6_ev: Default::default(),
+            d6_eff: Default::default(),
+            d6_alpha_any: Default::default(),
+            d6_do_cut: Default::default(),
+            d6_dec_any: Default::default(),
+            d6_alpha_now: Default::default(),
+            d6_seg1: Default::default(),
+            d6_k2_any: Default::default(),
+            d7_word: Default::default(),
+            d7_now: Default::default(),
+            d7_ev: Default::default(),
+            d7_eff: Default::default(),
+            d7_alpha_any: Default::default(),
+            d7_do_cut: Default::default(),
+            d7_dec_any: Default::default(),
+            d7_alpha_now: Default::default(),
+            d7_seg1: Default::default(),
+            d7_k2_any: Default::default(),
+            d8_word: Default::default(),
+            d8_now: Default::default(),
+            d8_ev: Default::default(),
+            d8_eff: Default::default(),
+            d8_alpha_any: Default::default(),
+            d8_do_cut: Default::default(),
+            d8_dec_any: Default::default(),
+            d8_alpha_now: Default::default(),
+            d8_seg1: Default::default(),
+            d8_k2_any: Default::default(),
+            d9_word: Default::default(),
+            d9_now: Default::default(),
+            d9_ev: Default::default(),
+            d9_eff: Default::default(),
+            d9_alpha_any: Default::default(),
+            d9_do_cut: Default::default(),
+            d9_dec_any: Default::default(),
+            d9_alpha_now: Default::default(),
+            d9_seg1: Default::default(),
+            d9_k2_any: Default::default(),
+            d10_word: Default::default(),
+            d10_now: Default::default(),
+            d10_ev: Default::default(),
+            d10_eff: Default::default(),
+            d10_alpha_any: Default::default(),
+            d10_do_cut: Default::default(),
+            d10_dec_any: Default::default(),
+            d10_alpha_now: Default::default(),
+            d10_seg1: Default::default(),
+            d10_k2_any: Default::default(),
+            d11_word: Default::default(),
+            d11_now: Default::default(),
+            d11_ev: Default::default(),
+            d11_eff: Default::default(),
+            d11_alpha_any: Default::default(),
+            d11_do_cut: Default::default(),
+            d11_dec_any: Default::default(),
+            d11_alpha_now: Default::default(),
+            d11_seg1: Default::default(),
+            d11_k2_any: Default::default(),
             d_word: Default::default(),
             d_now: Default::default(),
             d_ev: Default::default(),
@@ -513,6 +935,79 @@ impl Default for RpUpdate {
             ni_e: Default::default(),
             ni_r: Default::default(),
             ahead: Default::default(),
+            w_pre: Default::default(),
+            ovr: Default::default(),
+            rep_ovr_rc: Default::default(),
+            rep_ovr_rt: Default::default(),
+            inc_fr_e: Default::default(),
+            inc_ai_e: Default::default(),
+            inc_hai_e: Default::default(),
+            inc_rel_e: Default::default(),
+            inc_rel_phase_e: Default::default(),
+            inc_rel_rc_e: Default::default(),
+            inc_rel_rt_e: Default::default(),
+            did_cut_e: Default::default(),
+            e1_w: Default::default(),
+            e1_byte_apply: Default::default(),
+            e1_acc_byte: Default::default(),
+            e1_bc_inc: Default::default(),
+            e1_na_e: Default::default(),
+            e1_ni_e: Default::default(),
+            e1_inc_fr: Default::default(),
+            e1_inc_ai: Default::default(),
+            e1_inc_hai: Default::default(),
+            e1_inc_rel: Default::default(),
+            e1_inc_rel_phase: Default::default(),
+            e1_inc_rel_rc: Default::default(),
+            e1_inc_rel_rt: Default::default(),
+            e1_did_cut: Default::default(),
+            e1_ovr: Default::default(),
+            e1_rep_ovr_rc: Default::default(),
+            e1_rep_ovr_rt: Default::default(),
+            e1_num_a: Default::default(),
+            e1_num_i: Default::default(),
+            e2_w: Default::default(),
+            e2_byte_apply: Default::default(),
+            e2_acc_byte: Default::default(),
+            e2_bc_inc: Default::default(),
+            e2_na_e: Default::default(),
+            e2_ni_e: Default::default(),
+            e2_inc_fr: Default::default(),
+            e2_inc_ai: Default::default(),
+            e2_inc_hai: Default::default(),
+            e2_inc_rel: Default::default(),
+            e2_inc_rel_phase: Default::default(),
+            e2_inc_rel_rc: Default::default(),
+            e2_inc_rel_rt: Default::default(),
+            e2_did_cut: Default::default(),
+            e2_ovr: Default::default(),
+            e2_rep_ovr_rc: Default::default(),
+            e2_rep_ovr_rt: Default::default(),
+            e2_qa: Default::default(),
+            e2_ra: Default::default(),
+            e2_qi: Default::default(),
+            e2_ri: Default::default(),
+            e3_w: Default::default(),
+            e3_byte_apply: Default::default(),
+            e3_acc_byte: Default::default(),
+            e3_bc_inc: Default::default(),
+            e3_na_e: Default::default(),
+            e3_ni_e: Default::default(),
+            e3_inc_fr: Default::default(),
+            e3_inc_ai: Default::default(),
+            e3_inc_hai: Default::default(),
+            e3_inc_rel: Default::default(),
+            e3_inc_rel_phase: Default::default(),
+            e3_inc_rel_rc: Default::default(),
+            e3_inc_rel_rt: Default::default(),
+            e3_did_cut: Default::default(),
+            e3_ovr: Default::default(),
+            e3_rep_ovr_rc: Default::default(),
+            e3_rep_ovr_rt: Default::default(),
+            e3_qa: Default::default(),
+            e3_ra: Default::default(),
+            e3_qi: Default::default(),
+            e3_ri: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
             one_stage: Constant::new(1.into()),
@@ -534,6 +1029,16 @@ impl Logic for RpUpdate {
         dff_setup!(
             self,
             clock,
+            a_old,
+            a_now,
+            a_ev,
+            a_eff,
+            a_n_alpha,
+            a_n_acut,
+            a_k1,
+            a_do_cut,
+            a_dec_any,
+            a_t1,
             b1_old,
             b1_now,
             b1_ev,
@@ -552,6 +1057,106 @@ impl Logic for RpUpdate {
             b2_dec_any,
             b2_alpha_now,
             b2_alpha_cut,
+            b3_old,
+            b3_now,
+            b3_ev,
+            b3_eff,
+            b3_alpha_any,
+            b3_do_cut,
+            b3_dec_any,
+            b3_alpha_now,
+            b3_alpha_cut,
+            b4_old,
+            b4_now,
+            b4_ev,
+            b4_eff,
+            b4_alpha_any,
+            b4_do_cut,
+            b4_dec_any,
+            b4_alpha_now,
+            b4_alpha_cut,
+            b5_old,
+            b5_now,
+            b5_ev,
+            b5_eff,
+            b5_alpha_any,
+            b5_do_cut,
+            b5_dec_any,
+            b5_alpha_now,
+            b5_alpha_cut,
+            b6_old,
+            b6_now,
+            b6_ev,
+            b6_eff,
+            b6_alpha_any,
+            b6_do_cut,
+            b6_dec_any,
+            b6_alpha_now,
+            b6_alpha_cut,
+            b7_old,
+            b7_now,
+            b7_ev,
+            b7_eff,
+            b7_alpha_any,
+            b7_do_cut,
+            b7_dec_any,
+            b7_alpha_now,
+            b7_alpha_cut,
+            b8_old,
+            b8_now,
+            b8_ev,
+            b8_eff,
+            b8_alpha_any,
+            b8_do_cut,
+            b8_dec_any,
+            b8_alpha_now,
+            b8_alpha_cut,
+            b9_old,
+            b9_now,
+            b9_ev,
+            b9_eff,
+            b9_alpha_any,
+            b9_do_cut,
+            b9_dec_any,
+            b9_alpha_now,
+            b9_alpha_cut,
+            b10_old,
+            b10_now,
+            b10_ev,
+            b10_eff,
+            b10_alpha_any,
+            b10_do_cut,
+            b10_dec_any,
+            b10_alpha_now,
+            b10_alpha_cut,
+            b11_old,
+            b11_now,
+            b11_ev,
+            b11_eff,
+            b11_alpha_any,
+            b11_do_cut,
+            b11_dec_any,
+            b11_alpha_now,
+            b11_alpha_cut,
+            b_old,
+            b_now,
+            b_ev,
+            b_eff,
+            b_alpha_any,
+            b_do_cut,
+            b_dec_any,
+            b_alpha_now,
+            b_alpha_cut,
+            b_seg1,
+            c_word,
+            c_now,
+            c_ev,
+            c_eff,
+            c_alpha_any,
+            c_do_cut,
+            c_dec_any,
+            c_alpha_now,
+            c_seg1,
             d1_word,
             d1_now,
             d1_ev,
@@ -572,35 +1177,96 @@ impl Logic for RpUpdate {
             d2_alpha_now,
             d2_seg1,
             d2_k2_any,
-            a_old,
-            a_now,
-            a_ev,
-            a_eff,
-            a_n_alpha,
-            a_n_acut,
-            a_k1,
-            a_do_cut,
-            a_dec_any,
-            a_t1,
-            b_old,
-            b_now,
-            b_ev,
-            b_eff,
-            b_alpha_any,
-            b_do_cut,
-            b_dec_any,
-            b_alpha_now,
-            b_alpha_cut,
-            b_seg1,
-            c_word,
-            c_now,
-            c_ev,
-            c_eff,
-            c_alpha_any,
-            c_do_cut,
-            c_dec_any,
-            c_alpha_now,
-            c_seg1,
+            d3_word,
+            d3_now,
+            d3_ev,
+            d3_eff,
+            d3_alpha_any,
+            d3_do_cut,
+            d3_dec_any,
+            d3_alpha_now,
+            d3_seg1,
+            d3_k2_any,
+            d4_word,
+            d4_now,
+            d4_ev,
+            d4_eff,
+            d4_alpha_any,
+            d4_do_cut,
+            d4_dec_any,
+            d4_alpha_now,
+            d4_seg1,
+            d4_k2_any,
+            d5_word,
+            d5_now,
+            d5_ev,
+            d5_eff,
+            d5_alpha_any,
+            d5_do_cut,
+            d5_dec_any,
+            d5_alpha_now,
+            d5_seg1,
+            d5_k2_any,
+            d6_word,
+            d6_now,
+            d6_ev,
+            d6_eff,
+            d6_alpha_any,
+            d6_do_cut,
+            d6_dec_any,
+            d6_alpha_now,
+            d6_seg1,
+            d6_k2_any,
+            d7_word,
+            d7_now,
+            d7_ev,
+            d7_eff,
+            d7_alpha_any,
+            d7_do_cut,
+            d7_dec_any,
+            d7_alpha_now,
+            d7_seg1,
+            d7_k2_any,
+            d8_word,
+            d8_now,
+            d8_ev,
+            d8_eff,
+            d8_alpha_any,
+            d8_do_cut,
+            d8_dec_any,
+            d8_alpha_now,
+            d8_seg1,
+            d8_k2_any,
+            d9_word,
+            d9_now,
+            d9_ev,
+            d9_eff,
+            d9_alpha_any,
+            d9_do_cut,
+            d9_dec_any,
+            d9_alpha_now,
+            d9_seg1,
+            d9_k2_any,
+            d10_word,
+            d10_now,
+            d10_ev,
+            d10_eff,
+            d10_alpha_any,
+            d10_do_cut,
+            d10_dec_any,
+            d10_alpha_now,
+            d10_seg1,
+            d10_k2_any,
+            d11_word,
+            d11_now,
+            d11_ev,
+            d11_eff,
+            d11_alpha_any,
+            d11_do_cut,
+            d11_dec_any,
+            d11_alpha_now,
+            d11_seg1,
+            d11_k2_any,
             d_word,
             d_now,
             d_ev,
@@ -611,7 +1277,68 @@ impl Logic for RpUpdate {
             d_alpha_now,
             d_seg1,
             d_seg2,
-            d_k2_any
+            d_k2_any,
+            e1_w,
+            e1_byte_apply,
+            e1_acc_byte,
+            e1_bc_inc,
+            e1_na_e,
+            e1_ni_e,
+            e1_inc_fr,
+            e1_inc_ai,
+            e1_inc_hai,
+            e1_inc_rel,
+            e1_inc_rel_phase,
+            e1_inc_rel_rc,
+            e1_inc_rel_rt,
+            e1_did_cut,
+            e1_ovr,
+            e1_rep_ovr_rc,
+            e1_rep_ovr_rt,
+            e1_num_a,
+            e1_num_i,
+            e2_w,
+            e2_byte_apply,
+            e2_acc_byte,
+            e2_bc_inc,
+            e2_na_e,
+            e2_ni_e,
+            e2_inc_fr,
+            e2_inc_ai,
+            e2_inc_hai,
+            e2_inc_rel,
+            e2_inc_rel_phase,
+            e2_inc_rel_rc,
+            e2_inc_rel_rt,
+            e2_did_cut,
+            e2_ovr,
+            e2_rep_ovr_rc,
+            e2_rep_ovr_rt,
+            e2_qa,
+            e2_ra,
+            e2_qi,
+            e2_ri,
+            e3_w,
+            e3_byte_apply,
+            e3_acc_byte,
+            e3_bc_inc,
+            e3_na_e,
+            e3_ni_e,
+            e3_inc_fr,
+            e3_inc_ai,
+            e3_inc_hai,
+            e3_inc_rel,
+            e3_inc_rel_phase,
+            e3_inc_rel_rc,
+            e3_inc_rel_rt,
+            e3_did_cut,
+            e3_ovr,
+            e3_rep_ovr_rc,
+            e3_rep_ovr_rt,
+            e3_qa,
+            e3_ra,
+            e3_qi,
+            e3_ri
         );
         self.recip_ai_unused.next = self.cfg.val().recip_ai;
         self.recip_hai_unused.next = self.cfg.val().recip_hai;
@@ -741,7 +1468,7 @@ impl Logic for RpUpdate {
         self.seg1.clock.next = self.clock.val();
         self.seg1.en.next = self.en.val();
         if self.en.val() {
-            // B1: alpha done; the context waits for `seg1`'s steps 2 and 3 (B2, B3).
+            // Alpha is done in B1; the context waits beside `seg1`.
             self.b1_old.d.next = self.a_old.q.val();
             self.b1_now.d.next = self.a_now.q.val();
             self.b1_ev.d.next = self.a_ev.q.val();
@@ -760,15 +1487,96 @@ impl Logic for RpUpdate {
             self.b2_dec_any.d.next = self.b1_dec_any.q.val();
             self.b2_alpha_now.d.next = self.b1_alpha_now.q.val();
             self.b2_alpha_cut.d.next = self.b1_alpha_cut.q.val();
-            self.b_old.d.next = self.b2_old.q.val();
-            self.b_now.d.next = self.b2_now.q.val();
-            self.b_ev.d.next = self.b2_ev.q.val();
-            self.b_eff.d.next = self.b2_eff.q.val();
-            self.b_alpha_any.d.next = self.b2_alpha_any.q.val();
-            self.b_do_cut.d.next = self.b2_do_cut.q.val();
-            self.b_dec_any.d.next = self.b2_dec_any.q.val();
-            self.b_alpha_now.d.next = self.b2_alpha_now.q.val();
-            self.b_alpha_cut.d.next = self.b2_alpha_cut.q.val();
+            self.b3_old.d.next = self.b2_old.q.val();
+            self.b3_now.d.next = self.b2_now.q.val();
+            self.b3_ev.d.next = self.b2_ev.q.val();
+            self.b3_eff.d.next = self.b2_eff.q.val();
+            self.b3_alpha_any.d.next = self.b2_alpha_any.q.val();
+            self.b3_do_cut.d.next = self.b2_do_cut.q.val();
+            self.b3_dec_any.d.next = self.b2_dec_any.q.val();
+            self.b3_alpha_now.d.next = self.b2_alpha_now.q.val();
+            self.b3_alpha_cut.d.next = self.b2_alpha_cut.q.val();
+            self.b4_old.d.next = self.b3_old.q.val();
+            self.b4_now.d.next = self.b3_now.q.val();
+            self.b4_ev.d.next = self.b3_ev.q.val();
+            self.b4_eff.d.next = self.b3_eff.q.val();
+            self.b4_alpha_any.d.next = self.b3_alpha_any.q.val();
+            self.b4_do_cut.d.next = self.b3_do_cut.q.val();
+            self.b4_dec_any.d.next = self.b3_dec_any.q.val();
+            self.b4_alpha_now.d.next = self.b3_alpha_now.q.val();
+            self.b4_alpha_cut.d.next = self.b3_alpha_cut.q.val();
+            self.b5_old.d.next = self.b4_old.q.val();
+            self.b5_now.d.next = self.b4_now.q.val();
+            self.b5_ev.d.next = self.b4_ev.q.val();
+            self.b5_eff.d.next = self.b4_eff.q.val();
+            self.b5_alpha_any.d.next = self.b4_alpha_any.q.val();
+            self.b5_do_cut.d.next = self.b4_do_cut.q.val();
+            self.b5_dec_any.d.next = self.b4_dec_any.q.val();
+            self.b5_alpha_now.d.next = self.b4_alpha_now.q.val();
+            self.b5_alpha_cut.d.next = self.b4_alpha_cut.q.val();
+            self.b6_old.d.next = self.b5_old.q.val();
+            self.b6_now.d.next = self.b5_now.q.val();
+            self.b6_ev.d.next = self.b5_ev.q.val();
+            self.b6_eff.d.next = self.b5_eff.q.val();
+            self.b6_alpha_any.d.next = self.b5_alpha_any.q.val();
+            self.b6_do_cut.d.next = self.b5_do_cut.q.val();
+            self.b6_dec_any.d.next = self.b5_dec_any.q.val();
+            self.b6_alpha_now.d.next = self.b5_alpha_now.q.val();
+            self.b6_alpha_cut.d.next = self.b5_alpha_cut.q.val();
+            self.b7_old.d.next = self.b6_old.q.val();
+            self.b7_now.d.next = self.b6_now.q.val();
+            self.b7_ev.d.next = self.b6_ev.q.val();
+            self.b7_eff.d.next = self.b6_eff.q.val();
+            self.b7_alpha_any.d.next = self.b6_alpha_any.q.val();
+            self.b7_do_cut.d.next = self.b6_do_cut.q.val();
+            self.b7_dec_any.d.next = self.b6_dec_any.q.val();
+            self.b7_alpha_now.d.next = self.b6_alpha_now.q.val();
+            self.b7_alpha_cut.d.next = self.b6_alpha_cut.q.val();
+            self.b8_old.d.next = self.b7_old.q.val();
+            self.b8_now.d.next = self.b7_now.q.val();
+            self.b8_ev.d.next = self.b7_ev.q.val();
+            self.b8_eff.d.next = self.b7_eff.q.val();
+            self.b8_alpha_any.d.next = self.b7_alpha_any.q.val();
+            self.b8_do_cut.d.next = self.b7_do_cut.q.val();
+            self.b8_dec_any.d.next = self.b7_dec_any.q.val();
+            self.b8_alpha_now.d.next = self.b7_alpha_now.q.val();
+            self.b8_alpha_cut.d.next = self.b7_alpha_cut.q.val();
+            self.b9_old.d.next = self.b8_old.q.val();
+            self.b9_now.d.next = self.b8_now.q.val();
+            self.b9_ev.d.next = self.b8_ev.q.val();
+            self.b9_eff.d.next = self.b8_eff.q.val();
+            self.b9_alpha_any.d.next = self.b8_alpha_any.q.val();
+            self.b9_do_cut.d.next = self.b8_do_cut.q.val();
+            self.b9_dec_any.d.next = self.b8_dec_any.q.val();
+            self.b9_alpha_now.d.next = self.b8_alpha_now.q.val();
+            self.b9_alpha_cut.d.next = self.b8_alpha_cut.q.val();
+            self.b10_old.d.next = self.b9_old.q.val();
+            self.b10_now.d.next = self.b9_now.q.val();
+            self.b10_ev.d.next = self.b9_ev.q.val();
+            self.b10_eff.d.next = self.b9_eff.q.val();
+            self.b10_alpha_any.d.next = self.b9_alpha_any.q.val();
+            self.b10_do_cut.d.next = self.b9_do_cut.q.val();
+            self.b10_dec_any.d.next = self.b9_dec_any.q.val();
+            self.b10_alpha_now.d.next = self.b9_alpha_now.q.val();
+            self.b10_alpha_cut.d.next = self.b9_alpha_cut.q.val();
+            self.b11_old.d.next = self.b10_old.q.val();
+            self.b11_now.d.next = self.b10_now.q.val();
+            self.b11_ev.d.next = self.b10_ev.q.val();
+            self.b11_eff.d.next = self.b10_eff.q.val();
+            self.b11_alpha_any.d.next = self.b10_alpha_any.q.val();
+            self.b11_do_cut.d.next = self.b10_do_cut.q.val();
+            self.b11_dec_any.d.next = self.b10_dec_any.q.val();
+            self.b11_alpha_now.d.next = self.b10_alpha_now.q.val();
+            self.b11_alpha_cut.d.next = self.b10_alpha_cut.q.val();
+            self.b_old.d.next = self.b11_old.q.val();
+            self.b_now.d.next = self.b11_now.q.val();
+            self.b_ev.d.next = self.b11_ev.q.val();
+            self.b_eff.d.next = self.b11_eff.q.val();
+            self.b_alpha_any.d.next = self.b11_alpha_any.q.val();
+            self.b_do_cut.d.next = self.b11_do_cut.q.val();
+            self.b_dec_any.d.next = self.b11_dec_any.q.val();
+            self.b_alpha_now.d.next = self.b11_alpha_now.q.val();
+            self.b_alpha_cut.d.next = self.b11_alpha_cut.q.val();
             self.b_seg1.d.next = self.seg1_w.val();
         }
 
@@ -837,7 +1645,7 @@ impl Logic for RpUpdate {
         self.seg2.clock.next = self.clock.val();
         self.seg2.en.next = self.en.val();
         if self.en.val() {
-            // D1, D2: the context waits for `seg2`'s steps 2 and 3.
+            // The context waits beside `seg2`.
             self.d1_word.d.next = self.c_word.q.val();
             self.d1_now.d.next = self.c_now.q.val();
             self.d1_ev.d.next = self.c_ev.q.val();
@@ -858,20 +1666,110 @@ impl Logic for RpUpdate {
             self.d2_alpha_now.d.next = self.d1_alpha_now.q.val();
             self.d2_seg1.d.next = self.d1_seg1.q.val();
             self.d2_k2_any.d.next = self.d1_k2_any.q.val();
-            self.d_word.d.next = self.d2_word.q.val();
-            self.d_now.d.next = self.d2_now.q.val();
-            self.d_ev.d.next = self.d2_ev.q.val();
-            self.d_eff.d.next = self.d2_eff.q.val();
-            self.d_alpha_any.d.next = self.d2_alpha_any.q.val();
-            self.d_do_cut.d.next = self.d2_do_cut.q.val();
-            self.d_dec_any.d.next = self.d2_dec_any.q.val();
-            self.d_alpha_now.d.next = self.d2_alpha_now.q.val();
-            self.d_seg1.d.next = self.d2_seg1.q.val();
-            self.d_k2_any.d.next = self.d2_k2_any.q.val();
+            self.d3_word.d.next = self.d2_word.q.val();
+            self.d3_now.d.next = self.d2_now.q.val();
+            self.d3_ev.d.next = self.d2_ev.q.val();
+            self.d3_eff.d.next = self.d2_eff.q.val();
+            self.d3_alpha_any.d.next = self.d2_alpha_any.q.val();
+            self.d3_do_cut.d.next = self.d2_do_cut.q.val();
+            self.d3_dec_any.d.next = self.d2_dec_any.q.val();
+            self.d3_alpha_now.d.next = self.d2_alpha_now.q.val();
+            self.d3_seg1.d.next = self.d2_seg1.q.val();
+            self.d3_k2_any.d.next = self.d2_k2_any.q.val();
+            self.d4_word.d.next = self.d3_word.q.val();
+            self.d4_now.d.next = self.d3_now.q.val();
+            self.d4_ev.d.next = self.d3_ev.q.val();
+            self.d4_eff.d.next = self.d3_eff.q.val();
+            self.d4_alpha_any.d.next = self.d3_alpha_any.q.val();
+            self.d4_do_cut.d.next = self.d3_do_cut.q.val();
+            self.d4_dec_any.d.next = self.d3_dec_any.q.val();
+            self.d4_alpha_now.d.next = self.d3_alpha_now.q.val();
+            self.d4_seg1.d.next = self.d3_seg1.q.val();
+            self.d4_k2_any.d.next = self.d3_k2_any.q.val();
+            self.d5_word.d.next = self.d4_word.q.val();
+            self.d5_now.d.next = self.d4_now.q.val();
+            self.d5_ev.d.next = self.d4_ev.q.val();
+            self.d5_eff.d.next = self.d4_eff.q.val();
+            self.d5_alpha_any.d.next = self.d4_alpha_any.q.val();
+            self.d5_do_cut.d.next = self.d4_do_cut.q.val();
+            self.d5_dec_any.d.next = self.d4_dec_any.q.val();
+            self.d5_alpha_now.d.next = self.d4_alpha_now.q.val();
+            self.d5_seg1.d.next = self.d4_seg1.q.val();
+            self.d5_k2_any.d.next = self.d4_k2_any.q.val();
+            self.d6_word.d.next = self.d5_word.q.val();
+            self.d6_now.d.next = self.d5_now.q.val();
+            self.d6_ev.d.next = self.d5_ev.q.val();
+            self.d6_eff.d.next = self.d5_eff.q.val();
+            self.d6_alpha_any.d.next = self.d5_alpha_any.q.val();
+            self.d6_do_cut.d.next = self.d5_do_cut.q.val();
+            self.d6_dec_any.d.next = self.d5_dec_any.q.val();
+            self.d6_alpha_now.d.next = self.d5_alpha_now.q.val();
+            self.d6_seg1.d.next = self.d5_seg1.q.val();
+            self.d6_k2_any.d.next = self.d5_k2_any.q.val();
+            self.d7_word.d.next = self.d6_word.q.val();
+            self.d7_now.d.next = self.d6_now.q.val();
+            self.d7_ev.d.next = self.d6_ev.q.val();
+            self.d7_eff.d.next = self.d6_eff.q.val();
+            self.d7_alpha_any.d.next = self.d6_alpha_any.q.val();
+            self.d7_do_cut.d.next = self.d6_do_cut.q.val();
+            self.d7_dec_any.d.next = self.d6_dec_any.q.val();
+            self.d7_alpha_now.d.next = self.d6_alpha_now.q.val();
+            self.d7_seg1.d.next = self.d6_seg1.q.val();
+            self.d7_k2_any.d.next = self.d6_k2_any.q.val();
+            self.d8_word.d.next = self.d7_word.q.val();
+            self.d8_now.d.next = self.d7_now.q.val();
+            self.d8_ev.d.next = self.d7_ev.q.val();
+            self.d8_eff.d.next = self.d7_eff.q.val();
+            self.d8_alpha_any.d.next = self.d7_alpha_any.q.val();
+            self.d8_do_cut.d.next = self.d7_do_cut.q.val();
+            self.d8_dec_any.d.next = self.d7_dec_any.q.val();
+            self.d8_alpha_now.d.next = self.d7_alpha_now.q.val();
+            self.d8_seg1.d.next = self.d7_seg1.q.val();
+            self.d8_k2_any.d.next = self.d7_k2_any.q.val();
+            self.d9_word.d.next = self.d8_word.q.val();
+            self.d9_now.d.next = self.d8_now.q.val();
+            self.d9_ev.d.next = self.d8_ev.q.val();
+            self.d9_eff.d.next = self.d8_eff.q.val();
+            self.d9_alpha_any.d.next = self.d8_alpha_any.q.val();
+            self.d9_do_cut.d.next = self.d8_do_cut.q.val();
+            self.d9_dec_any.d.next = self.d8_dec_any.q.val();
+            self.d9_alpha_now.d.next = self.d8_alpha_now.q.val();
+            self.d9_seg1.d.next = self.d8_seg1.q.val();
+            self.d9_k2_any.d.next = self.d8_k2_any.q.val();
+            self.d10_word.d.next = self.d9_word.q.val();
+            self.d10_now.d.next = self.d9_now.q.val();
+            self.d10_ev.d.next = self.d9_ev.q.val();
+            self.d10_eff.d.next = self.d9_eff.q.val();
+            self.d10_alpha_any.d.next = self.d9_alpha_any.q.val();
+            self.d10_do_cut.d.next = self.d9_do_cut.q.val();
+            self.d10_dec_any.d.next = self.d9_dec_any.q.val();
+            self.d10_alpha_now.d.next = self.d9_alpha_now.q.val();
+            self.d10_seg1.d.next = self.d9_seg1.q.val();
+            self.d10_k2_any.d.next = self.d9_k2_any.q.val();
+            self.d11_word.d.next = self.d10_word.q.val();
+            self.d11_now.d.next = self.d10_now.q.val();
+            self.d11_ev.d.next = self.d10_ev.q.val();
+            self.d11_eff.d.next = self.d10_eff.q.val();
+            self.d11_alpha_any.d.next = self.d10_alpha_any.q.val();
+            self.d11_do_cut.d.next = self.d10_do_cut.q.val();
+            self.d11_dec_any.d.next = self.d10_dec_any.q.val();
+            self.d11_alpha_now.d.next = self.d10_alpha_now.q.val();
+            self.d11_seg1.d.next = self.d10_seg1.q.val();
+            self.d11_k2_any.d.next = self.d10_k2_any.q.val();
+            self.d_word.d.next = self.d11_word.q.val();
+            self.d_now.d.next = self.d11_now.q.val();
+            self.d_ev.d.next = self.d11_ev.q.val();
+            self.d_eff.d.next = self.d11_eff.q.val();
+            self.d_alpha_any.d.next = self.d11_alpha_any.q.val();
+            self.d_do_cut.d.next = self.d11_do_cut.q.val();
+            self.d_dec_any.d.next = self.d11_dec_any.q.val();
+            self.d_alpha_now.d.next = self.d11_alpha_now.q.val();
+            self.d_seg1.d.next = self.d11_seg1.q.val();
+            self.d_k2_any.d.next = self.d11_k2_any.q.val();
             self.d_seg2.d.next = self.seg2_w.val();
         }
 
-        // ======== step E ========
+        // ======== step E1 ========
         // ---- the caught-up state ----
         self.still_limited.next = self.d_word.q.val().limited
             & !(self.d_do_cut.q.val() & self.d_seg1.q.val().released)
@@ -902,7 +1800,7 @@ impl Logic for RpUpdate {
             }
         }
 
-        // ---- a transmitted packet on a limited QP ----
+        // ---- a transmitted packet on a limited QP: the byte event's run starts here ----
         self.ext_acc.i.next = self.cu.val().acc;
         self.ext_bytes.i.next = self.d_ev.q.val().bytes;
         self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
@@ -920,6 +1818,8 @@ impl Logic for RpUpdate {
             self.t_hi.next = self.cu.val().bc;
             self.t_lo.next = self.cu.val().t;
         }
+        self.byte_run.clock.next = self.clock.val();
+        self.byte_run.en.next = self.en.val();
         self.byte_run.n.next = 1.into();
         self.byte_run.step.next = self.cfg.val().ai_rate;
         if self.t_hi.val() < self.th6.val() {
@@ -935,49 +1835,47 @@ impl Logic for RpUpdate {
         if self.cu.val().bc.all() {
             self.bc_inc.next = self.cu.val().bc;
         }
+        // The byte event applies (its run's result replaces Rc, Rt in E4).
+        self.byte_count.next = (self.d_ev.q.val().kind == self.kind_tx.val())
+            & self.still_limited.val()
+            & self.byte_fire.val();
 
-        // ---- apply the event ----
+        // ---- apply the event, but for the byte event's run ----
         self.is_init.next =
             (self.d_ev.q.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
-        self.res.next = self.d_word.q.val();
+        self.w_pre.next = self.d_word.q.val();
         if self.is_init.val() {
-            self.res.next.limited = true;
-            self.res.next.rc = self.cfg.val().first_rate;
-            self.res.next.rt = self.cfg.val().first_rate;
-            self.res.next.alpha = self.cfg.val().alpha_init;
-            self.res.next.t = 0.into();
-            self.res.next.bc = 0.into();
-            self.res.next.acc = 0.into();
-            self.res.next.cnp_alpha = false;
-            self.res.next.cnp_dec = true;
-            self.res.next.sub = self.d_now.q.val().sub;
-            self.res.next.ta_e = self.d_now.q.val().a_e + self.one_e.val();
-            self.res.next.ta_r = self.d_now.q.val().a_r;
-            self.res.next.td_e = self.d_now.q.val().d_e + self.one_e.val();
-            self.res.next.td_r = self.d_now.q.val().d_r;
-            self.res.next.ti_e = self.d_now.q.val().i_e + self.one_e.val();
-            self.res.next.ti_r = self.d_now.q.val().i_r;
+            self.w_pre.next.limited = true;
+            self.w_pre.next.rc = self.cfg.val().first_rate;
+            self.w_pre.next.rt = self.cfg.val().first_rate;
+            self.w_pre.next.alpha = self.cfg.val().alpha_init;
+            self.w_pre.next.t = 0.into();
+            self.w_pre.next.bc = 0.into();
+            self.w_pre.next.acc = 0.into();
+            self.w_pre.next.cnp_alpha = false;
+            self.w_pre.next.cnp_dec = true;
+            self.w_pre.next.sub = self.d_now.q.val().sub;
+            self.w_pre.next.ta_e = self.d_now.q.val().a_e + self.one_e.val();
+            self.w_pre.next.ta_r = self.d_now.q.val().a_r;
+            self.w_pre.next.td_e = self.d_now.q.val().d_e + self.one_e.val();
+            self.w_pre.next.td_r = self.d_now.q.val().d_r;
+            self.w_pre.next.ti_e = self.d_now.q.val().i_e + self.one_e.val();
+            self.w_pre.next.ti_r = self.d_now.q.val().i_r;
         } else if self.d_word.q.val().limited {
-            self.res.next = self.cu.val();
+            self.w_pre.next = self.cu.val();
             if self.still_limited.val() {
                 if self.d_ev.q.val().kind == self.kind_cnp.val() {
-                    self.res.next.cnp_alpha = true;
-                    self.res.next.cnp_dec = true;
+                    self.w_pre.next.cnp_alpha = true;
+                    self.w_pre.next.cnp_dec = true;
                 }
                 if self.d_ev.q.val().kind == self.kind_tx.val() {
-                    self.res.next.acc = self.acc_sat.val();
-                    if self.byte_fire.val() {
-                        self.res.next.acc = self.acc_sat.val() - self.cfg.val().byte_reset;
-                        self.res.next.rc = self.byte_run.rc_o.val();
-                        self.res.next.rt = self.byte_run.rt_o.val();
-                        self.res.next.bc = self.bc_inc.val();
-                        self.res.next.limited = self.byte_run.rc_o.val() < self.cfg.val().max_rate;
-                    }
+                    self.w_pre.next.acc = self.acc_sat.val();
                 }
             }
         }
 
-        // ---- the next decrease check in the alpha and increase radices ----
+        // ---- the next decrease check in the alpha and increase radices: the divisions'
+        // inputs (the byte event changes no timer) ----
         self.na_e.next = self.d_eff.q.val().a_e;
         self.na_r.next = self.d_eff.q.val().a_r;
         self.nd_e.next = self.d_eff.q.val().d_e;
@@ -992,51 +1890,18 @@ impl Logic for RpUpdate {
             self.ni_e.next = self.d_now.q.val().i_e;
             self.ni_r.next = self.d_now.q.val().i_r;
         }
-        self.ext_td_r.i.next = self.res.val().td_r;
+        self.ext_td_r.i.next = self.w_pre.val().td_r;
         self.ext_nd_r.i.next = self.nd_r.val();
         self.ext_p_dec.i.next = self.cfg.val().p_dec;
         self.ext_na_r.i.next = self.na_r.val();
         self.ext_ni_r.i.next = self.ni_r.val();
         self.ahead.next = self.ext_td_r.o.val() - self.ext_nd_r.o.val();
-        if self.res.val().td_e != self.nd_e.val() {
+        if self.w_pre.val().td_e != self.nd_e.val() {
             self.ahead.next =
                 (self.ext_p_dec.o.val() + self.ext_td_r.o.val()) - self.ext_nd_r.o.val();
         }
-        self.div_a.num.next = self.ext_na_r.o.val() + self.ahead.val();
-        self.div_a.p.next = self.cfg.val().p_alpha;
-        self.div_a.recip.next = self.cfg.val().recip_alpha;
-        self.div_i.num.next = self.ext_ni_r.o.val() + self.ahead.val();
-        self.div_i.p.next = self.cfg.val().p_inc;
-        self.div_i.recip.next = self.cfg.val().recip_inc;
-
-        self.ext_qa.i.next = self.div_a.q.val();
-        self.ext_qi.i.next = self.div_i.q.val();
-        self.next_word.next = self.res.val();
-        if self.res.val().limited {
-            self.next_word.next.tda_e = self.na_e.val() + self.ext_qa.o.val();
-            self.next_word.next.tda_r = self.div_a.r.val();
-            self.next_word.next.tdi_e = self.ni_e.val() + self.ext_qi.o.val();
-            self.next_word.next.tdi_r = self.div_i.r.val();
-        }
-
-        // ---- report ----
-        self.rep_limited.next = self.res.val().limited;
-        self.rep_rc.next = self.cfg.val().max_rate;
-        self.rep_rt.next = self.cfg.val().max_rate;
-        self.rep_alpha.next = 0.into();
-        if self.res.val().limited {
-            self.rep_rc.next = self.res.val().rc;
-            self.rep_rt.next = self.res.val().rt;
-            self.rep_alpha.next = self.res.val().alpha;
-        }
-        self.did_cut.next = self.d_do_cut.q.val() & !self.d_seg1.q.val().released;
 
         // ---- increase events by phase (golden: `timer_increases`, the byte event) ----
-        // Off the state path: these only feed IncCount's registers, and they settle in
-        // parallel with the byte event's run, which follows the same segment outputs.
-        self.byte_count.next = (self.d_ev.q.val().kind == self.kind_tx.val())
-            & self.still_limited.val()
-            & self.byte_fire.val();
         self.byte_fr.next = 0.into();
         self.byte_ai.next = 0.into();
         self.byte_hai.next = 0.into();
@@ -1055,68 +1920,179 @@ impl Logic for RpUpdate {
         self.ext_fr2.i.next = self.d_seg2.q.val().cnt_fr;
         self.ext_ai2.i.next = self.d_seg2.q.val().cnt_ai;
         self.ext_hai2.i.next = self.d_seg2.q.val().cnt_hai;
-        self.inc_fr.next = 0.into();
-        self.inc_ai.next = 0.into();
-        self.inc_hai.next = 0.into();
-        self.inc_rel.next = false;
-        self.inc_rel_phase.next = self.d_seg2.q.val().rel_phase;
-        self.inc_rel_rc.next = self.d_seg2.q.val().rel_rc;
-        self.inc_rel_rt.next = self.d_seg2.q.val().rel_rt;
+        self.inc_fr_e.next = 0.into();
+        self.inc_ai_e.next = 0.into();
+        self.inc_hai_e.next = 0.into();
+        self.inc_rel_e.next = false;
+        self.inc_rel_phase_e.next = self.d_seg2.q.val().rel_phase;
+        self.inc_rel_rc_e.next = self.d_seg2.q.val().rel_rc;
+        self.inc_rel_rt_e.next = self.d_seg2.q.val().rel_rt;
         if self.d_seg1.q.val().released {
             // Released before the cut: the cut and the segment after it do not happen.
-            self.inc_rel_phase.next = self.d_seg1.q.val().rel_phase;
-            self.inc_rel_rc.next = self.d_seg1.q.val().rel_rc;
-            self.inc_rel_rt.next = self.d_seg1.q.val().rel_rt;
+            self.inc_rel_phase_e.next = self.d_seg1.q.val().rel_phase;
+            self.inc_rel_rc_e.next = self.d_seg1.q.val().rel_rc;
+            self.inc_rel_rt_e.next = self.d_seg1.q.val().rel_rt;
             if self.d_word.q.val().limited {
-                self.inc_fr.next = self.ext_fr1.o.val();
-                self.inc_ai.next = self.ext_ai1.o.val();
-                self.inc_hai.next = self.ext_hai1.o.val();
-                self.inc_rel.next = true;
+                self.inc_fr_e.next = self.ext_fr1.o.val();
+                self.inc_ai_e.next = self.ext_ai1.o.val();
+                self.inc_hai_e.next = self.ext_hai1.o.val();
+                self.inc_rel_e.next = true;
             }
         } else if self.d_word.q.val().limited {
-            self.inc_fr.next = (self.ext_fr1.o.val() + self.ext_fr2.o.val()) + self.byte_fr.val();
-            self.inc_ai.next = (self.ext_ai1.o.val() + self.ext_ai2.o.val()) + self.byte_ai.val();
-            self.inc_hai.next =
+            self.inc_fr_e.next = (self.ext_fr1.o.val() + self.ext_fr2.o.val()) + self.byte_fr.val();
+            self.inc_ai_e.next = (self.ext_ai1.o.val() + self.ext_ai2.o.val()) + self.byte_ai.val();
+            self.inc_hai_e.next =
                 (self.ext_hai1.o.val() + self.ext_hai2.o.val()) + self.byte_hai.val();
-            self.inc_rel.next = self.d_seg2.q.val().released;
+            self.inc_rel_e.next = self.d_seg2.q.val().released;
         }
+        self.did_cut_e.next = self.d_do_cut.q.val() & !self.d_seg1.q.val().released;
 
         // ---- commands, and QPs not in DCQCN mode (golden: the top of `update`) ----
-        if self.d_ev.q.val().kind == self.kind_reset.val() {
-            self.next_word.next = self.zero_word.val();
-        } else if self.d_ev.q.val().kind == self.kind_mode.val() {
-            self.next_word.next = self.zero_word.val();
-            self.next_word.next.mode = self.d_ev.q.val().ctl_mode;
-            self.next_word.next.host_rate = self.d_ev.q.val().ctl_rate;
-        } else if self.d_word.q.val().mode.any() {
-            self.next_word.next = self.d_word.q.val();
-        }
-        if (self.d_ev.q.val().kind == self.kind_reset.val())
+        self.ovr.next = (self.d_ev.q.val().kind == self.kind_reset.val())
             | (self.d_ev.q.val().kind == self.kind_mode.val())
-            | self.d_word.q.val().mode.any()
-        {
-            self.did_cut.next = false;
-            self.inc_fr.next = 0.into();
-            self.inc_ai.next = 0.into();
-            self.inc_hai.next = 0.into();
-            self.inc_rel.next = false;
-            self.rep_limited.next = false;
-            self.rep_rc.next = self.cfg.val().max_rate;
-            self.rep_rt.next = self.cfg.val().max_rate;
-            self.rep_alpha.next = 0.into();
-            if (self.d_ev.q.val().kind == self.kind_mode.val())
-                & (self.d_ev.q.val().ctl_mode == self.mode_host.val())
-            {
-                self.rep_rc.next = self.d_ev.q.val().ctl_rate;
-                self.rep_rt.next = self.d_ev.q.val().ctl_rate;
+            | self.d_word.q.val().mode.any();
+        self.rep_ovr_rc.next = self.cfg.val().max_rate;
+        self.rep_ovr_rt.next = self.cfg.val().max_rate;
+        if self.d_ev.q.val().kind == self.kind_reset.val() {
+            self.w_pre.next = self.zero_word.val();
+        } else if self.d_ev.q.val().kind == self.kind_mode.val() {
+            self.w_pre.next = self.zero_word.val();
+            self.w_pre.next.mode = self.d_ev.q.val().ctl_mode;
+            self.w_pre.next.host_rate = self.d_ev.q.val().ctl_rate;
+            if self.d_ev.q.val().ctl_mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.d_ev.q.val().ctl_rate;
+                self.rep_ovr_rt.next = self.d_ev.q.val().ctl_rate;
             }
-            if (self.d_ev.q.val().kind != self.kind_reset.val())
-                & (self.d_ev.q.val().kind != self.kind_mode.val())
-                & (self.d_word.q.val().mode == self.mode_host.val())
-            {
-                self.rep_rc.next = self.d_word.q.val().host_rate;
-                self.rep_rt.next = self.d_word.q.val().host_rate;
+        } else if self.d_word.q.val().mode.any() {
+            self.w_pre.next = self.d_word.q.val();
+            if self.d_word.q.val().mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.d_word.q.val().host_rate;
+                self.rep_ovr_rt.next = self.d_word.q.val().host_rate;
             }
         }
+        if self.ovr.val() {
+            self.did_cut_e.next = false;
+            self.inc_fr_e.next = 0.into();
+            self.inc_ai_e.next = 0.into();
+            self.inc_hai_e.next = 0.into();
+            self.inc_rel_e.next = false;
+        }
+        if self.en.val() {
+            self.e1_w.d.next = self.w_pre.val();
+            self.e1_byte_apply.d.next = self.byte_count.val();
+            self.e1_acc_byte.d.next = self.acc_sat.val() - self.cfg.val().byte_reset;
+            self.e1_bc_inc.d.next = self.bc_inc.val();
+            self.e1_na_e.d.next = self.na_e.val();
+            self.e1_ni_e.d.next = self.ni_e.val();
+            self.e1_inc_fr.d.next = self.inc_fr_e.val();
+            self.e1_inc_ai.d.next = self.inc_ai_e.val();
+            self.e1_inc_hai.d.next = self.inc_hai_e.val();
+            self.e1_inc_rel.d.next = self.inc_rel_e.val();
+            self.e1_inc_rel_phase.d.next = self.inc_rel_phase_e.val();
+            self.e1_inc_rel_rc.d.next = self.inc_rel_rc_e.val();
+            self.e1_inc_rel_rt.d.next = self.inc_rel_rt_e.val();
+            self.e1_did_cut.d.next = self.did_cut_e.val();
+            self.e1_ovr.d.next = self.ovr.val();
+            self.e1_rep_ovr_rc.d.next = self.rep_ovr_rc.val();
+            self.e1_rep_ovr_rt.d.next = self.rep_ovr_rt.val();
+            self.e1_num_a.d.next = self.ext_na_r.o.val() + self.ahead.val();
+            self.e1_num_i.d.next = self.ext_ni_r.o.val() + self.ahead.val();
+        }
+
+        // ======== step E2: the divisions ========
+        self.div_a.num.next = self.e1_num_a.q.val();
+        self.div_a.p.next = self.cfg.val().p_alpha;
+        self.div_a.recip.next = self.cfg.val().recip_alpha;
+        self.div_i.num.next = self.e1_num_i.q.val();
+        self.div_i.p.next = self.cfg.val().p_inc;
+        self.div_i.recip.next = self.cfg.val().recip_inc;
+        if self.en.val() {
+            self.e2_w.d.next = self.e1_w.q.val();
+            self.e2_byte_apply.d.next = self.e1_byte_apply.q.val();
+            self.e2_acc_byte.d.next = self.e1_acc_byte.q.val();
+            self.e2_bc_inc.d.next = self.e1_bc_inc.q.val();
+            self.e2_na_e.d.next = self.e1_na_e.q.val();
+            self.e2_ni_e.d.next = self.e1_ni_e.q.val();
+            self.e2_inc_fr.d.next = self.e1_inc_fr.q.val();
+            self.e2_inc_ai.d.next = self.e1_inc_ai.q.val();
+            self.e2_inc_hai.d.next = self.e1_inc_hai.q.val();
+            self.e2_inc_rel.d.next = self.e1_inc_rel.q.val();
+            self.e2_inc_rel_phase.d.next = self.e1_inc_rel_phase.q.val();
+            self.e2_inc_rel_rc.d.next = self.e1_inc_rel_rc.q.val();
+            self.e2_inc_rel_rt.d.next = self.e1_inc_rel_rt.q.val();
+            self.e2_did_cut.d.next = self.e1_did_cut.q.val();
+            self.e2_ovr.d.next = self.e1_ovr.q.val();
+            self.e2_rep_ovr_rc.d.next = self.e1_rep_ovr_rc.q.val();
+            self.e2_rep_ovr_rt.d.next = self.e1_rep_ovr_rt.q.val();
+            self.e2_qa.d.next = self.div_a.q.val();
+            self.e2_ra.d.next = self.div_a.r.val();
+            self.e2_qi.d.next = self.div_i.q.val();
+            self.e2_ri.d.next = self.div_i.r.val();
+        }
+
+        // ======== step E3: waits for the byte event's run ========
+        if self.en.val() {
+            self.e3_w.d.next = self.e2_w.q.val();
+            self.e3_byte_apply.d.next = self.e2_byte_apply.q.val();
+            self.e3_acc_byte.d.next = self.e2_acc_byte.q.val();
+            self.e3_bc_inc.d.next = self.e2_bc_inc.q.val();
+            self.e3_na_e.d.next = self.e2_na_e.q.val();
+            self.e3_ni_e.d.next = self.e2_ni_e.q.val();
+            self.e3_inc_fr.d.next = self.e2_inc_fr.q.val();
+            self.e3_inc_ai.d.next = self.e2_inc_ai.q.val();
+            self.e3_inc_hai.d.next = self.e2_inc_hai.q.val();
+            self.e3_inc_rel.d.next = self.e2_inc_rel.q.val();
+            self.e3_inc_rel_phase.d.next = self.e2_inc_rel_phase.q.val();
+            self.e3_inc_rel_rc.d.next = self.e2_inc_rel_rc.q.val();
+            self.e3_inc_rel_rt.d.next = self.e2_inc_rel_rt.q.val();
+            self.e3_did_cut.d.next = self.e2_did_cut.q.val();
+            self.e3_ovr.d.next = self.e2_ovr.q.val();
+            self.e3_rep_ovr_rc.d.next = self.e2_rep_ovr_rc.q.val();
+            self.e3_rep_ovr_rt.d.next = self.e2_rep_ovr_rt.q.val();
+            self.e3_qa.d.next = self.e2_qa.q.val();
+            self.e3_ra.d.next = self.e2_ra.q.val();
+            self.e3_qi.d.next = self.e2_qi.q.val();
+            self.e3_ri.d.next = self.e2_ri.q.val();
+        }
+
+        // ======== step E4: the byte event, the next decrease check, the report ========
+        self.res.next = self.e3_w.q.val();
+        if self.e3_byte_apply.q.val() {
+            self.res.next.acc = self.e3_acc_byte.q.val();
+            self.res.next.rc = self.byte_run.rc_o.val();
+            self.res.next.rt = self.byte_run.rt_o.val();
+            self.res.next.bc = self.e3_bc_inc.q.val();
+            self.res.next.limited = self.byte_run.rc_o.val() < self.cfg.val().max_rate;
+        }
+        self.ext_qa.i.next = self.e3_qa.q.val();
+        self.ext_qi.i.next = self.e3_qi.q.val();
+        self.next_word.next = self.res.val();
+        if !self.e3_ovr.q.val() & self.res.val().limited {
+            self.next_word.next.tda_e = self.e3_na_e.q.val() + self.ext_qa.o.val();
+            self.next_word.next.tda_r = self.e3_ra.q.val();
+            self.next_word.next.tdi_e = self.e3_ni_e.q.val() + self.ext_qi.o.val();
+            self.next_word.next.tdi_r = self.e3_ri.q.val();
+        }
+        self.rep_limited.next = false;
+        self.rep_rc.next = self.cfg.val().max_rate;
+        self.rep_rt.next = self.cfg.val().max_rate;
+        self.rep_alpha.next = 0.into();
+        if self.e3_ovr.q.val() {
+            self.rep_rc.next = self.e3_rep_ovr_rc.q.val();
+            self.rep_rt.next = self.e3_rep_ovr_rt.q.val();
+        } else if self.res.val().limited {
+            self.rep_limited.next = true;
+            self.rep_rc.next = self.res.val().rc;
+            self.rep_rt.next = self.res.val().rt;
+            self.rep_alpha.next = self.res.val().alpha;
+        }
+        self.did_cut.next = self.e3_did_cut.q.val();
+        self.inc_fr.next = self.e3_inc_fr.q.val();
+        self.inc_ai.next = self.e3_inc_ai.q.val();
+        self.inc_hai.next = self.e3_inc_hai.q.val();
+        self.inc_rel.next = self.e3_inc_rel.q.val();
+        self.inc_rel_phase.next = self.e3_inc_rel_phase.q.val();
+        self.inc_rel_rc.next = self.e3_inc_rel_rc.q.val();
+        self.inc_rel_rt.next = self.e3_inc_rel_rt.q.val();
     }
 }
