@@ -7,14 +7,15 @@ use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
-/// 3000 cycles on 4 hot QPs of 16: CNPs, packets and queries mixed, idle gaps from a
-/// cycle to 3 s, backpressure on the report stream.
+/// 5000 cycles on 8 hot QPs of 16: CNPs, packets and queries mixed, idle gaps from a
+/// cycle to 3 s, backpressure on the report stream. Events the RP does not take in their
+/// cycle (the same-QP interlock holds a hot QP for `UPD_STAGES + 1` cycles) are dropped.
 fn stream() -> Vec<Step> {
     let mut rng = XorShift::new(12345);
-    (0..3000)
+    (0..5000)
         .map(|_| {
             let r = rng.next_u64();
-            let qp = (r % 4) as u32;
+            let qp = (r % 8) as u32;
             Step {
                 ctl: None,
                 dt: match r % 7 {
@@ -25,8 +26,8 @@ fn stream() -> Vec<Step> {
                 },
                 cnp: (r >> 8 & 3 == 0).then_some(qp),
                 tx: (r >> 10 & 1 == 0)
-                    .then_some(((r >> 12) as u32 % 4, 1 + (r >> 20) as u32 % 9000)),
-                query: (r >> 14 & 1 == 0).then_some((r >> 16) as u32 % 4),
+                    .then_some(((r >> 12) as u32 % 8, 1 + (r >> 20) as u32 % 9000)),
+                query: (r >> 14 & 1 == 0).then_some((r >> 16) as u32 % 8),
                 m_ready: r >> 30 & 3 != 0,
             }
         })
