@@ -75,10 +75,12 @@ fn core_every_mode_loaded() {
             if rng.below(10) == 0 {
                 16 + rng.below((1 << 24) - 16) as u32
             } else {
-                rng.below(6) as u32
+                rng.below(16) as u32
             }
         };
-        let steps: Vec<CoreStep> = (0..3000)
+        // All 16 QPs, so that the RP's same-QP interlock (a QP written by an event in
+        // flight waits) still lets enough queries through.
+        let steps: Vec<CoreStep> = (0..4000)
             .map(|_| CoreStep {
                 ctl: None,
                 dt: rng.below(4),
