@@ -192,7 +192,12 @@ fn core_flow_16_qps() {
     assert_eq!(report["target_mhz"].as_f64(), Some(100.0));
     let fmax = report["fmax_mhz"].as_f64().unwrap();
     assert!(fmax > 0.0 && fmax < 1000.0, "fmax {fmax}");
-    assert_eq!(report["events_per_s"].as_f64(), Some((fmax * 1e6).round()));
+    // events_per_s comes from nextpnr's unrounded Fmax; fmax_mhz is rounded to 0.01 MHz.
+    let events = report["events_per_s"].as_f64().unwrap();
+    assert!(
+        (events - fmax * 1e6).abs() <= 0.005e6 + 1.0,
+        "events_per_s {events} vs fmax {fmax} MHz"
+    );
     // More LUTs and FFs than the shell alone has: the core was not optimised away.
     assert!(n("luts") > 5000, "luts {}", n("luts"));
     assert!(n("ffs") > report["shell"]["ffs"].as_u64().unwrap() + 1000);
