@@ -1,7 +1,7 @@
 //! `roce-cc synth`: its argument errors (fast, always run), and the whole core flow and
-//! board flow for 16 QPs (yosys -> nextpnr-ecp5 [-> ecppack], a few minutes each on two
-//! cores; they run only with `ROCE_CC_SYNTH=1`, and install the tools into `.venv-synth/`
-//! on first use).
+//! board flow for 16 QPs (yosys -> nextpnr-ecp5 [-> ecppack], about half an hour each on a
+//! shared two-core machine; they run only with `ROCE_CC_SYNTH=1`, and install the tools
+//! into `.venv-synth/` on first use).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -160,7 +160,7 @@ fn board_bad_qps_says_what_is_valid() {
 fn core_flow_16_qps() {
     if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
         eprintln!(
-            "skipped: the synthesis flow for 16 QPs (a few minutes) runs with ROCE_CC_SYNTH=1"
+            "skipped: the synthesis flow for 16 QPs (about half an hour) runs with ROCE_CC_SYNTH=1"
         );
         return;
     }
@@ -241,7 +241,9 @@ fn ulx3s_lpf_pins() -> u64 {
 #[test]
 fn board_flow_16_qps() {
     if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
-        eprintln!("skipped: the board flow for 16 QPs (a few minutes) runs with ROCE_CC_SYNTH=1");
+        eprintln!(
+            "skipped: the board flow for 16 QPs (about half an hour) runs with ROCE_CC_SYNTH=1"
+        );
         return;
     }
     let out = scratch("board_q16");
