@@ -122,7 +122,8 @@ enum Cmd {
         #[arg(value_enum)]
         what: RegmapText,
     },
-    /// Synthesise the core top for an ECP5 (yosys -> nextpnr-ecp5): utilization and Fmax.
+    /// Synthesise for an ECP5: the core top (--core: utilization and Fmax) or a board
+    /// design down to a bitstream (--board ulx3s-85f: DIR/roce_cc.bit).
     ///
     /// Installs the tools from PyPI on first use (a venv, .venv-synth/ at the repository
     /// root), then writes DIR/report.json and DIR/summary.md (docs/synthesis.md).

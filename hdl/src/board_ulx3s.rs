@@ -1,8 +1,14 @@
 //! `board_ulx3s`: a board design for the Radiona ULX3S (Lattice ECP5 LFE5U-85F): the core
-//! with its register block (`roce_cc_top`, 1024 QPs), the hardware time base and the UART
-//! bridge on the board's FTDI USB-serial port, so the host driver can reach the registers
-//! with `roce-cc driver --bar uart:/dev/ttyUSB0` (docs/uart_bridge.md,
-//! constraints/ulx3s.lpf).
+//! with its register block (`roce_cc_top`, 1024 QPs as shipped), the hardware time base and
+//! the UART bridge on the board's FTDI USB-serial port, so the host driver can reach the
+//! registers with `roce-cc driver --bar uart:/dev/ttyUSB0` (docs/uart_bridge.md,
+//! constraints/ulx3s.lpf). `roce-cc synth --board ulx3s-85f` builds its bitstream
+//! (docs/synthesis.md).
+//!
+//! The design is generic over its QP-address bits, `BoardUlx3s<QB>` (`2^QB` QPs); the
+//! shipped bitstream is `BoardUlx3s<BOARD_QB>` (1024 QPs), which `BoardUlx3s::new()` and
+//! `BoardUlx3s::with_baud()` build. Smaller builds (`BoardUlx3s::<4>::with_qps_baud()`)
+//! exist for quick tests of the flow.
 //!
 //! ```text
 //!  clk_25mhz ─► (one clock domain, 25 MHz, no PLL) ─────────────────────────────────┐
@@ -40,8 +46,13 @@ pub const BOARD_QB: usize = 10;
 
 /// The build parameters of the board's bitstream: 1024 QPs at 25 MHz.
 pub fn board_params() -> Params {
+    board_params_for(BOARD_QB)
+}
+
+/// The build parameters of a board bitstream for `2^qb` QPs at 25 MHz.
+pub fn board_params_for(qb: usize) -> Params {
     Params {
-        qps: 1 << BOARD_QB,
+        qps: 1 << qb,
         clock_mhz: BOARD_CLOCK_MHZ,
         ..Params::default()
     }
@@ -61,9 +72,9 @@ pub fn board_divisor(baud: u32) -> u32 {
     div
 }
 
-/// The ULX3S board top.
+/// The ULX3S board top for `2^QB` QPs (the shipped bitstream: `QB` = [`BOARD_QB`]).
 #[derive(LogicBlock)]
-pub struct BoardUlx3s {
+pub struct BoardUlx3s<const QB: usize> {
     /// The 25 MHz oscillator (pin G2).
     pub clk_25mhz: Signal<In, Clock>,
     /// FIRE1 button (pin R1, active high, pulled down): reset while pressed.
@@ -82,7 +93,7 @@ pub struct BoardUlx3s {
     pub led3: Signal<Out, Bit>,
 
     bridge: UartBridge,
-    top: RoceCcTop<BOARD_QB>,
+    top: RoceCcTop<QB>,
     tb: Timebase,
     por: DFF<Bits<4>>,
     btn_s1: DFF<Bit>,
@@ -102,17 +113,25 @@ pub struct BoardUlx3s {
     unused_mode: Signal<Local, Bits<MODE_W>>,
     unused_dscp: Signal<Local, Bits<DSCP_W>>,
     unused_prio: Signal<Local, Bits<PRIO_W>>,
-    unused_qp: Signal<Local, Bits<BOARD_QB>>,
+    unused_qp: Signal<Local, Bits<QB>>,
 }
 
-impl BoardUlx3s {
-    /// The board design with the UART at [`BOARD_BAUD`].
+impl BoardUlx3s<BOARD_QB> {
+    /// The shipped board design (1024 QPs) with the UART at [`BOARD_BAUD`].
     pub fn new() -> Self {
         Self::with_baud(BOARD_BAUD)
     }
 
-    /// The board design with the UART at `baud` (e.g. 1_000_000; see [`board_divisor`]).
+    /// The shipped board design (1024 QPs) with the UART at `baud` (e.g. 1_000_000; see
+    /// [`board_divisor`]).
     pub fn with_baud(baud: u32) -> Self {
+        Self::with_qps_baud(baud)
+    }
+}
+
+impl<const QB: usize> BoardUlx3s<QB> {
+    /// The board design for `2^QB` QPs with the UART at `baud`.
+    pub fn with_qps_baud(baud: u32) -> Self {
         let div = board_divisor(baud);
         Self {
             clk_25mhz: Default::default(),
@@ -124,7 +143,7 @@ impl BoardUlx3s {
             led2: Default::default(),
             led3: Default::default(),
             bridge: UartBridge::new(div, default_timeout(div)),
-            top: RoceCcTop::new(&board_params(), roce_cc_regmap::fw_id()),
+            top: RoceCcTop::new(&board_params_for(QB), roce_cc_regmap::fw_id()),
             tb: Timebase::default(),
             por: Default::default(),
             btn_s1: Default::default(),
@@ -148,13 +167,13 @@ impl BoardUlx3s {
     }
 }
 
-impl Default for BoardUlx3s {
+impl Default for BoardUlx3s<BOARD_QB> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Logic for BoardUlx3s {
+impl<const QB: usize> Logic for BoardUlx3s<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clk_25mhz, por, btn_s1, btn_s2, rst, heartbeat);

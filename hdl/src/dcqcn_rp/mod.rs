@@ -60,6 +60,14 @@ use widths::*;
 /// [`update::UPD_STAGES`] registers, the report register.
 pub const RP_REPORT_LATENCY: usize = 3 + update::UPD_STAGES;
 
+// The interlock and the tag registers (`u01_*` .. `u29_*`) are written out for 29 update
+// registers: changing `UPD_STAGES` means changing them too (the golden model derives its
+// hazard window from `UPD_STAGES`, so the three-way tests would also catch it).
+const _: () = assert!(
+    update::UPD_STAGES == 29,
+    "DcqcnRp's tags and interlock are written for UPD_STAGES = 29"
+);
+
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
 pub struct DcqcnRp<const QB: usize> {
