@@ -64,7 +64,7 @@ pub struct IncRun {
     pub rt_o: Signal<Out, Bits<RATE_W>>,
     mul: WideMul<COUNT_W, RATE_W, 49>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
-    ext_step: ZeroExt<RATE_W, 50>,
+    ext_step: ZeroExt<RATE_W, DIST_W>,
     ext_step2: ZeroExt<RATE_W, 50>,
     ext_rt: ZeroExt<RATE_W, 50>,
     ext_rc: ZeroExt<RATE_W, DIST_W>,
@@ -269,7 +269,7 @@ impl Logic for IncRun {
         self.ext_rt.i.next = self.rt.val();
         self.ext_rc.i.next = self.rc.val();
         self.ext_max.i.next = self.max.val();
-        self.s31.next = self.ext_step.o.val().get_bits::<DIST_W>(0);
+        self.s31.next = self.ext_step.o.val();
         self.d.next = self.ext_rt.o.val().get_bits::<DIST_W>(0) - self.ext_rc.o.val();
         self.dms.next = self.d.val() - self.s31.val();
         self.mul.a.next = self.n.val();
