@@ -32,127 +32,90 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn bad_qps_says_what_is_valid() {
-    let out = scratch("bad_qps");
-    for qps in ["1000", "1", "32768", "0"] {
-        let r = run(&[
-            "synth",
-            "--core",
-            "--qps",
-            qps,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(r.code, 2, "--qps {qps}: {}", r.stderr);
+/// Runs `roce-cc synth ARGS --out DIR` (DIR a fresh scratch directory named `name`) and
+/// checks that it is refused as a usage error: exit code 2, every needle in stderr, and
+/// nothing written.
+fn usage_error(name: &str, args: &[&str], needles: &[&str]) {
+    let out = scratch(name);
+    let mut all = vec!["synth"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    let r = run(&all);
+    assert_eq!(r.code, 2, "{args:?}: exit code; stderr: {}", r.stderr);
+    for needle in needles {
         assert!(
-            r.stderr.contains("power of two, 2..=16384"),
-            "--qps {qps}: {}",
+            r.stderr.contains(needle),
+            "{args:?}: stderr lacks {needle:?}: {}",
             r.stderr
         );
     }
-    assert!(!out.exists(), "nothing is written for bad arguments");
+    assert!(
+        !out.exists(),
+        "{args:?}: nothing is written for bad arguments"
+    );
+}
+
+#[test]
+fn bad_qps_says_what_is_valid() {
+    for qps in ["1000", "1", "32768", "0"] {
+        usage_error(
+            "bad_qps",
+            &["--core", "--qps", qps],
+            &["power of two, 2..=16384"],
+        );
+    }
 }
 
 #[test]
 fn unknown_device_lists_the_valid_ones() {
-    let out = scratch("bad_device");
-    let r = run(&[
-        "synth",
-        "--core",
-        "--device",
-        "100k",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr.contains("unknown --device") && r.stderr.contains("25k, 45k, 85k"),
-        "{}",
-        r.stderr
+    usage_error(
+        "bad_device",
+        &["--core", "--device", "100k"],
+        &["unknown --device", "25k, 45k, 85k"],
     );
-    assert!(!out.exists());
 }
 
 #[test]
 fn synth_needs_core() {
-    let out = scratch("no_core");
-    let r = run(&["synth", "--out", out.to_str().unwrap()]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("pass --core or --board"), "{}", r.stderr);
-    assert!(r.stderr.contains("ulx3s-85f"), "{}", r.stderr);
+    usage_error("no_core", &[], &["pass --core or --board", "ulx3s-85f"]);
 }
 
 #[test]
 fn unknown_board_lists_the_valid_ones() {
-    let out = scratch("bad_board");
-    let r = run(&[
-        "synth",
-        "--board",
-        "ulx3s-12f",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr.contains("unknown --board \"ulx3s-12f\"")
-            && r.stderr.contains("valid boards are ulx3s-85f"),
-        "{}",
-        r.stderr
+    usage_error(
+        "bad_board",
+        &["--board", "ulx3s-12f"],
+        &[
+            "unknown --board \"ulx3s-12f\"",
+            "valid boards are ulx3s-85f",
+        ],
     );
-    assert!(!out.exists(), "nothing is written for bad arguments");
 }
 
 #[test]
 fn board_and_core_are_exclusive() {
-    let out = scratch("board_and_core");
-    let r = run(&[
-        "synth",
-        "--board",
-        "ulx3s-85f",
-        "--core",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(
-        r.stderr.contains("--board") && r.stderr.contains("cannot be used with"),
-        "{}",
-        r.stderr
+    usage_error(
+        "board_and_core",
+        &["--board", "ulx3s-85f", "--core"],
+        &["--board", "cannot be used with"],
     );
-    assert!(!out.exists());
     // A board fixes the device and the clock.
     for extra in [["--freq", "50"], ["--device", "45k"]] {
-        let r = run(&[
-            "synth",
-            "--board",
-            "ulx3s-85f",
-            extra[0],
-            extra[1],
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
-        assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+        usage_error(
+            "board_and_core",
+            &["--board", "ulx3s-85f", extra[0], extra[1]],
+            &["cannot be used with"],
+        );
     }
-    assert!(!out.exists());
 }
 
 #[test]
 fn board_bad_qps_says_what_is_valid() {
-    let out = scratch("board_bad_qps");
-    let r = run(&[
-        "synth",
-        "--board",
-        "ulx3s-85f",
-        "--qps",
-        "100",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("power of two, 2..=16384"), "{}", r.stderr);
-    assert!(!out.exists());
+    usage_error(
+        "board_bad_qps",
+        &["--board", "ulx3s-85f", "--qps", "100"],
+        &["power of two, 2..=16384"],
+    );
 }
 
 /// The whole flow for 16 QPs on the 85k, checked field by field.

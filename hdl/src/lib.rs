@@ -10,6 +10,10 @@
 //!   way to the registers on a board without PCIe).
 //! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART).
 //! - [`synth_shell`]: the core top wrapped for synthesis alone (every port kept, three pins).
+//! - [`delay_line`]: a value delayed by `n` cycles in a small RAM (the RP's context beside
+//!   its long steps), instead of `n` registers.
+//! - [`pipe_mul`]: a multiplier of up to 32 x 32 bits in three registers (partial products
+//!   in DSPs, then two adds), for the paths that must close at 100 MHz.
 //! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
 //!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
 //!   a zero-extension without a width mismatch), each with its own three-way test
@@ -23,7 +27,9 @@ pub mod csr;
 pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
+pub mod delay_line;
 pub mod lut_ram;
+pub mod pipe_mul;
 pub mod synth_shell;
 pub mod timebase;
 pub mod top;

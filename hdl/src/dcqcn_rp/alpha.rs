@@ -1,49 +1,101 @@
-//! alpha after `n` alpha-timer expiries (golden: `RpConfig::alpha_after`).
+//! alpha after `n` alpha-timer expiries (golden: `RpConfig::alpha_after`), pipelined:
+//! [`POW_STAGES`] = 8 registers from `n` to `alpha_o`.
 //!
 //! The first expiry is applied exactly (`t1`, computed once by the caller for both users);
 //! the other `n - 1` multiply by `c^(n-1)`, read from the two halves of the power table
 //! (`c^j` and `c^(128 j)`, Q.24) and multiplied together: two table reads and two
 //! multipliers. `c^k` is taken as 0 for `k >= 2^14`.
+//!
+//! | register | holds | logic before it |
+//! |---|---|---|
+//! | 1 | the two table words, `t1`, and the answer when it is not a product (`n == 0`: alpha; `k >= 2^14`: 0) | `k = n - 1`, the table reads (LUT RAM, combinational) |
+//! | 2-4 | `hi * lo` (`PipeMul`), `t1` and the fixed answer beside it | `PipeMul` |
+//! | 5-7 | `t1 * c^k` (`PipeMul`), the fixed answer beside it | `PipeMul` |
+//! | 8 | `alpha_o` | a 2:1 choice |
+//!
+//! As one combinational step (table read and both multipliers) it was the core's critical
+//! path at 27.5 MHz; the RP runs it beside the increase segment before the cut, which is
+//! longer, so the 8 registers add no latency.
 
 use super::widths::*;
-use crate::wide_mul::WideMul;
+use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use rust_hdl::prelude::*;
 
+/// Registers from `n` (and `alpha`, `t1`) to `alpha_o`.
+pub const POW_STAGES: usize = 2 + 2 * PIPE_MUL_STAGES;
+
 /// `n == 0 ? alpha : (k = n - 1) >= 2^14 ? 0 : floor(t1 * c^k)`, with
-/// `c^k = floor(hi[k >> 7] * lo[k & 127] / 2^24)`.
+/// `c^k = floor(hi[k >> 7] * lo[k & 127] / 2^24)`, [`POW_STAGES`] cycles of `en` after the
+/// inputs were presented.
 #[derive(LogicBlock)]
 pub struct AlphaPow {
+    /// Clock of the registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: every register loads (low holds them).
+    pub en: Signal<In, Bit>,
     /// alpha before, Q.20 (the answer when `n == 0`).
     pub alpha: Signal<In, Bits<ALPHA_W>>,
     /// alpha after the first expiry, Q.20.
     pub t1: Signal<In, Bits<ALPHA_W>>,
     /// Number of expiries.
     pub n: Signal<In, Bits<COUNT_W>>,
-    /// Address into the `c^j` half (`k & 127`).
+    /// Address into the `c^j` half (`k & 127`), combinational from `n`.
     pub lo_addr: Signal<Out, Bits<7>>,
-    /// Address into the `c^(128 j)` half (`k >> 7`).
+    /// Address into the `c^(128 j)` half (`k >> 7`), combinational from `n`.
     pub hi_addr: Signal<Out, Bits<7>>,
-    /// `c^(k & 127)`, Q.24, read at `lo_addr`.
+    /// `c^(k & 127)`, Q.24, read at `lo_addr` in the same cycle.
     pub lo_val: Signal<In, Bits<POW_W>>,
-    /// `c^(128 (k >> 7))`, Q.24, read at `hi_addr`.
+    /// `c^(128 (k >> 7))`, Q.24, read at `hi_addr` in the same cycle.
     pub hi_val: Signal<In, Bits<POW_W>>,
-    /// alpha after, Q.20.
+    /// alpha after, Q.20, for the inputs presented [`POW_STAGES`] advancing cycles ago.
     pub alpha_o: Signal<Out, Bits<ALPHA_W>>,
-    /// Q.24 x Q.24 (both `<= 2^24`): the product is `<= 2^48`, 49 bits.
-    mul_pow: WideMul<POW_W, POW_W, 49>,
-    /// Q.20 x Q.24 (`<= 2^20`, `<= 2^24`): the product is `<= 2^44`, 45 bits.
-    mul_alpha: WideMul<ALPHA_W, POW_W, 45>,
     k: Signal<Local, Bits<COUNT_W>>,
-    /// The 24 fraction bits of each product, which the floor (`>> 24`) drops: computed by
-    /// the multipliers, used by nothing (Verilator ignores `*unused*` signals).
-    pow_frac_unused: Signal<Local, Bits<24>>,
-    alpha_frac_unused: Signal<Local, Bits<24>>,
     one: Constant<Bits<COUNT_W>>,
+    // Register 1.
+    r1_lo: DFF<Bits<POW_W>>,
+    r1_hi: DFF<Bits<POW_W>>,
+    r1_t1: DFF<Bits<ALPHA_W>>,
+    /// The answer is not a product (`n == 0` or `k >= 2^14`) ...
+    r1_fixed: DFF<Bit>,
+    /// ... and is this (alpha or 0).
+    r1_fixed_val: DFF<Bits<ALPHA_W>>,
+    /// Q.24 x Q.24 (both `<= 2^24`): the product is `<= 2^48`; bits 24..49 are `c^k`.
+    mul_pow: PipeMul<POW_W, POW_W>,
+    // Registers 2-4 beside `mul_pow`.
+    r2_t1: DFF<Bits<ALPHA_W>>,
+    r2_fixed: DFF<Bit>,
+    r2_fixed_val: DFF<Bits<ALPHA_W>>,
+    r3_t1: DFF<Bits<ALPHA_W>>,
+    r3_fixed: DFF<Bit>,
+    r3_fixed_val: DFF<Bits<ALPHA_W>>,
+    r4_t1: DFF<Bits<ALPHA_W>>,
+    r4_fixed: DFF<Bit>,
+    r4_fixed_val: DFF<Bits<ALPHA_W>>,
+    /// Q.20 x Q.24 (`<= 2^20`, `<= 2^24`): the product is `<= 2^44`; bits 24..45 are alpha.
+    mul_alpha: PipeMul<ALPHA_W, POW_W>,
+    // Registers 5-7 beside `mul_alpha`.
+    r5_fixed: DFF<Bit>,
+    r5_fixed_val: DFF<Bits<ALPHA_W>>,
+    r6_fixed: DFF<Bit>,
+    r6_fixed_val: DFF<Bits<ALPHA_W>>,
+    r7_fixed: DFF<Bit>,
+    r7_fixed_val: DFF<Bits<ALPHA_W>>,
+    // Register 8.
+    r8_alpha: DFF<Bits<ALPHA_W>>,
+    /// The product bits the floors (`>> 24`) drop and the bits above each product, which
+    /// are zero: computed by the multipliers, used by nothing (Verilator ignores
+    /// `*unused*` signals).
+    pow_frac_unused: Signal<Local, Bits<24>>,
+    pow_hi_unused: Signal<Local, Bits<15>>,
+    alpha_frac_unused: Signal<Local, Bits<24>>,
+    alpha_hi_unused: Signal<Local, Bits<19>>,
 }
 
 impl Default for AlphaPow {
     fn default() -> Self {
         Self {
+            clock: Default::default(),
+            en: Default::default(),
             alpha: Default::default(),
             t1: Default::default(),
             n: Default::default(),
@@ -52,12 +104,35 @@ impl Default for AlphaPow {
             lo_val: Default::default(),
             hi_val: Default::default(),
             alpha_o: Default::default(),
-            mul_pow: Default::default(),
-            mul_alpha: Default::default(),
             k: Default::default(),
-            pow_frac_unused: Default::default(),
-            alpha_frac_unused: Default::default(),
             one: Constant::new(1.into()),
+            r1_lo: Default::default(),
+            r1_hi: Default::default(),
+            r1_t1: Default::default(),
+            r1_fixed: Default::default(),
+            r1_fixed_val: Default::default(),
+            mul_pow: PipeMul::new(),
+            r2_t1: Default::default(),
+            r2_fixed: Default::default(),
+            r2_fixed_val: Default::default(),
+            r3_t1: Default::default(),
+            r3_fixed: Default::default(),
+            r3_fixed_val: Default::default(),
+            r4_t1: Default::default(),
+            r4_fixed: Default::default(),
+            r4_fixed_val: Default::default(),
+            mul_alpha: PipeMul::new(),
+            r5_fixed: Default::default(),
+            r5_fixed_val: Default::default(),
+            r6_fixed: Default::default(),
+            r6_fixed_val: Default::default(),
+            r7_fixed: Default::default(),
+            r7_fixed_val: Default::default(),
+            r8_alpha: Default::default(),
+            pow_frac_unused: Default::default(),
+            pow_hi_unused: Default::default(),
+            alpha_frac_unused: Default::default(),
+            alpha_hi_unused: Default::default(),
         }
     }
 }
@@ -65,22 +140,84 @@ impl Default for AlphaPow {
 impl Logic for AlphaPow {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            r1_lo,
+            r1_hi,
+            r1_t1,
+            r1_fixed,
+            r1_fixed_val,
+            r2_t1,
+            r2_fixed,
+            r2_fixed_val,
+            r3_t1,
+            r3_fixed,
+            r3_fixed_val,
+            r4_t1,
+            r4_fixed,
+            r4_fixed_val,
+            r5_fixed,
+            r5_fixed_val,
+            r6_fixed,
+            r6_fixed_val,
+            r7_fixed,
+            r7_fixed_val,
+            r8_alpha
+        );
+        self.mul_pow.clock.next = self.clock.val();
+        self.mul_pow.en.next = self.en.val();
+        self.mul_alpha.clock.next = self.clock.val();
+        self.mul_alpha.en.next = self.en.val();
+        // Before register 1: the table addresses (the tables answer in the same cycle).
         self.k.next = self.n.val() - self.one.val();
         self.lo_addr.next = self.k.val().get_bits::<7>(0);
         self.hi_addr.next = self.k.val().get_bits::<7>(7);
-        self.mul_pow.a.next = self.hi_val.val();
-        self.mul_pow.b.next = self.lo_val.val();
+        // Before registers 2-4 and 5-7: the two multipliers.
+        self.mul_pow.a.next = self.r1_hi.q.val();
+        self.mul_pow.b.next = self.r1_lo.q.val();
         self.pow_frac_unused.next = self.mul_pow.p.val().get_bits::<24>(0);
-        self.mul_alpha.a.next = self.t1.val();
+        self.pow_hi_unused.next = self.mul_pow.p.val().get_bits::<15>(49);
+        self.mul_alpha.a.next = self.r4_t1.q.val();
         self.mul_alpha.b.next = self.mul_pow.p.val().get_bits::<POW_W>(24);
         self.alpha_frac_unused.next = self.mul_alpha.p.val().get_bits::<24>(0);
-        if !self.n.val().any() {
-            self.alpha_o.next = self.alpha.val();
-        } else if self.k.val().get_bits::<7>(14).any() {
-            // k >= 2^14: c^k is taken as 0.
-            self.alpha_o.next = 0.into();
-        } else {
-            self.alpha_o.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);
+        self.alpha_hi_unused.next = self.mul_alpha.p.val().get_bits::<19>(45);
+        self.alpha_o.next = self.r8_alpha.q.val();
+        if self.en.val() {
+            self.r1_lo.d.next = self.lo_val.val();
+            self.r1_hi.d.next = self.hi_val.val();
+            self.r1_t1.d.next = self.t1.val();
+            if !self.n.val().any() {
+                self.r1_fixed.d.next = true;
+                self.r1_fixed_val.d.next = self.alpha.val();
+            } else if self.k.val().get_bits::<7>(14).any() {
+                // k >= 2^14: c^k is taken as 0.
+                self.r1_fixed.d.next = true;
+                self.r1_fixed_val.d.next = 0.into();
+            } else {
+                self.r1_fixed.d.next = false;
+                self.r1_fixed_val.d.next = 0.into();
+            }
+            self.r2_t1.d.next = self.r1_t1.q.val();
+            self.r2_fixed.d.next = self.r1_fixed.q.val();
+            self.r2_fixed_val.d.next = self.r1_fixed_val.q.val();
+            self.r3_t1.d.next = self.r2_t1.q.val();
+            self.r3_fixed.d.next = self.r2_fixed.q.val();
+            self.r3_fixed_val.d.next = self.r2_fixed_val.q.val();
+            self.r4_t1.d.next = self.r3_t1.q.val();
+            self.r4_fixed.d.next = self.r3_fixed.q.val();
+            self.r4_fixed_val.d.next = self.r3_fixed_val.q.val();
+            self.r5_fixed.d.next = self.r4_fixed.q.val();
+            self.r5_fixed_val.d.next = self.r4_fixed_val.q.val();
+            self.r6_fixed.d.next = self.r5_fixed.q.val();
+            self.r6_fixed_val.d.next = self.r5_fixed_val.q.val();
+            self.r7_fixed.d.next = self.r6_fixed.q.val();
+            self.r7_fixed_val.d.next = self.r6_fixed_val.q.val();
+            if self.r7_fixed.q.val() {
+                self.r8_alpha.d.next = self.r7_fixed_val.q.val();
+            } else {
+                self.r8_alpha.d.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);
+            }
         }
     }
 }

@@ -9,28 +9,32 @@
 //! | steps | work | registered at the end |
 //! |---|---|---|
 //! | A | now in each timer's radix (`RadixEff`), expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry (one multiplier) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
-//! | B (12 steps) | alpha at now and at the cut (power table, two multipliers each) in the first; `seg1` (the increases before the cut, `SEG_STAGES` = 11 registers) | `b1_*` .. `b11_*`: the context beside `seg1`; `b_*` with its result |
+//! | B (12 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a 4-cycle delay line to step C); `seg1` (the increases before the cut, `SEG_STAGES` = 11 registers) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
 //! | C | the cut (two multipliers) | `c_word`: the word after `seg1` and the cut |
-//! | D (12 steps) | the expiries after the cut (`f_k2`), `seg2` | `d1_*` .. `d11_*`, `d_*` with `seg2`'s result |
+//! | D (12 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
 //! | E1 | the caught-up word, the event but for the byte event's run (which starts here: `RUN_STAGES` = 3), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
 //! | E2 | the two divisions (next decrease check in the alpha and increase radices) | `e2_*` |
 //! | E3 | (waits for the byte event's run) | `e3_*` |
 //! | E4 | the byte event's result, the next decrease check, the report | the pipeline's write back |
 //!
-//! The context registers carry only what later steps read: the old word until the cut
-//! replaces it by the word after the cut (`c_word`: the fields the cut and `seg1` change;
+//! The context (`CtxB`, `CtxD`) carries only what later steps read: the old word until the
+//! cut replaces it by the word after the cut (`c_word`: the fields the cut and `seg1` change;
 //! every other field, and the whole word of a QP that is not limited, is the old one), now,
-//! the event, the radices' now, and the flags and alphas computed early.
+//! the event, the radices' now, and the flags and alphas computed early. Beside the two
+//! segments it waits in `DelayLine`s (a small RAM each, written and read back 12 cycles
+//! later), not in chains of registers: as chains they were about 21 000 of the core's
+//! 37 000 flip-flops, and a deeper segment now costs no more context registers.
 //!
 //! The parameters (`cfg`) and the power table are not staged: they may only change while no
 //! event is in flight (the register block holds the core in reset while it applies). Each
 //! step's register loads when `en` is high, so a stalled report stream holds every step.
 
-use super::alpha::AlphaPow;
+use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{Cut, IncRun, IncSegment, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DivSmall, Fired, RadixEff};
 use super::widths::*;
+use crate::delay_line::DelayLine;
 use crate::wide_mul::WideMul;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
@@ -38,6 +42,10 @@ use rust_hdl::prelude::*;
 /// Registers between the update's first and last step: an event's `next_word` and report
 /// come out `UPD_STAGES` advancing cycles after its old word went in.
 pub const UPD_STAGES: usize = 1 + (SEG_STAGES + 1) + 1 + (SEG_STAGES + 1) + 3;
+
+// `AlphaPow` runs beside `seg1` and its result waits in `alpha_b` (a delay line: at least 3
+// cycles) for the rest of the segment's 12.
+const _: () = assert!(POW_STAGES + 3 <= SEG_STAGES + 1);
 
 /// The event's inputs, carried through the steps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
@@ -71,6 +79,71 @@ pub struct SegWord {
     pub rel_phase: Bits<PHASE_W>,
     pub rel_rc: Bits<RATE_W>,
     pub rel_rt: Bits<RATE_W>,
+}
+
+/// The context beside `seg1`: what steps C to E read of the event and of step A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CtxB {
+    /// The QP's word before the event.
+    pub old: QpWord,
+    /// Time of the event.
+    pub now: TimeWord,
+    /// The event.
+    pub ev: EvWord,
+    /// The three radices' now.
+    pub eff: TimeWord,
+    /// The alpha timer fired at least once.
+    pub alpha_any: Bit,
+    /// A decrease check cuts.
+    pub do_cut: Bit,
+    /// The decrease timer fired at least once.
+    pub dec_any: Bit,
+}
+
+/// alpha at now and at the cut (`AlphaPow`'s two results), Q.20.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct AlphaPair {
+    /// alpha at now.
+    pub now: Bits<ALPHA_W>,
+    /// alpha at the cut.
+    pub cut: Bits<ALPHA_W>,
+}
+
+/// The context beside `seg2`: [`CtxB`] with the word after the cut and what step C found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CtxD {
+    /// The QP's word after `seg1` and the cut.
+    pub word: QpWord,
+    /// Time of the event.
+    pub now: TimeWord,
+    /// The event.
+    pub ev: EvWord,
+    /// The three radices' now (`TimeWord` but its `sub`, which step E does not read).
+    pub eff_a_e: Bits<EPOCH_W>,
+    pub eff_a_r: Bits<REM_W>,
+    pub eff_d_e: Bits<EPOCH_W>,
+    pub eff_d_r: Bits<REM_W>,
+    pub eff_i_e: Bits<EPOCH_W>,
+    pub eff_i_r: Bits<REM_W>,
+    /// The alpha timer fired at least once.
+    pub alpha_any: Bit,
+    /// A decrease check cuts.
+    pub do_cut: Bit,
+    /// The decrease timer fired at least once.
+    pub dec_any: Bit,
+    /// alpha at now.
+    pub alpha_now: Bits<ALPHA_W>,
+    /// `seg1`'s result as step E reads it (`SegWord` but Rc, Rt and T, which `seg2`
+    /// replaces).
+    pub seg1_released: Bit,
+    pub seg1_cnt_fr: Bits<COUNT_W>,
+    pub seg1_cnt_ai: Bits<COUNT_W>,
+    pub seg1_cnt_hai: Bits<COUNT_W>,
+    pub seg1_rel_phase: Bits<PHASE_W>,
+    pub seg1_rel_rc: Bits<RATE_W>,
+    pub seg1_rel_rt: Bits<RATE_W>,
+    /// The increase timer fired after the cut.
+    pub k2_any: Bit,
 }
 
 /// Next state of one QP for one event, in [`UPD_STAGES`] + 1 pipeline steps.
@@ -183,116 +256,23 @@ pub struct RpUpdate {
     seg1: IncSegment,
     seg1_w: Signal<Local, SegWord>,
     byte_off: Signal<Local, Bit>,
-    // While `seg1` runs (SEG_STAGES registers): the context, delayed beside it.
-    b1_old: DFF<QpWord>,
-    b1_now: DFF<TimeWord>,
-    b1_ev: DFF<EvWord>,
-    b1_eff: DFF<TimeWord>,
-    b1_alpha_any: DFF<Bit>,
-    b1_do_cut: DFF<Bit>,
-    b1_dec_any: DFF<Bit>,
-    b1_alpha_now: DFF<Bits<ALPHA_W>>,
-    b1_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b2_old: DFF<QpWord>,
-    b2_now: DFF<TimeWord>,
-    b2_ev: DFF<EvWord>,
-    b2_eff: DFF<TimeWord>,
-    b2_alpha_any: DFF<Bit>,
-    b2_do_cut: DFF<Bit>,
-    b2_dec_any: DFF<Bit>,
-    b2_alpha_now: DFF<Bits<ALPHA_W>>,
-    b2_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b3_old: DFF<QpWord>,
-    b3_now: DFF<TimeWord>,
-    b3_ev: DFF<EvWord>,
-    b3_eff: DFF<TimeWord>,
-    b3_alpha_any: DFF<Bit>,
-    b3_do_cut: DFF<Bit>,
-    b3_dec_any: DFF<Bit>,
-    b3_alpha_now: DFF<Bits<ALPHA_W>>,
-    b3_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b4_old: DFF<QpWord>,
-    b4_now: DFF<TimeWord>,
-    b4_ev: DFF<EvWord>,
-    b4_eff: DFF<TimeWord>,
-    b4_alpha_any: DFF<Bit>,
-    b4_do_cut: DFF<Bit>,
-    b4_dec_any: DFF<Bit>,
-    b4_alpha_now: DFF<Bits<ALPHA_W>>,
-    b4_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b5_old: DFF<QpWord>,
-    b5_now: DFF<TimeWord>,
-    b5_ev: DFF<EvWord>,
-    b5_eff: DFF<TimeWord>,
-    b5_alpha_any: DFF<Bit>,
-    b5_do_cut: DFF<Bit>,
-    b5_dec_any: DFF<Bit>,
-    b5_alpha_now: DFF<Bits<ALPHA_W>>,
-    b5_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b6_old: DFF<QpWord>,
-    b6_now: DFF<TimeWord>,
-    b6_ev: DFF<EvWord>,
-    b6_eff: DFF<TimeWord>,
-    b6_alpha_any: DFF<Bit>,
-    b6_do_cut: DFF<Bit>,
-    b6_dec_any: DFF<Bit>,
-    b6_alpha_now: DFF<Bits<ALPHA_W>>,
-    b6_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b7_old: DFF<QpWord>,
-    b7_now: DFF<TimeWord>,
-    b7_ev: DFF<EvWord>,
-    b7_eff: DFF<TimeWord>,
-    b7_alpha_any: DFF<Bit>,
-    b7_do_cut: DFF<Bit>,
-    b7_dec_any: DFF<Bit>,
-    b7_alpha_now: DFF<Bits<ALPHA_W>>,
-    b7_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b8_old: DFF<QpWord>,
-    b8_now: DFF<TimeWord>,
-    b8_ev: DFF<EvWord>,
-    b8_eff: DFF<TimeWord>,
-    b8_alpha_any: DFF<Bit>,
-    b8_do_cut: DFF<Bit>,
-    b8_dec_any: DFF<Bit>,
-    b8_alpha_now: DFF<Bits<ALPHA_W>>,
-    b8_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b9_old: DFF<QpWord>,
-    b9_now: DFF<TimeWord>,
-    b9_ev: DFF<EvWord>,
-    b9_eff: DFF<TimeWord>,
-    b9_alpha_any: DFF<Bit>,
-    b9_do_cut: DFF<Bit>,
-    b9_dec_any: DFF<Bit>,
-    b9_alpha_now: DFF<Bits<ALPHA_W>>,
-    b9_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b10_old: DFF<QpWord>,
-    b10_now: DFF<TimeWord>,
-    b10_ev: DFF<EvWord>,
-    b10_eff: DFF<TimeWord>,
-    b10_alpha_any: DFF<Bit>,
-    b10_do_cut: DFF<Bit>,
-    b10_dec_any: DFF<Bit>,
-    b10_alpha_now: DFF<Bits<ALPHA_W>>,
-    b10_alpha_cut: DFF<Bits<ALPHA_W>>,
-    b11_old: DFF<QpWord>,
-    b11_now: DFF<TimeWord>,
-    b11_ev: DFF<EvWord>,
-    b11_eff: DFF<TimeWord>,
-    b11_alpha_any: DFF<Bit>,
-    b11_do_cut: DFF<Bit>,
-    b11_dec_any: DFF<Bit>,
-    b11_alpha_now: DFF<Bits<ALPHA_W>>,
-    b11_alpha_cut: DFF<Bits<ALPHA_W>>,
-    // B -> C registers.
-    b_old: DFF<QpWord>,
-    b_now: DFF<TimeWord>,
-    b_ev: DFF<EvWord>,
-    b_eff: DFF<TimeWord>,
-    b_alpha_any: DFF<Bit>,
-    b_do_cut: DFF<Bit>,
-    b_dec_any: DFF<Bit>,
-    b_alpha_now: DFF<Bits<ALPHA_W>>,
-    b_alpha_cut: DFF<Bits<ALPHA_W>>,
+    // B -> C: the context waits beside `seg1` in a delay line (one RAM, not 12 registers).
+    /// The context beside `seg1` (`SEG_STAGES + 1` = 12 registers' worth, in a RAM).
+    ctx_b_in: Signal<Local, CtxB>,
+    ctx_b: DelayLine<CtxB, 4>,
+    /// alpha at now and at the cut, from `AlphaPow` to step C (4 more cycles).
+    alpha_b_in: Signal<Local, AlphaPair>,
+    alpha_b: DelayLine<AlphaPair, 2>,
+    // The context at step C, out of the two lines.
+    b_old: Signal<Local, QpWord>,
+    b_now: Signal<Local, TimeWord>,
+    b_ev: Signal<Local, EvWord>,
+    b_eff: Signal<Local, TimeWord>,
+    b_alpha_any: Signal<Local, Bit>,
+    b_do_cut: Signal<Local, Bit>,
+    b_dec_any: Signal<Local, Bit>,
+    b_alpha_now: Signal<Local, Bits<ALPHA_W>>,
+    b_alpha_cut: Signal<Local, Bits<ALPHA_W>>,
     b_seg1: DFF<SegWord>,
 
     // ---- step C: the cut ----
@@ -315,129 +295,20 @@ pub struct RpUpdate {
     f_k2: Fired,
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
-    // While `seg2` runs: the context, delayed beside it.
-    d1_word: DFF<QpWord>,
-    d1_now: DFF<TimeWord>,
-    d1_ev: DFF<EvWord>,
-    d1_eff: DFF<TimeWord>,
-    d1_alpha_any: DFF<Bit>,
-    d1_do_cut: DFF<Bit>,
-    d1_dec_any: DFF<Bit>,
-    d1_alpha_now: DFF<Bits<ALPHA_W>>,
-    d1_seg1: DFF<SegWord>,
-    d1_k2_any: DFF<Bit>,
-    d2_word: DFF<QpWord>,
-    d2_now: DFF<TimeWord>,
-    d2_ev: DFF<EvWord>,
-    d2_eff: DFF<TimeWord>,
-    d2_alpha_any: DFF<Bit>,
-    d2_do_cut: DFF<Bit>,
-    d2_dec_any: DFF<Bit>,
-    d2_alpha_now: DFF<Bits<ALPHA_W>>,
-    d2_seg1: DFF<SegWord>,
-    d2_k2_any: DFF<Bit>,
-    d3_word: DFF<QpWord>,
-    d3_now: DFF<TimeWord>,
-    d3_ev: DFF<EvWord>,
-    d3_eff: DFF<TimeWord>,
-    d3_alpha_any: DFF<Bit>,
-    d3_do_cut: DFF<Bit>,
-    d3_dec_any: DFF<Bit>,
-    d3_alpha_now: DFF<Bits<ALPHA_W>>,
-    d3_seg1: DFF<SegWord>,
-    d3_k2_any: DFF<Bit>,
-    d4_word: DFF<QpWord>,
-    d4_now: DFF<TimeWord>,
-    d4_ev: DFF<EvWord>,
-    d4_eff: DFF<TimeWord>,
-    d4_alpha_any: DFF<Bit>,
-    d4_do_cut: DFF<Bit>,
-    d4_dec_any: DFF<Bit>,
-    d4_alpha_now: DFF<Bits<ALPHA_W>>,
-    d4_seg1: DFF<SegWord>,
-    d4_k2_any: DFF<Bit>,
-    d5_word: DFF<QpWord>,
-    d5_now: DFF<TimeWord>,
-    d5_ev: DFF<EvWord>,
-    d5_eff: DFF<TimeWord>,
-    d5_alpha_any: DFF<Bit>,
-    d5_do_cut: DFF<Bit>,
-    d5_dec_any: DFF<Bit>,
-    d5_alpha_now: DFF<Bits<ALPHA_W>>,
-    d5_seg1: DFF<SegWord>,
-    d5_k2_any: DFF<Bit>,
-    d6_word: DFF<QpWord>,
-    d6_now: DFF<TimeWord>,
-    d6_ev: DFF<EvWord>,
-    d6_eff: DFF<TimeWord>,
-    d6_alpha_any: DFF<Bit>,
-    d6_do_cut: DFF<Bit>,
-    d6_dec_any: DFF<Bit>,
-    d6_alpha_now: DFF<Bits<ALPHA_W>>,
-    d6_seg1: DFF<SegWord>,
-    d6_k2_any: DFF<Bit>,
-    d7_word: DFF<QpWord>,
-    d7_now: DFF<TimeWord>,
-    d7_ev: DFF<EvWord>,
-    d7_eff: DFF<TimeWord>,
-    d7_alpha_any: DFF<Bit>,
-    d7_do_cut: DFF<Bit>,
-    d7_dec_any: DFF<Bit>,
-    d7_alpha_now: DFF<Bits<ALPHA_W>>,
-    d7_seg1: DFF<SegWord>,
-    d7_k2_any: DFF<Bit>,
-    d8_word: DFF<QpWord>,
-    d8_now: DFF<TimeWord>,
-    d8_ev: DFF<EvWord>,
-    d8_eff: DFF<TimeWord>,
-    d8_alpha_any: DFF<Bit>,
-    d8_do_cut: DFF<Bit>,
-    d8_dec_any: DFF<Bit>,
-    d8_alpha_now: DFF<Bits<ALPHA_W>>,
-    d8_seg1: DFF<SegWord>,
-    d8_k2_any: DFF<Bit>,
-    d9_word: DFF<QpWord>,
-    d9_now: DFF<TimeWord>,
-    d9_ev: DFF<EvWord>,
-    d9_eff: DFF<TimeWord>,
-    d9_alpha_any: DFF<Bit>,
-    d9_do_cut: DFF<Bit>,
-    d9_dec_any: DFF<Bit>,
-    d9_alpha_now: DFF<Bits<ALPHA_W>>,
-    d9_seg1: DFF<SegWord>,
-    d9_k2_any: DFF<Bit>,
-    d10_word: DFF<QpWord>,
-    d10_now: DFF<TimeWord>,
-    d10_ev: DFF<EvWord>,
-    d10_eff: DFF<TimeWord>,
-    d10_alpha_any: DFF<Bit>,
-    d10_do_cut: DFF<Bit>,
-    d10_dec_any: DFF<Bit>,
-    d10_alpha_now: DFF<Bits<ALPHA_W>>,
-    d10_seg1: DFF<SegWord>,
-    d10_k2_any: DFF<Bit>,
-    d11_word: DFF<QpWord>,
-    d11_now: DFF<TimeWord>,
-    d11_ev: DFF<EvWord>,
-    d11_eff: DFF<TimeWord>,
-    d11_alpha_any: DFF<Bit>,
-    d11_do_cut: DFF<Bit>,
-    d11_dec_any: DFF<Bit>,
-    d11_alpha_now: DFF<Bits<ALPHA_W>>,
-    d11_seg1: DFF<SegWord>,
-    d11_k2_any: DFF<Bit>,
-    // D -> E registers.
-    d_word: DFF<QpWord>,
-    d_now: DFF<TimeWord>,
-    d_ev: DFF<EvWord>,
-    d_eff: DFF<TimeWord>,
-    d_alpha_any: DFF<Bit>,
-    d_do_cut: DFF<Bit>,
-    d_dec_any: DFF<Bit>,
-    d_alpha_now: DFF<Bits<ALPHA_W>>,
-    d_seg1: DFF<SegWord>,
+    // D -> E: the context waits beside `seg2` in a delay line.
+    /// The context beside `seg2` (`SEG_STAGES + 1` = 12 registers' worth, in a RAM).
+    ctx_d_in: Signal<Local, CtxD>,
+    ctx_d: DelayLine<CtxD, 4>,
+    // The context at step E1, out of the line.
+    d_word: Signal<Local, QpWord>,
+    d_now: Signal<Local, TimeWord>,
+    d_ev: Signal<Local, EvWord>,
+    d_alpha_any: Signal<Local, Bit>,
+    d_do_cut: Signal<Local, Bit>,
+    d_dec_any: Signal<Local, Bit>,
+    d_alpha_now: Signal<Local, Bits<ALPHA_W>>,
+    d_k2_any: Signal<Local, Bit>,
     d_seg2: DFF<SegWord>,
-    d_k2_any: DFF<Bit>,
 
     // ---- step E: caught-up state, the event, the next decrease check, the report ----
     byte_run: IncRun,
@@ -650,105 +521,10 @@ impl Default for RpUpdate {
             seg1: Default::default(),
             seg1_w: Default::default(),
             byte_off: Default::default(),
-            b1_old: Default::default(),
-            b1_now: Default::default(),
-            b1_ev: Default::default(),
-            b1_eff: Default::default(),
-            b1_alpha_any: Default::default(),
-            b1_do_cut: Default::default(),
-            b1_dec_any: Default::default(),
-            b1_alpha_now: Default::default(),
-            b1_alpha_cut: Default::default(),
-            b2_old: Default::default(),
-            b2_now: Default::default(),
-            b2_ev: Default::default(),
-            b2_eff: Default::default(),
-            b2_alpha_any: Default::default(),
-            b2_do_cut: Default::default(),
-            b2_dec_any: Default::default(),
-            b2_alpha_now: Default::default(),
-            b2_alpha_cut: Default::default(),
-            b3_old: Default::default(),
-            b3_now: Default::default(),
-            b3_ev: Default::default(),
-            b3_eff: Default::default(),
-            b3_alpha_any: Default::default(),
-            b3_do_cut: Default::default(),
-            b3_dec_any: Default::default(),
-            b3_alpha_now: Default::default(),
-            b3_alpha_cut: Default::default(),
-            b4_old: Default::default(),
-            b4_now: Default::default(),
-            b4_ev: Default::default(),
-            b4_eff: Default::default(),
-            b4_alpha_any: Default::default(),
-            b4_do_cut: Default::default(),
-            b4_dec_any: Default::default(),
-            b4_alpha_now: Default::default(),
-            b4_alpha_cut: Default::default(),
-            b5_old: Default::default(),
-            b5_now: Default::default(),
-            b5_ev: Default::default(),
-            b5_eff: Default::default(),
-            b5_alpha_any: Default::default(),
-            b5_do_cut: Default::default(),
-            b5_dec_any: Default::default(),
-            b5_alpha_now: Default::default(),
-            b5_alpha_cut: Default::default(),
-            b6_old: Default::default(),
-            b6_now: Default::default(),
-            b6_ev: Default::default(),
-            b6_eff: Default::default(),
-            b6_alpha_any: Default::default(),
-            b6_do_cut: Default::default(),
-            b6_dec_any: Default::default(),
-            b6_alpha_now: Default::default(),
-            b6_alpha_cut: Default::default(),
-            b7_old: Default::default(),
-            b7_now: Default::default(),
-            b7_ev: Default::default(),
-            b7_eff: Default::default(),
-            b7_alpha_any: Default::default(),
-            b7_do_cut: Default::default(),
-            b7_dec_any: Default::default(),
-            b7_alpha_now: Default::default(),
-            b7_alpha_cut: Default::default(),
-            b8_old: Default::default(),
-            b8_now: Default::default(),
-            b8_ev: Default::default(),
-            b8_eff: Default::default(),
-            b8_alpha_any: Default::default(),
-            b8_do_cut: Default::default(),
-            b8_dec_any: Default::default(),
-            b8_alpha_now: Default::default(),
-            b8_alpha_cut: Default::default(),
-            b9_old: Default::default(),
-            b9_now: Default::default(),
-            b9_ev: Default::default(),
-            b9_eff: Default::default(),
-            b9_alpha_any: Default::default(),
-            b9_do_cut: Default::default(),
-            b9_dec_any: Default::default(),
-            b9_alpha_now: Default::default(),
-            b9_alpha_cut: Default::default(),
-            b10_old: Default::default(),
-            b10_now: Default::default(),
-            b10_ev: Default::default(),
-            b10_eff: Default::default(),
-            b10_alpha_any: Default::default(),
-            b10_do_cut: Default::default(),
-            b10_dec_any: Default::default(),
-            b10_alpha_now: Default::default(),
-            b10_alpha_cut: Default::default(),
-            b11_old: Default::default(),
-            b11_now: Default::default(),
-            b11_ev: Default::default(),
-            b11_eff: Default::default(),
-            b11_alpha_any: Default::default(),
-            b11_do_cut: Default::default(),
-            b11_dec_any: Default::default(),
-            b11_alpha_now: Default::default(),
-            b11_alpha_cut: Default::default(),
+            ctx_b_in: Default::default(),
+            ctx_b: DelayLine::new(SEG_STAGES + 1),
+            alpha_b_in: Default::default(),
+            alpha_b: DelayLine::new(SEG_STAGES + 1 - POW_STAGES),
             b_old: Default::default(),
             b_now: Default::default(),
             b_ev: Default::default(),
@@ -773,127 +549,17 @@ impl Default for RpUpdate {
             f_k2: Default::default(),
             seg2: Default::default(),
             seg2_w: Default::default(),
-            d1_word: Default::default(),
-            d1_now: Default::default(),
-            d1_ev: Default::default(),
-            d1_eff: Default::default(),
-            d1_alpha_any: Default::default(),
-            d1_do_cut: Default::default(),
-            d1_dec_any: Default::default(),
-            d1_alpha_now: Default::default(),
-            d1_seg1: Default::default(),
-            d1_k2_any: Default::default(),
-            d2_word: Default::default(),
-            d2_now: Default::default(),
-            d2_ev: Default::default(),
-            d2_eff: Default::default(),
-            d2_alpha_any: Default::default(),
-            d2_do_cut: Default::default(),
-            d2_dec_any: Default::default(),
-            d2_alpha_now: Default::default(),
-            d2_seg1: Default::default(),
-            d2_k2_any: Default::default(),
-            d3_word: Default::default(),
-            d3_now: Default::default(),
-            d3_ev: Default::default(),
-            d3_eff: Default::default(),
-            d3_alpha_any: Default::default(),
-            d3_do_cut: Default::default(),
-            d3_dec_any: Default::default(),
-            d3_alpha_now: Default::default(),
-            d3_seg1: Default::default(),
-            d3_k2_any: Default::default(),
-            d4_word: Default::default(),
-            d4_now: Default::default(),
-            d4_ev: Default::default(),
-            d4_eff: Default::default(),
-            d4_alpha_any: Default::default(),
-            d4_do_cut: Default::default(),
-            d4_dec_any: Default::default(),
-            d4_alpha_now: Default::default(),
-            d4_seg1: Default::default(),
-            d4_k2_any: Default::default(),
-            d5_word: Default::default(),
-            d5_now: Default::default(),
-            d5_ev: Default::default(),
-            d5_eff: Default::default(),
-            d5_alpha_any: Default::default(),
-            d5_do_cut: Default::default(),
-            d5_dec_any: Default::default(),
-            d5_alpha_now: Default::default(),
-            d5_seg1: Default::default(),
-            d5_k2_any: Default::default(),
-            d6_word: Default::default(),
-            d6_now: Default::default(),
-            d6_ev: Default::default(),
-            d6_eff: Default::default(),
-            d6_alpha_any: Default::default(),
-            d6_do_cut: Default::default(),
-            d6_dec_any: Default::default(),
-            d6_alpha_now: Default::default(),
-            d6_seg1: Default::default(),
-            d6_k2_any: Default::default(),
-            d7_word: Default::default(),
-            d7_now: Default::default(),
-            d7_ev: Default::default(),
-            d7_eff: Default::default(),
-            d7_alpha_any: Default::default(),
-            d7_do_cut: Default::default(),
-            d7_dec_any: Default::default(),
-            d7_alpha_now: Default::default(),
-            d7_seg1: Default::default(),
-            d7_k2_any: Default::default(),
-            d8_word: Default::default(),
-            d8_now: Default::default(),
-            d8_ev: Default::default(),
-            d8_eff: Default::default(),
-            d8_alpha_any: Default::default(),
-            d8_do_cut: Default::default(),
-            d8_dec_any: Default::default(),
-            d8_alpha_now: Default::default(),
-            d8_seg1: Default::default(),
-            d8_k2_any: Default::default(),
-            d9_word: Default::default(),
-            d9_now: Default::default(),
-            d9_ev: Default::default(),
-            d9_eff: Default::default(),
-            d9_alpha_any: Default::default(),
-            d9_do_cut: Default::default(),
-            d9_dec_any: Default::default(),
-            d9_alpha_now: Default::default(),
-            d9_seg1: Default::default(),
-            d9_k2_any: Default::default(),
-            d10_word: Default::default(),
-            d10_now: Default::default(),
-            d10_ev: Default::default(),
-            d10_eff: Default::default(),
-            d10_alpha_any: Default::default(),
-            d10_do_cut: Default::default(),
-            d10_dec_any: Default::default(),
-            d10_alpha_now: Default::default(),
-            d10_seg1: Default::default(),
-            d10_k2_any: Default::default(),
-            d11_word: Default::default(),
-            d11_now: Default::default(),
-            d11_ev: Default::default(),
-            d11_eff: Default::default(),
-            d11_alpha_any: Default::default(),
-            d11_do_cut: Default::default(),
-            d11_dec_any: Default::default(),
-            d11_alpha_now: Default::default(),
-            d11_seg1: Default::default(),
-            d11_k2_any: Default::default(),
+            ctx_d_in: Default::default(),
+            ctx_d: DelayLine::new(SEG_STAGES + 1),
             d_word: Default::default(),
             d_now: Default::default(),
             d_ev: Default::default(),
-            d_eff: Default::default(),
             d_alpha_any: Default::default(),
             d_do_cut: Default::default(),
             d_dec_any: Default::default(),
             d_alpha_now: Default::default(),
-            d_seg1: Default::default(),
-            d_seg2: Default::default(),
             d_k2_any: Default::default(),
+            d_seg2: Default::default(),
             byte_run: Default::default(),
             div_a: Default::default(),
             div_i: Default::default(),
@@ -1039,114 +705,6 @@ impl Logic for RpUpdate {
             a_do_cut,
             a_dec_any,
             a_t1,
-            b1_old,
-            b1_now,
-            b1_ev,
-            b1_eff,
-            b1_alpha_any,
-            b1_do_cut,
-            b1_dec_any,
-            b1_alpha_now,
-            b1_alpha_cut,
-            b2_old,
-            b2_now,
-            b2_ev,
-            b2_eff,
-            b2_alpha_any,
-            b2_do_cut,
-            b2_dec_any,
-            b2_alpha_now,
-            b2_alpha_cut,
-            b3_old,
-            b3_now,
-            b3_ev,
-            b3_eff,
-            b3_alpha_any,
-            b3_do_cut,
-            b3_dec_any,
-            b3_alpha_now,
-            b3_alpha_cut,
-            b4_old,
-            b4_now,
-            b4_ev,
-            b4_eff,
-            b4_alpha_any,
-            b4_do_cut,
-            b4_dec_any,
-            b4_alpha_now,
-            b4_alpha_cut,
-            b5_old,
-            b5_now,
-            b5_ev,
-            b5_eff,
-            b5_alpha_any,
-            b5_do_cut,
-            b5_dec_any,
-            b5_alpha_now,
-            b5_alpha_cut,
-            b6_old,
-            b6_now,
-            b6_ev,
-            b6_eff,
-            b6_alpha_any,
-            b6_do_cut,
-            b6_dec_any,
-            b6_alpha_now,
-            b6_alpha_cut,
-            b7_old,
-            b7_now,
-            b7_ev,
-            b7_eff,
-            b7_alpha_any,
-            b7_do_cut,
-            b7_dec_any,
-            b7_alpha_now,
-            b7_alpha_cut,
-            b8_old,
-            b8_now,
-            b8_ev,
-            b8_eff,
-            b8_alpha_any,
-            b8_do_cut,
-            b8_dec_any,
-            b8_alpha_now,
-            b8_alpha_cut,
-            b9_old,
-            b9_now,
-            b9_ev,
-            b9_eff,
-            b9_alpha_any,
-            b9_do_cut,
-            b9_dec_any,
-            b9_alpha_now,
-            b9_alpha_cut,
-            b10_old,
-            b10_now,
-            b10_ev,
-            b10_eff,
-            b10_alpha_any,
-            b10_do_cut,
-            b10_dec_any,
-            b10_alpha_now,
-            b10_alpha_cut,
-            b11_old,
-            b11_now,
-            b11_ev,
-            b11_eff,
-            b11_alpha_any,
-            b11_do_cut,
-            b11_dec_any,
-            b11_alpha_now,
-            b11_alpha_cut,
-            b_old,
-            b_now,
-            b_ev,
-            b_eff,
-            b_alpha_any,
-            b_do_cut,
-            b_dec_any,
-            b_alpha_now,
-            b_alpha_cut,
             b_seg1,
             c_word,
             c_now,
@@ -1157,127 +715,7 @@ impl Logic for RpUpdate {
             c_dec_any,
             c_alpha_now,
             c_seg1,
-            d1_word,
-            d1_now,
-            d1_ev,
-            d1_eff,
-            d1_alpha_any,
-            d1_do_cut,
-            d1_dec_any,
-            d1_alpha_now,
-            d1_seg1,
-            d1_k2_any,
-            d2_word,
-            d2_now,
-            d2_ev,
-            d2_eff,
-            d2_alpha_any,
-            d2_do_cut,
-            d2_dec_any,
-            d2_alpha_now,
-            d2_seg1,
-            d2_k2_any,
-            d3_word,
-            d3_now,
-            d3_ev,
-            d3_eff,
-            d3_alpha_any,
-            d3_do_cut,
-            d3_dec_any,
-            d3_alpha_now,
-            d3_seg1,
-            d3_k2_any,
-            d4_word,
-            d4_now,
-            d4_ev,
-            d4_eff,
-            d4_alpha_any,
-            d4_do_cut,
-            d4_dec_any,
-            d4_alpha_now,
-            d4_seg1,
-            d4_k2_any,
-            d5_word,
-            d5_now,
-            d5_ev,
-            d5_eff,
-            d5_alpha_any,
-            d5_do_cut,
-            d5_dec_any,
-            d5_alpha_now,
-            d5_seg1,
-            d5_k2_any,
-            d6_word,
-            d6_now,
-            d6_ev,
-            d6_eff,
-            d6_alpha_any,
-            d6_do_cut,
-            d6_dec_any,
-            d6_alpha_now,
-            d6_seg1,
-            d6_k2_any,
-            d7_word,
-            d7_now,
-            d7_ev,
-            d7_eff,
-            d7_alpha_any,
-            d7_do_cut,
-            d7_dec_any,
-            d7_alpha_now,
-            d7_seg1,
-            d7_k2_any,
-            d8_word,
-            d8_now,
-            d8_ev,
-            d8_eff,
-            d8_alpha_any,
-            d8_do_cut,
-            d8_dec_any,
-            d8_alpha_now,
-            d8_seg1,
-            d8_k2_any,
-            d9_word,
-            d9_now,
-            d9_ev,
-            d9_eff,
-            d9_alpha_any,
-            d9_do_cut,
-            d9_dec_any,
-            d9_alpha_now,
-            d9_seg1,
-            d9_k2_any,
-            d10_word,
-            d10_now,
-            d10_ev,
-            d10_eff,
-            d10_alpha_any,
-            d10_do_cut,
-            d10_dec_any,
-            d10_alpha_now,
-            d10_seg1,
-            d10_k2_any,
-            d11_word,
-            d11_now,
-            d11_ev,
-            d11_eff,
-            d11_alpha_any,
-            d11_do_cut,
-            d11_dec_any,
-            d11_alpha_now,
-            d11_seg1,
-            d11_k2_any,
-            d_word,
-            d_now,
-            d_ev,
-            d_eff,
-            d_alpha_any,
-            d_do_cut,
-            d_dec_any,
-            d_alpha_now,
-            d_seg1,
             d_seg2,
-            d_k2_any,
             e1_w,
             e1_byte_apply,
             e1_acc_byte,
@@ -1429,6 +867,10 @@ impl Logic for RpUpdate {
 
         // ======== step B ========
         // ---- alpha: the power table ----
+        self.pow_now.clock.next = self.clock.val();
+        self.pow_now.en.next = self.en.val();
+        self.pow_cut.clock.next = self.clock.val();
+        self.pow_cut.en.next = self.en.val();
         self.pow_now.alpha.next = self.a_old.q.val().alpha;
         self.pow_now.t1.next = self.a_t1.q.val();
         self.pow_now.n.next = self.a_n_alpha.q.val();
@@ -1467,116 +909,33 @@ impl Logic for RpUpdate {
         self.seg1_w.next.rel_rt = self.seg1.rel_rt.val();
         self.seg1.clock.next = self.clock.val();
         self.seg1.en.next = self.en.val();
+        // The context enters its line here and comes out at step C.
+        self.ctx_b_in.next.old = self.a_old.q.val();
+        self.ctx_b_in.next.now = self.a_now.q.val();
+        self.ctx_b_in.next.ev = self.a_ev.q.val();
+        self.ctx_b_in.next.eff = self.a_eff.q.val();
+        self.ctx_b_in.next.alpha_any = self.a_n_alpha.q.val().any();
+        self.ctx_b_in.next.do_cut = self.a_do_cut.q.val();
+        self.ctx_b_in.next.dec_any = self.a_dec_any.q.val();
+        self.ctx_b.clock.next = self.clock.val();
+        self.ctx_b.en.next = self.en.val();
+        self.ctx_b.d.next = self.ctx_b_in.val();
+        self.b_old.next = self.ctx_b.q.val().old;
+        self.b_now.next = self.ctx_b.q.val().now;
+        self.b_ev.next = self.ctx_b.q.val().ev;
+        self.b_eff.next = self.ctx_b.q.val().eff;
+        self.b_alpha_any.next = self.ctx_b.q.val().alpha_any;
+        self.b_do_cut.next = self.ctx_b.q.val().do_cut;
+        self.b_dec_any.next = self.ctx_b.q.val().dec_any;
+        self.alpha_b_in.next.now = self.pow_now.alpha_o.val();
+        self.alpha_b_in.next.cut = self.pow_cut.alpha_o.val();
+        self.alpha_b.clock.next = self.clock.val();
+        self.alpha_b.en.next = self.en.val();
+        self.alpha_b.d.next = self.alpha_b_in.val();
+        self.b_alpha_now.next = self.alpha_b.q.val().now;
+        self.b_alpha_cut.next = self.alpha_b.q.val().cut;
         if self.en.val() {
-            // Alpha is done in B1; the context waits beside `seg1`.
-            self.b1_old.d.next = self.a_old.q.val();
-            self.b1_now.d.next = self.a_now.q.val();
-            self.b1_ev.d.next = self.a_ev.q.val();
-            self.b1_eff.d.next = self.a_eff.q.val();
-            self.b1_alpha_any.d.next = self.a_n_alpha.q.val().any();
-            self.b1_do_cut.d.next = self.a_do_cut.q.val();
-            self.b1_dec_any.d.next = self.a_dec_any.q.val();
-            self.b1_alpha_now.d.next = self.pow_now.alpha_o.val();
-            self.b1_alpha_cut.d.next = self.pow_cut.alpha_o.val();
-            self.b2_old.d.next = self.b1_old.q.val();
-            self.b2_now.d.next = self.b1_now.q.val();
-            self.b2_ev.d.next = self.b1_ev.q.val();
-            self.b2_eff.d.next = self.b1_eff.q.val();
-            self.b2_alpha_any.d.next = self.b1_alpha_any.q.val();
-            self.b2_do_cut.d.next = self.b1_do_cut.q.val();
-            self.b2_dec_any.d.next = self.b1_dec_any.q.val();
-            self.b2_alpha_now.d.next = self.b1_alpha_now.q.val();
-            self.b2_alpha_cut.d.next = self.b1_alpha_cut.q.val();
-            self.b3_old.d.next = self.b2_old.q.val();
-            self.b3_now.d.next = self.b2_now.q.val();
-            self.b3_ev.d.next = self.b2_ev.q.val();
-            self.b3_eff.d.next = self.b2_eff.q.val();
-            self.b3_alpha_any.d.next = self.b2_alpha_any.q.val();
-            self.b3_do_cut.d.next = self.b2_do_cut.q.val();
-            self.b3_dec_any.d.next = self.b2_dec_any.q.val();
-            self.b3_alpha_now.d.next = self.b2_alpha_now.q.val();
-            self.b3_alpha_cut.d.next = self.b2_alpha_cut.q.val();
-            self.b4_old.d.next = self.b3_old.q.val();
-            self.b4_now.d.next = self.b3_now.q.val();
-            self.b4_ev.d.next = self.b3_ev.q.val();
-            self.b4_eff.d.next = self.b3_eff.q.val();
-            self.b4_alpha_any.d.next = self.b3_alpha_any.q.val();
-            self.b4_do_cut.d.next = self.b3_do_cut.q.val();
-            self.b4_dec_any.d.next = self.b3_dec_any.q.val();
-            self.b4_alpha_now.d.next = self.b3_alpha_now.q.val();
-            self.b4_alpha_cut.d.next = self.b3_alpha_cut.q.val();
-            self.b5_old.d.next = self.b4_old.q.val();
-            self.b5_now.d.next = self.b4_now.q.val();
-            self.b5_ev.d.next = self.b4_ev.q.val();
-            self.b5_eff.d.next = self.b4_eff.q.val();
-            self.b5_alpha_any.d.next = self.b4_alpha_any.q.val();
-            self.b5_do_cut.d.next = self.b4_do_cut.q.val();
-            self.b5_dec_any.d.next = self.b4_dec_any.q.val();
-            self.b5_alpha_now.d.next = self.b4_alpha_now.q.val();
-            self.b5_alpha_cut.d.next = self.b4_alpha_cut.q.val();
-            self.b6_old.d.next = self.b5_old.q.val();
-            self.b6_now.d.next = self.b5_now.q.val();
-            self.b6_ev.d.next = self.b5_ev.q.val();
-            self.b6_eff.d.next = self.b5_eff.q.val();
-            self.b6_alpha_any.d.next = self.b5_alpha_any.q.val();
-            self.b6_do_cut.d.next = self.b5_do_cut.q.val();
-            self.b6_dec_any.d.next = self.b5_dec_any.q.val();
-            self.b6_alpha_now.d.next = self.b5_alpha_now.q.val();
-            self.b6_alpha_cut.d.next = self.b5_alpha_cut.q.val();
-            self.b7_old.d.next = self.b6_old.q.val();
-            self.b7_now.d.next = self.b6_now.q.val();
-            self.b7_ev.d.next = self.b6_ev.q.val();
-            self.b7_eff.d.next = self.b6_eff.q.val();
-            self.b7_alpha_any.d.next = self.b6_alpha_any.q.val();
-            self.b7_do_cut.d.next = self.b6_do_cut.q.val();
-            self.b7_dec_any.d.next = self.b6_dec_any.q.val();
-            self.b7_alpha_now.d.next = self.b6_alpha_now.q.val();
-            self.b7_alpha_cut.d.next = self.b6_alpha_cut.q.val();
-            self.b8_old.d.next = self.b7_old.q.val();
-            self.b8_now.d.next = self.b7_now.q.val();
-            self.b8_ev.d.next = self.b7_ev.q.val();
-            self.b8_eff.d.next = self.b7_eff.q.val();
-            self.b8_alpha_any.d.next = self.b7_alpha_any.q.val();
-            self.b8_do_cut.d.next = self.b7_do_cut.q.val();
-            self.b8_dec_any.d.next = self.b7_dec_any.q.val();
-            self.b8_alpha_now.d.next = self.b7_alpha_now.q.val();
-            self.b8_alpha_cut.d.next = self.b7_alpha_cut.q.val();
-            self.b9_old.d.next = self.b8_old.q.val();
-            self.b9_now.d.next = self.b8_now.q.val();
-            self.b9_ev.d.next = self.b8_ev.q.val();
-            self.b9_eff.d.next = self.b8_eff.q.val();
-            self.b9_alpha_any.d.next = self.b8_alpha_any.q.val();
-            self.b9_do_cut.d.next = self.b8_do_cut.q.val();
-            self.b9_dec_any.d.next = self.b8_dec_any.q.val();
-            self.b9_alpha_now.d.next = self.b8_alpha_now.q.val();
-            self.b9_alpha_cut.d.next = self.b8_alpha_cut.q.val();
-            self.b10_old.d.next = self.b9_old.q.val();
-            self.b10_now.d.next = self.b9_now.q.val();
-            self.b10_ev.d.next = self.b9_ev.q.val();
-            self.b10_eff.d.next = self.b9_eff.q.val();
-            self.b10_alpha_any.d.next = self.b9_alpha_any.q.val();
-            self.b10_do_cut.d.next = self.b9_do_cut.q.val();
-            self.b10_dec_any.d.next = self.b9_dec_any.q.val();
-            self.b10_alpha_now.d.next = self.b9_alpha_now.q.val();
-            self.b10_alpha_cut.d.next = self.b9_alpha_cut.q.val();
-            self.b11_old.d.next = self.b10_old.q.val();
-            self.b11_now.d.next = self.b10_now.q.val();
-            self.b11_ev.d.next = self.b10_ev.q.val();
-            self.b11_eff.d.next = self.b10_eff.q.val();
-            self.b11_alpha_any.d.next = self.b10_alpha_any.q.val();
-            self.b11_do_cut.d.next = self.b10_do_cut.q.val();
-            self.b11_dec_any.d.next = self.b10_dec_any.q.val();
-            self.b11_alpha_now.d.next = self.b10_alpha_now.q.val();
-            self.b11_alpha_cut.d.next = self.b10_alpha_cut.q.val();
-            self.b_old.d.next = self.b11_old.q.val();
-            self.b_now.d.next = self.b11_now.q.val();
-            self.b_ev.d.next = self.b11_ev.q.val();
-            self.b_eff.d.next = self.b11_eff.q.val();
-            self.b_alpha_any.d.next = self.b11_alpha_any.q.val();
-            self.b_do_cut.d.next = self.b11_do_cut.q.val();
-            self.b_dec_any.d.next = self.b11_dec_any.q.val();
-            self.b_alpha_now.d.next = self.b11_alpha_now.q.val();
-            self.b_alpha_cut.d.next = self.b11_alpha_cut.q.val();
+            // `seg1`'s result; the context comes out of `ctx_b`, alpha out of `alpha_b`.
             self.b_seg1.d.next = self.seg1_w.val();
         }
 
@@ -1585,15 +944,15 @@ impl Logic for RpUpdate {
         self.cut.rc.next = self.b_seg1.q.val().rc;
         self.cut.rt.next = self.b_seg1.q.val().rt;
         self.cut.t.next = self.b_seg1.q.val().t;
-        self.cut.bc.next = self.b_old.q.val().bc;
-        self.cut.alpha.next = self.b_alpha_cut.q.val();
+        self.cut.bc.next = self.b_old.val().bc;
+        self.cut.alpha.next = self.b_alpha_cut.val();
         self.cut.clamp.next = self.cfg.val().clamp_tgt_rate;
         self.cut.clamp_after_t.next = self.cfg.val().clamp_after_t;
         self.cut.cut_shift.next = self.cfg.val().cut_shift;
         self.cut.max_cut_q16.next = self.cfg.val().max_cut_q16;
         self.cut.min_rate.next = self.cfg.val().min_rate;
-        self.after_cut.next = self.b_old.q.val();
-        if self.b_do_cut.q.val() {
+        self.after_cut.next = self.b_old.val();
+        if self.b_do_cut.val() {
             self.after_cut.next.rc = self.cut.rc_o.val();
             self.after_cut.next.rt = self.cut.rt_o.val();
             self.after_cut.next.t = 0.into();
@@ -1601,18 +960,18 @@ impl Logic for RpUpdate {
             self.after_cut.next.acc = 0.into();
             self.after_cut.next.cnp_dec = false;
             // The check restarts the increase timer.
-            self.after_cut.next.ti_e = self.b_old.q.val().tdi_e + self.one_e.val();
-            self.after_cut.next.ti_r = self.b_old.q.val().tdi_r;
+            self.after_cut.next.ti_e = self.b_old.val().tdi_e + self.one_e.val();
+            self.after_cut.next.ti_r = self.b_old.val().tdi_r;
         }
         if self.en.val() {
             self.c_word.d.next = self.after_cut.val();
-            self.c_now.d.next = self.b_now.q.val();
-            self.c_ev.d.next = self.b_ev.q.val();
-            self.c_eff.d.next = self.b_eff.q.val();
-            self.c_alpha_any.d.next = self.b_alpha_any.q.val();
-            self.c_do_cut.d.next = self.b_do_cut.q.val();
-            self.c_dec_any.d.next = self.b_dec_any.q.val();
-            self.c_alpha_now.d.next = self.b_alpha_now.q.val();
+            self.c_now.d.next = self.b_now.val();
+            self.c_ev.d.next = self.b_ev.val();
+            self.c_eff.d.next = self.b_eff.val();
+            self.c_alpha_any.d.next = self.b_alpha_any.val();
+            self.c_do_cut.d.next = self.b_do_cut.val();
+            self.c_dec_any.d.next = self.b_dec_any.val();
+            self.c_alpha_now.d.next = self.b_alpha_now.val();
             self.c_seg1.d.next = self.b_seg1.q.val();
         }
 
@@ -1644,165 +1003,78 @@ impl Logic for RpUpdate {
         self.seg2_w.next.rel_rt = self.seg2.rel_rt.val();
         self.seg2.clock.next = self.clock.val();
         self.seg2.en.next = self.en.val();
+        // The context enters its line here and comes out at step E1.
+        self.ctx_d_in.next.word = self.c_word.q.val();
+        self.ctx_d_in.next.now = self.c_now.q.val();
+        self.ctx_d_in.next.ev = self.c_ev.q.val();
+        self.ctx_d_in.next.eff_a_e = self.c_eff.q.val().a_e;
+        self.ctx_d_in.next.eff_a_r = self.c_eff.q.val().a_r;
+        self.ctx_d_in.next.eff_d_e = self.c_eff.q.val().d_e;
+        self.ctx_d_in.next.eff_d_r = self.c_eff.q.val().d_r;
+        self.ctx_d_in.next.eff_i_e = self.c_eff.q.val().i_e;
+        self.ctx_d_in.next.eff_i_r = self.c_eff.q.val().i_r;
+        self.ctx_d_in.next.alpha_any = self.c_alpha_any.q.val();
+        self.ctx_d_in.next.do_cut = self.c_do_cut.q.val();
+        self.ctx_d_in.next.dec_any = self.c_dec_any.q.val();
+        self.ctx_d_in.next.alpha_now = self.c_alpha_now.q.val();
+        self.ctx_d_in.next.seg1_released = self.c_seg1.q.val().released;
+        self.ctx_d_in.next.seg1_cnt_fr = self.c_seg1.q.val().cnt_fr;
+        self.ctx_d_in.next.seg1_cnt_ai = self.c_seg1.q.val().cnt_ai;
+        self.ctx_d_in.next.seg1_cnt_hai = self.c_seg1.q.val().cnt_hai;
+        self.ctx_d_in.next.seg1_rel_phase = self.c_seg1.q.val().rel_phase;
+        self.ctx_d_in.next.seg1_rel_rc = self.c_seg1.q.val().rel_rc;
+        self.ctx_d_in.next.seg1_rel_rt = self.c_seg1.q.val().rel_rt;
+        self.ctx_d_in.next.k2_any = self.f_k2.n.val().any();
+        self.ctx_d.clock.next = self.clock.val();
+        self.ctx_d.en.next = self.en.val();
+        self.ctx_d.d.next = self.ctx_d_in.val();
+        self.d_word.next = self.ctx_d.q.val().word;
+        self.d_now.next = self.ctx_d.q.val().now;
+        self.d_ev.next = self.ctx_d.q.val().ev;
+        self.d_alpha_any.next = self.ctx_d.q.val().alpha_any;
+        self.d_do_cut.next = self.ctx_d.q.val().do_cut;
+        self.d_dec_any.next = self.ctx_d.q.val().dec_any;
+        self.d_alpha_now.next = self.ctx_d.q.val().alpha_now;
+        self.d_k2_any.next = self.ctx_d.q.val().k2_any;
         if self.en.val() {
-            // The context waits beside `seg2`.
-            self.d1_word.d.next = self.c_word.q.val();
-            self.d1_now.d.next = self.c_now.q.val();
-            self.d1_ev.d.next = self.c_ev.q.val();
-            self.d1_eff.d.next = self.c_eff.q.val();
-            self.d1_alpha_any.d.next = self.c_alpha_any.q.val();
-            self.d1_do_cut.d.next = self.c_do_cut.q.val();
-            self.d1_dec_any.d.next = self.c_dec_any.q.val();
-            self.d1_alpha_now.d.next = self.c_alpha_now.q.val();
-            self.d1_seg1.d.next = self.c_seg1.q.val();
-            self.d1_k2_any.d.next = self.f_k2.n.val().any();
-            self.d2_word.d.next = self.d1_word.q.val();
-            self.d2_now.d.next = self.d1_now.q.val();
-            self.d2_ev.d.next = self.d1_ev.q.val();
-            self.d2_eff.d.next = self.d1_eff.q.val();
-            self.d2_alpha_any.d.next = self.d1_alpha_any.q.val();
-            self.d2_do_cut.d.next = self.d1_do_cut.q.val();
-            self.d2_dec_any.d.next = self.d1_dec_any.q.val();
-            self.d2_alpha_now.d.next = self.d1_alpha_now.q.val();
-            self.d2_seg1.d.next = self.d1_seg1.q.val();
-            self.d2_k2_any.d.next = self.d1_k2_any.q.val();
-            self.d3_word.d.next = self.d2_word.q.val();
-            self.d3_now.d.next = self.d2_now.q.val();
-            self.d3_ev.d.next = self.d2_ev.q.val();
-            self.d3_eff.d.next = self.d2_eff.q.val();
-            self.d3_alpha_any.d.next = self.d2_alpha_any.q.val();
-            self.d3_do_cut.d.next = self.d2_do_cut.q.val();
-            self.d3_dec_any.d.next = self.d2_dec_any.q.val();
-            self.d3_alpha_now.d.next = self.d2_alpha_now.q.val();
-            self.d3_seg1.d.next = self.d2_seg1.q.val();
-            self.d3_k2_any.d.next = self.d2_k2_any.q.val();
-            self.d4_word.d.next = self.d3_word.q.val();
-            self.d4_now.d.next = self.d3_now.q.val();
-            self.d4_ev.d.next = self.d3_ev.q.val();
-            self.d4_eff.d.next = self.d3_eff.q.val();
-            self.d4_alpha_any.d.next = self.d3_alpha_any.q.val();
-            self.d4_do_cut.d.next = self.d3_do_cut.q.val();
-            self.d4_dec_any.d.next = self.d3_dec_any.q.val();
-            self.d4_alpha_now.d.next = self.d3_alpha_now.q.val();
-            self.d4_seg1.d.next = self.d3_seg1.q.val();
-            self.d4_k2_any.d.next = self.d3_k2_any.q.val();
-            self.d5_word.d.next = self.d4_word.q.val();
-            self.d5_now.d.next = self.d4_now.q.val();
-            self.d5_ev.d.next = self.d4_ev.q.val();
-            self.d5_eff.d.next = self.d4_eff.q.val();
-            self.d5_alpha_any.d.next = self.d4_alpha_any.q.val();
-            self.d5_do_cut.d.next = self.d4_do_cut.q.val();
-            self.d5_dec_any.d.next = self.d4_dec_any.q.val();
-            self.d5_alpha_now.d.next = self.d4_alpha_now.q.val();
-            self.d5_seg1.d.next = self.d4_seg1.q.val();
-            self.d5_k2_any.d.next = self.d4_k2_any.q.val();
-            self.d6_word.d.next = self.d5_word.q.val();
-            self.d6_now.d.next = self.d5_now.q.val();
-            self.d6_ev.d.next = self.d5_ev.q.val();
-            self.d6_eff.d.next = self.d5_eff.q.val();
-            self.d6_alpha_any.d.next = self.d5_alpha_any.q.val();
-            self.d6_do_cut.d.next = self.d5_do_cut.q.val();
-            self.d6_dec_any.d.next = self.d5_dec_any.q.val();
-            self.d6_alpha_now.d.next = self.d5_alpha_now.q.val();
-            self.d6_seg1.d.next = self.d5_seg1.q.val();
-            self.d6_k2_any.d.next = self.d5_k2_any.q.val();
-            self.d7_word.d.next = self.d6_word.q.val();
-            self.d7_now.d.next = self.d6_now.q.val();
-            self.d7_ev.d.next = self.d6_ev.q.val();
-            self.d7_eff.d.next = self.d6_eff.q.val();
-            self.d7_alpha_any.d.next = self.d6_alpha_any.q.val();
-            self.d7_do_cut.d.next = self.d6_do_cut.q.val();
-            self.d7_dec_any.d.next = self.d6_dec_any.q.val();
-            self.d7_alpha_now.d.next = self.d6_alpha_now.q.val();
-            self.d7_seg1.d.next = self.d6_seg1.q.val();
-            self.d7_k2_any.d.next = self.d6_k2_any.q.val();
-            self.d8_word.d.next = self.d7_word.q.val();
-            self.d8_now.d.next = self.d7_now.q.val();
-            self.d8_ev.d.next = self.d7_ev.q.val();
-            self.d8_eff.d.next = self.d7_eff.q.val();
-            self.d8_alpha_any.d.next = self.d7_alpha_any.q.val();
-            self.d8_do_cut.d.next = self.d7_do_cut.q.val();
-            self.d8_dec_any.d.next = self.d7_dec_any.q.val();
-            self.d8_alpha_now.d.next = self.d7_alpha_now.q.val();
-            self.d8_seg1.d.next = self.d7_seg1.q.val();
-            self.d8_k2_any.d.next = self.d7_k2_any.q.val();
-            self.d9_word.d.next = self.d8_word.q.val();
-            self.d9_now.d.next = self.d8_now.q.val();
-            self.d9_ev.d.next = self.d8_ev.q.val();
-            self.d9_eff.d.next = self.d8_eff.q.val();
-            self.d9_alpha_any.d.next = self.d8_alpha_any.q.val();
-            self.d9_do_cut.d.next = self.d8_do_cut.q.val();
-            self.d9_dec_any.d.next = self.d8_dec_any.q.val();
-            self.d9_alpha_now.d.next = self.d8_alpha_now.q.val();
-            self.d9_seg1.d.next = self.d8_seg1.q.val();
-            self.d9_k2_any.d.next = self.d8_k2_any.q.val();
-            self.d10_word.d.next = self.d9_word.q.val();
-            self.d10_now.d.next = self.d9_now.q.val();
-            self.d10_ev.d.next = self.d9_ev.q.val();
-            self.d10_eff.d.next = self.d9_eff.q.val();
-            self.d10_alpha_any.d.next = self.d9_alpha_any.q.val();
-            self.d10_do_cut.d.next = self.d9_do_cut.q.val();
-            self.d10_dec_any.d.next = self.d9_dec_any.q.val();
-            self.d10_alpha_now.d.next = self.d9_alpha_now.q.val();
-            self.d10_seg1.d.next = self.d9_seg1.q.val();
-            self.d10_k2_any.d.next = self.d9_k2_any.q.val();
-            self.d11_word.d.next = self.d10_word.q.val();
-            self.d11_now.d.next = self.d10_now.q.val();
-            self.d11_ev.d.next = self.d10_ev.q.val();
-            self.d11_eff.d.next = self.d10_eff.q.val();
-            self.d11_alpha_any.d.next = self.d10_alpha_any.q.val();
-            self.d11_do_cut.d.next = self.d10_do_cut.q.val();
-            self.d11_dec_any.d.next = self.d10_dec_any.q.val();
-            self.d11_alpha_now.d.next = self.d10_alpha_now.q.val();
-            self.d11_seg1.d.next = self.d10_seg1.q.val();
-            self.d11_k2_any.d.next = self.d10_k2_any.q.val();
-            self.d_word.d.next = self.d11_word.q.val();
-            self.d_now.d.next = self.d11_now.q.val();
-            self.d_ev.d.next = self.d11_ev.q.val();
-            self.d_eff.d.next = self.d11_eff.q.val();
-            self.d_alpha_any.d.next = self.d11_alpha_any.q.val();
-            self.d_do_cut.d.next = self.d11_do_cut.q.val();
-            self.d_dec_any.d.next = self.d11_dec_any.q.val();
-            self.d_alpha_now.d.next = self.d11_alpha_now.q.val();
-            self.d_seg1.d.next = self.d11_seg1.q.val();
-            self.d_k2_any.d.next = self.d11_k2_any.q.val();
+            // `seg2`'s result; the context comes out of `ctx_d`.
             self.d_seg2.d.next = self.seg2_w.val();
         }
 
         // ======== step E1 ========
         // ---- the caught-up state ----
-        self.still_limited.next = self.d_word.q.val().limited
-            & !(self.d_do_cut.q.val() & self.d_seg1.q.val().released)
+        self.still_limited.next = self.d_word.val().limited
+            & !(self.d_do_cut.val() & self.ctx_d.q.val().seg1_released)
             & !self.d_seg2.q.val().released;
-        self.cu.next = self.d_word.q.val();
+        self.cu.next = self.d_word.val();
         self.cu.next.limited = self.still_limited.val();
         self.cu.next.rc = self.d_seg2.q.val().rc;
         self.cu.next.rt = self.d_seg2.q.val().rt;
         self.cu.next.t = self.d_seg2.q.val().t;
-        self.cu.next.alpha = self.d_alpha_now.q.val();
-        if self.d_k2_any.q.val() {
-            self.cu.next.ti_e = self.d_eff.q.val().i_e;
-            if self.d_eff.q.val().i_r >= self.d_word.q.val().ti_r {
-                self.cu.next.ti_e = self.d_eff.q.val().i_e + self.one_e.val();
+        self.cu.next.alpha = self.d_alpha_now.val();
+        if self.d_k2_any.val() {
+            self.cu.next.ti_e = self.ctx_d.q.val().eff_i_e;
+            if self.ctx_d.q.val().eff_i_r >= self.d_word.val().ti_r {
+                self.cu.next.ti_e = self.ctx_d.q.val().eff_i_e + self.one_e.val();
             }
         }
-        if self.d_alpha_any.q.val() {
+        if self.d_alpha_any.val() {
             self.cu.next.cnp_alpha = false;
-            self.cu.next.ta_e = self.d_eff.q.val().a_e;
-            if self.d_eff.q.val().a_r >= self.d_word.q.val().ta_r {
-                self.cu.next.ta_e = self.d_eff.q.val().a_e + self.one_e.val();
+            self.cu.next.ta_e = self.ctx_d.q.val().eff_a_e;
+            if self.ctx_d.q.val().eff_a_r >= self.d_word.val().ta_r {
+                self.cu.next.ta_e = self.ctx_d.q.val().eff_a_e + self.one_e.val();
             }
         }
-        if self.d_dec_any.q.val() {
-            self.cu.next.td_e = self.d_eff.q.val().d_e;
-            if self.d_eff.q.val().d_r >= self.d_word.q.val().td_r {
-                self.cu.next.td_e = self.d_eff.q.val().d_e + self.one_e.val();
+        if self.d_dec_any.val() {
+            self.cu.next.td_e = self.ctx_d.q.val().eff_d_e;
+            if self.ctx_d.q.val().eff_d_r >= self.d_word.val().td_r {
+                self.cu.next.td_e = self.ctx_d.q.val().eff_d_e + self.one_e.val();
             }
         }
 
         // ---- a transmitted packet on a limited QP: the byte event's run starts here ----
         self.ext_acc.i.next = self.cu.val().acc;
-        self.ext_bytes.i.next = self.d_ev.q.val().bytes;
+        self.ext_bytes.i.next = self.d_ev.val().bytes;
         self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
         self.acc_sat.next = self.acc_sum.val().get_bits::<ACC_W>(0);
         if self.acc_sum.val().get_bit(32) {
@@ -1836,14 +1108,14 @@ impl Logic for RpUpdate {
             self.bc_inc.next = self.cu.val().bc;
         }
         // The byte event applies (its run's result replaces Rc, Rt in E4).
-        self.byte_count.next = (self.d_ev.q.val().kind == self.kind_tx.val())
+        self.byte_count.next = (self.d_ev.val().kind == self.kind_tx.val())
             & self.still_limited.val()
             & self.byte_fire.val();
 
         // ---- apply the event, but for the byte event's run ----
         self.is_init.next =
-            (self.d_ev.q.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
-        self.w_pre.next = self.d_word.q.val();
+            (self.d_ev.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
+        self.w_pre.next = self.d_word.val();
         if self.is_init.val() {
             self.w_pre.next.limited = true;
             self.w_pre.next.rc = self.cfg.val().first_rate;
@@ -1854,21 +1126,21 @@ impl Logic for RpUpdate {
             self.w_pre.next.acc = 0.into();
             self.w_pre.next.cnp_alpha = false;
             self.w_pre.next.cnp_dec = true;
-            self.w_pre.next.sub = self.d_now.q.val().sub;
-            self.w_pre.next.ta_e = self.d_now.q.val().a_e + self.one_e.val();
-            self.w_pre.next.ta_r = self.d_now.q.val().a_r;
-            self.w_pre.next.td_e = self.d_now.q.val().d_e + self.one_e.val();
-            self.w_pre.next.td_r = self.d_now.q.val().d_r;
-            self.w_pre.next.ti_e = self.d_now.q.val().i_e + self.one_e.val();
-            self.w_pre.next.ti_r = self.d_now.q.val().i_r;
-        } else if self.d_word.q.val().limited {
+            self.w_pre.next.sub = self.d_now.val().sub;
+            self.w_pre.next.ta_e = self.d_now.val().a_e + self.one_e.val();
+            self.w_pre.next.ta_r = self.d_now.val().a_r;
+            self.w_pre.next.td_e = self.d_now.val().d_e + self.one_e.val();
+            self.w_pre.next.td_r = self.d_now.val().d_r;
+            self.w_pre.next.ti_e = self.d_now.val().i_e + self.one_e.val();
+            self.w_pre.next.ti_r = self.d_now.val().i_r;
+        } else if self.d_word.val().limited {
             self.w_pre.next = self.cu.val();
             if self.still_limited.val() {
-                if self.d_ev.q.val().kind == self.kind_cnp.val() {
+                if self.d_ev.val().kind == self.kind_cnp.val() {
                     self.w_pre.next.cnp_alpha = true;
                     self.w_pre.next.cnp_dec = true;
                 }
-                if self.d_ev.q.val().kind == self.kind_tx.val() {
+                if self.d_ev.val().kind == self.kind_tx.val() {
                     self.w_pre.next.acc = self.acc_sat.val();
                 }
             }
@@ -1876,19 +1148,19 @@ impl Logic for RpUpdate {
 
         // ---- the next decrease check in the alpha and increase radices: the divisions'
         // inputs (the byte event changes no timer) ----
-        self.na_e.next = self.d_eff.q.val().a_e;
-        self.na_r.next = self.d_eff.q.val().a_r;
-        self.nd_e.next = self.d_eff.q.val().d_e;
-        self.nd_r.next = self.d_eff.q.val().d_r;
-        self.ni_e.next = self.d_eff.q.val().i_e;
-        self.ni_r.next = self.d_eff.q.val().i_r;
+        self.na_e.next = self.ctx_d.q.val().eff_a_e;
+        self.na_r.next = self.ctx_d.q.val().eff_a_r;
+        self.nd_e.next = self.ctx_d.q.val().eff_d_e;
+        self.nd_r.next = self.ctx_d.q.val().eff_d_r;
+        self.ni_e.next = self.ctx_d.q.val().eff_i_e;
+        self.ni_r.next = self.ctx_d.q.val().eff_i_r;
         if self.is_init.val() {
-            self.na_e.next = self.d_now.q.val().a_e;
-            self.na_r.next = self.d_now.q.val().a_r;
-            self.nd_e.next = self.d_now.q.val().d_e;
-            self.nd_r.next = self.d_now.q.val().d_r;
-            self.ni_e.next = self.d_now.q.val().i_e;
-            self.ni_r.next = self.d_now.q.val().i_r;
+            self.na_e.next = self.d_now.val().a_e;
+            self.na_r.next = self.d_now.val().a_r;
+            self.nd_e.next = self.d_now.val().d_e;
+            self.nd_r.next = self.d_now.val().d_r;
+            self.ni_e.next = self.d_now.val().i_e;
+            self.ni_r.next = self.d_now.val().i_r;
         }
         self.ext_td_r.i.next = self.w_pre.val().td_r;
         self.ext_nd_r.i.next = self.nd_r.val();
@@ -1914,9 +1186,9 @@ impl Logic for RpUpdate {
                 self.byte_ai.next = 1.into();
             }
         }
-        self.ext_fr1.i.next = self.d_seg1.q.val().cnt_fr;
-        self.ext_ai1.i.next = self.d_seg1.q.val().cnt_ai;
-        self.ext_hai1.i.next = self.d_seg1.q.val().cnt_hai;
+        self.ext_fr1.i.next = self.ctx_d.q.val().seg1_cnt_fr;
+        self.ext_ai1.i.next = self.ctx_d.q.val().seg1_cnt_ai;
+        self.ext_hai1.i.next = self.ctx_d.q.val().seg1_cnt_hai;
         self.ext_fr2.i.next = self.d_seg2.q.val().cnt_fr;
         self.ext_ai2.i.next = self.d_seg2.q.val().cnt_ai;
         self.ext_hai2.i.next = self.d_seg2.q.val().cnt_hai;
@@ -1927,47 +1199,47 @@ impl Logic for RpUpdate {
         self.inc_rel_phase_e.next = self.d_seg2.q.val().rel_phase;
         self.inc_rel_rc_e.next = self.d_seg2.q.val().rel_rc;
         self.inc_rel_rt_e.next = self.d_seg2.q.val().rel_rt;
-        if self.d_seg1.q.val().released {
+        if self.ctx_d.q.val().seg1_released {
             // Released before the cut: the cut and the segment after it do not happen.
-            self.inc_rel_phase_e.next = self.d_seg1.q.val().rel_phase;
-            self.inc_rel_rc_e.next = self.d_seg1.q.val().rel_rc;
-            self.inc_rel_rt_e.next = self.d_seg1.q.val().rel_rt;
-            if self.d_word.q.val().limited {
+            self.inc_rel_phase_e.next = self.ctx_d.q.val().seg1_rel_phase;
+            self.inc_rel_rc_e.next = self.ctx_d.q.val().seg1_rel_rc;
+            self.inc_rel_rt_e.next = self.ctx_d.q.val().seg1_rel_rt;
+            if self.d_word.val().limited {
                 self.inc_fr_e.next = self.ext_fr1.o.val();
                 self.inc_ai_e.next = self.ext_ai1.o.val();
                 self.inc_hai_e.next = self.ext_hai1.o.val();
                 self.inc_rel_e.next = true;
             }
-        } else if self.d_word.q.val().limited {
+        } else if self.d_word.val().limited {
             self.inc_fr_e.next = (self.ext_fr1.o.val() + self.ext_fr2.o.val()) + self.byte_fr.val();
             self.inc_ai_e.next = (self.ext_ai1.o.val() + self.ext_ai2.o.val()) + self.byte_ai.val();
             self.inc_hai_e.next =
                 (self.ext_hai1.o.val() + self.ext_hai2.o.val()) + self.byte_hai.val();
             self.inc_rel_e.next = self.d_seg2.q.val().released;
         }
-        self.did_cut_e.next = self.d_do_cut.q.val() & !self.d_seg1.q.val().released;
+        self.did_cut_e.next = self.d_do_cut.val() & !self.ctx_d.q.val().seg1_released;
 
         // ---- commands, and QPs not in DCQCN mode (golden: the top of `update`) ----
-        self.ovr.next = (self.d_ev.q.val().kind == self.kind_reset.val())
-            | (self.d_ev.q.val().kind == self.kind_mode.val())
-            | self.d_word.q.val().mode.any();
+        self.ovr.next = (self.d_ev.val().kind == self.kind_reset.val())
+            | (self.d_ev.val().kind == self.kind_mode.val())
+            | self.d_word.val().mode.any();
         self.rep_ovr_rc.next = self.cfg.val().max_rate;
         self.rep_ovr_rt.next = self.cfg.val().max_rate;
-        if self.d_ev.q.val().kind == self.kind_reset.val() {
+        if self.d_ev.val().kind == self.kind_reset.val() {
             self.w_pre.next = self.zero_word.val();
-        } else if self.d_ev.q.val().kind == self.kind_mode.val() {
+        } else if self.d_ev.val().kind == self.kind_mode.val() {
             self.w_pre.next = self.zero_word.val();
-            self.w_pre.next.mode = self.d_ev.q.val().ctl_mode;
-            self.w_pre.next.host_rate = self.d_ev.q.val().ctl_rate;
-            if self.d_ev.q.val().ctl_mode == self.mode_host.val() {
-                self.rep_ovr_rc.next = self.d_ev.q.val().ctl_rate;
-                self.rep_ovr_rt.next = self.d_ev.q.val().ctl_rate;
+            self.w_pre.next.mode = self.d_ev.val().ctl_mode;
+            self.w_pre.next.host_rate = self.d_ev.val().ctl_rate;
+            if self.d_ev.val().ctl_mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.d_ev.val().ctl_rate;
+                self.rep_ovr_rt.next = self.d_ev.val().ctl_rate;
             }
-        } else if self.d_word.q.val().mode.any() {
-            self.w_pre.next = self.d_word.q.val();
-            if self.d_word.q.val().mode == self.mode_host.val() {
-                self.rep_ovr_rc.next = self.d_word.q.val().host_rate;
-                self.rep_ovr_rt.next = self.d_word.q.val().host_rate;
+        } else if self.d_word.val().mode.any() {
+            self.w_pre.next = self.d_word.val();
+            if self.d_word.val().mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.d_word.val().host_rate;
+                self.rep_ovr_rt.next = self.d_word.val().host_rate;
             }
         }
         if self.ovr.val() {

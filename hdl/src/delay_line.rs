@@ -1,0 +1,154 @@
+//! `DelayLine`: a value delayed by `n` advancing cycles, kept in a small RAM instead of a
+//! chain of `n` registers.
+//!
+//! The RP's context (the old state word, now, the event, about 800 bits) waits beside each
+//! increase segment for 12 cycles. As a register chain that was 12 x 800 flip-flops per
+//! segment, most of the core's 37 000. Here the value is written into a RAM of `2^AW`
+//! words at a pointer that advances with `en`, read back `n - 1` advancing cycles later
+//! (the RAM's read is registered) and registered once more at the output (a block RAM's
+//! output is slow: `toolchain.md`). yosys maps the RAM to LUT RAM or block RAM, whichever
+//! is cheaper for the shape; the only flip-flops are the output register, the RAM's read
+//! register and the pointer.
+//!
+//! Behaviour, exactly that of `n` registers that load when `en` is high: `q` is the `d`
+//! presented `n` advancing cycles ago (the RAM starts as zeros, as registers do, so `q` is
+//! 0 before that). `en` low holds `q`. Limits: `3 <= n <= 2^AW + 1` (checked by
+//! [`DelayLine::new`]): the RAM part is `r = n - 1` long, and `r >= 2` keeps a read from
+//! ever meeting the write of the same cycle.
+//!
+//! How the read address follows a stall: in a cycle where the pointer is `m` (the number of
+//! advancing cycles so far), the RAM read registered at the next edge must be the word
+//! written `r` advancing cycles before the next cycle's count. If `en` is high now the
+//! count becomes `m + 1`: read `m + 1 - r`; if `en` is low it stays `m`: read `m - r`.
+
+use rust_hdl::prelude::*;
+
+/// `q` = `d` of `n` advancing cycles ago (`n` set by [`DelayLine::new`], `3..=2^AW + 1`).
+#[derive(LogicBlock)]
+pub struct DelayLine<T: Synth, const AW: usize> {
+    /// Clock of the RAM and the registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: `d` is taken and every value moves one step (low holds everything).
+    pub en: Signal<In, Bit>,
+    /// The value entering the line.
+    pub d: Signal<In, T>,
+    /// The value that entered `n` advancing cycles ago (registered).
+    pub q: Signal<Out, T>,
+    ram: RAM<T, AW>,
+    /// Write pointer: the number of advancing cycles, modulo `2^AW`.
+    wp: DFF<Bits<AW>>,
+    out: DFF<T>,
+    one: Constant<Bits<AW>>,
+    /// `1 - r` modulo `2^AW`: read offset from `wp` when advancing.
+    read_ahead: Constant<Bits<AW>>,
+    /// `-r` modulo `2^AW`: read offset from `wp` when holding.
+    read_hold: Constant<Bits<AW>>,
+}
+
+impl<T: Synth, const AW: usize> DelayLine<T, AW> {
+    /// A delay of `n` advancing cycles; panics unless `3 <= n <= 2^AW + 1`.
+    pub fn new(n: usize) -> Self {
+        assert!(
+            (1..=16).contains(&AW) && (3..=(1 << AW) + 1).contains(&n),
+            "DelayLine<_, {AW}>: n = {n} must be 3..={} (and AW 1..=16)",
+            (1usize << AW) + 1
+        );
+        let modulus = 1u64 << AW;
+        let r = (n - 1) as u64;
+        Self {
+            clock: Default::default(),
+            en: Default::default(),
+            d: Default::default(),
+            q: Default::default(),
+            ram: Default::default(),
+            wp: Default::default(),
+            out: Default::default(),
+            one: Constant::new(1.into()),
+            read_ahead: Constant::new(((modulus + 1 - r) % modulus).into()),
+            read_hold: Constant::new(((modulus - r) % modulus).into()),
+        }
+    }
+}
+
+impl<T: Synth, const AW: usize> Logic for DelayLine<T, AW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wp, out);
+        self.ram.write_clock.next = self.clock.val();
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_address.next = self.wp.q.val();
+        self.ram.write_data.next = self.d.val();
+        self.ram.write_enable.next = self.en.val();
+        self.ram.read_address.next = self.wp.q.val() + self.read_hold.val();
+        self.q.next = self.out.q.val();
+        if self.en.val() {
+            self.wp.d.next = self.wp.q.val() + self.one.val();
+            self.ram.read_address.next = self.wp.q.val() + self.read_ahead.val();
+            self.out.d.next = self.ram.read_data.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tick<const AW: usize>(l: &mut DelayLine<Bits<12>, AW>) {
+        assert!(simulate(l, 100));
+        l.clock.next = Clock { clk: true };
+        assert!(simulate(l, 100));
+        l.clock.next = Clock { clk: false };
+        assert!(simulate(l, 100));
+    }
+
+    /// Against a model of `n` registers with enable, for every length the address width
+    /// allows, with stalls of 1 to 3 cycles mixed in and more values than the RAM holds.
+    fn matches_registers<const AW: usize>() {
+        for n in 3..=(1usize << AW) + 1 {
+            let mut l = DelayLine::<Bits<12>, AW>::new(n);
+            l.connect_all();
+            let mut regs = vec![0u64; n];
+            let mut x: u64 = 0x2545_F491_4F6C_DD1D ^ n as u64;
+            let mut checked = 0;
+            for cycle in 0..(6 << AW) + 40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let en = x % 5 != 0;
+                let d = (x >> 8) & 0xFFF;
+                l.d.next = d.into();
+                l.en.next = en;
+                tick(&mut l);
+                if en {
+                    regs.rotate_right(1);
+                    regs[0] = d;
+                }
+                assert_eq!(
+                    l.q.val().to_u64(),
+                    regs[n - 1],
+                    "AW {AW}, n {n}, cycle {cycle}"
+                );
+                checked += 1;
+            }
+            assert!(checked > 40);
+        }
+    }
+
+    #[test]
+    fn behaves_as_n_registers() {
+        matches_registers::<2>();
+        matches_registers::<3>();
+    }
+
+    #[test]
+    #[should_panic(expected = "must be 3..=5")]
+    fn too_long_is_refused() {
+        let _ = DelayLine::<Bits<8>, 2>::new(6);
+    }
+
+    #[test]
+    #[should_panic(expected = "must be 3..=5")]
+    fn too_short_is_refused() {
+        let _ = DelayLine::<Bits<8>, 2>::new(2);
+    }
+}

