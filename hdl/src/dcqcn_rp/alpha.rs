@@ -9,8 +9,8 @@
 //! | register | holds | logic before it |
 //! |---|---|---|
 //! | 1 | the two table words, `t1`, and the answer when it is not a product (`n == 0`: alpha; `k >= 2^14`: 0) | `k = n - 1`, the table reads (LUT RAM, combinational) |
-//! | 2-4 | `hi * lo` (`PipeMul`), `t1` and the fixed answer beside it | `PipeMul` |
-//! | 5-7 | `t1 * c^k` (`PipeMul`), the fixed answer beside it | `PipeMul` |
+//! | 2-4 | `hi * lo` (`PipeMul`); `t1` and the fixed answer beside it (`DelayLine`s) | `PipeMul` |
+//! | 5-7 | `t1 * c^k` (`PipeMul`); the fixed answer beside it | `PipeMul` |
 //! | 8 | `alpha_o` | a 2:1 choice |
 //!
 //! As one combinational step (table read and both multipliers) it was the core's critical
@@ -18,6 +18,7 @@
 //! longer, so the 8 registers add no latency.
 
 use super::widths::*;
+use crate::delay_line::DelayLine;
 use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use rust_hdl::prelude::*;
 
@@ -59,27 +60,15 @@ pub struct AlphaPow {
     r1_fixed: DFF<Bit>,
     /// ... and is this (alpha or 0).
     r1_fixed_val: DFF<Bits<ALPHA_W>>,
+    /// `t1` beside `mul_pow` (registers 2-4), for `mul_alpha`.
+    t1_line: DelayLine<Bits<ALPHA_W>, 2>,
+    /// The fixed answer beside both multipliers (registers 2-7), for register 8.
+    fixed_line: DelayLine<Bit, 3>,
+    fixed_val_line: DelayLine<Bits<ALPHA_W>, 3>,
     /// Q.24 x Q.24 (both `<= 2^24`): the product is `<= 2^48`; bits 24..49 are `c^k`.
     mul_pow: PipeMul<POW_W, POW_W>,
-    // Registers 2-4 beside `mul_pow`.
-    r2_t1: DFF<Bits<ALPHA_W>>,
-    r2_fixed: DFF<Bit>,
-    r2_fixed_val: DFF<Bits<ALPHA_W>>,
-    r3_t1: DFF<Bits<ALPHA_W>>,
-    r3_fixed: DFF<Bit>,
-    r3_fixed_val: DFF<Bits<ALPHA_W>>,
-    r4_t1: DFF<Bits<ALPHA_W>>,
-    r4_fixed: DFF<Bit>,
-    r4_fixed_val: DFF<Bits<ALPHA_W>>,
     /// Q.20 x Q.24 (`<= 2^20`, `<= 2^24`): the product is `<= 2^44`; bits 24..45 are alpha.
     mul_alpha: PipeMul<ALPHA_W, POW_W>,
-    // Registers 5-7 beside `mul_alpha`.
-    r5_fixed: DFF<Bit>,
-    r5_fixed_val: DFF<Bits<ALPHA_W>>,
-    r6_fixed: DFF<Bit>,
-    r6_fixed_val: DFF<Bits<ALPHA_W>>,
-    r7_fixed: DFF<Bit>,
-    r7_fixed_val: DFF<Bits<ALPHA_W>>,
     // Register 8.
     r8_alpha: DFF<Bits<ALPHA_W>>,
     /// The product bits the floors (`>> 24`) drop and the bits above each product, which
@@ -111,23 +100,11 @@ impl Default for AlphaPow {
             r1_t1: Default::default(),
             r1_fixed: Default::default(),
             r1_fixed_val: Default::default(),
+            t1_line: DelayLine::new(PIPE_MUL_STAGES),
+            fixed_line: DelayLine::new(2 * PIPE_MUL_STAGES),
+            fixed_val_line: DelayLine::new(2 * PIPE_MUL_STAGES),
             mul_pow: PipeMul::new(),
-            r2_t1: Default::default(),
-            r2_fixed: Default::default(),
-            r2_fixed_val: Default::default(),
-            r3_t1: Default::default(),
-            r3_fixed: Default::default(),
-            r3_fixed_val: Default::default(),
-            r4_t1: Default::default(),
-            r4_fixed: Default::default(),
-            r4_fixed_val: Default::default(),
             mul_alpha: PipeMul::new(),
-            r5_fixed: Default::default(),
-            r5_fixed_val: Default::default(),
-            r6_fixed: Default::default(),
-            r6_fixed_val: Default::default(),
-            r7_fixed: Default::default(),
-            r7_fixed_val: Default::default(),
             r8_alpha: Default::default(),
             pow_frac_unused: Default::default(),
             pow_hi_unused: Default::default(),
@@ -148,23 +125,17 @@ impl Logic for AlphaPow {
             r1_t1,
             r1_fixed,
             r1_fixed_val,
-            r2_t1,
-            r2_fixed,
-            r2_fixed_val,
-            r3_t1,
-            r3_fixed,
-            r3_fixed_val,
-            r4_t1,
-            r4_fixed,
-            r4_fixed_val,
-            r5_fixed,
-            r5_fixed_val,
-            r6_fixed,
-            r6_fixed_val,
-            r7_fixed,
-            r7_fixed_val,
             r8_alpha
         );
+        self.t1_line.clock.next = self.clock.val();
+        self.t1_line.en.next = self.en.val();
+        self.t1_line.d.next = self.r1_t1.q.val();
+        self.fixed_line.clock.next = self.clock.val();
+        self.fixed_line.en.next = self.en.val();
+        self.fixed_line.d.next = self.r1_fixed.q.val();
+        self.fixed_val_line.clock.next = self.clock.val();
+        self.fixed_val_line.en.next = self.en.val();
+        self.fixed_val_line.d.next = self.r1_fixed_val.q.val();
         self.mul_pow.clock.next = self.clock.val();
         self.mul_pow.en.next = self.en.val();
         self.mul_alpha.clock.next = self.clock.val();
@@ -178,7 +149,7 @@ impl Logic for AlphaPow {
         self.mul_pow.b.next = self.r1_lo.q.val();
         self.pow_frac_unused.next = self.mul_pow.p.val().get_bits::<24>(0);
         self.pow_hi_unused.next = self.mul_pow.p.val().get_bits::<15>(49);
-        self.mul_alpha.a.next = self.r4_t1.q.val();
+        self.mul_alpha.a.next = self.t1_line.q.val();
         self.mul_alpha.b.next = self.mul_pow.p.val().get_bits::<POW_W>(24);
         self.alpha_frac_unused.next = self.mul_alpha.p.val().get_bits::<24>(0);
         self.alpha_hi_unused.next = self.mul_alpha.p.val().get_bits::<19>(45);
@@ -198,23 +169,8 @@ impl Logic for AlphaPow {
                 self.r1_fixed.d.next = false;
                 self.r1_fixed_val.d.next = 0.into();
             }
-            self.r2_t1.d.next = self.r1_t1.q.val();
-            self.r2_fixed.d.next = self.r1_fixed.q.val();
-            self.r2_fixed_val.d.next = self.r1_fixed_val.q.val();
-            self.r3_t1.d.next = self.r2_t1.q.val();
-            self.r3_fixed.d.next = self.r2_fixed.q.val();
-            self.r3_fixed_val.d.next = self.r2_fixed_val.q.val();
-            self.r4_t1.d.next = self.r3_t1.q.val();
-            self.r4_fixed.d.next = self.r3_fixed.q.val();
-            self.r4_fixed_val.d.next = self.r3_fixed_val.q.val();
-            self.r5_fixed.d.next = self.r4_fixed.q.val();
-            self.r5_fixed_val.d.next = self.r4_fixed_val.q.val();
-            self.r6_fixed.d.next = self.r5_fixed.q.val();
-            self.r6_fixed_val.d.next = self.r5_fixed_val.q.val();
-            self.r7_fixed.d.next = self.r6_fixed.q.val();
-            self.r7_fixed_val.d.next = self.r6_fixed_val.q.val();
-            if self.r7_fixed.q.val() {
-                self.r8_alpha.d.next = self.r7_fixed_val.q.val();
+            if self.fixed_line.q.val() {
+                self.r8_alpha.d.next = self.fixed_val_line.q.val();
             } else {
                 self.r8_alpha.d.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);
             }
