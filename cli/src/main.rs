@@ -170,7 +170,21 @@ pub(crate) fn internal(message: impl Into<String>) -> Failure {
     }
 }
 
+/// Stack of the thread that runs a command: rust-hdl keeps a design in one struct, built
+/// and connected on the stack, and the core top (an RP update of over a hundred pipeline
+/// registers) needs more than a main thread's 8 MiB.
+const COMMAND_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    std::thread::Builder::new()
+        .stack_size(COMMAND_STACK)
+        .spawn(run)
+        .expect("spawn the command thread")
+        .join()
+        .unwrap_or(ExitCode::FAILURE)
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Verilog { out } => verilog(&out),

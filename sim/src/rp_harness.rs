@@ -72,10 +72,10 @@ pub struct IncCounts {
 }
 
 /// Cycles by which the increase-event counters lag `cnt_cnp_received` and
-/// `cnt_rate_cuts`: the event's write back loads the first of the counter pipeline's four
-/// stages (`roce_cc_hdl::dcqcn_rp::inc_count`), the counters take it on the fourth edge
+/// `cnt_rate_cuts`: the event's write back loads the first of the counter pipeline's
+/// stages (`roce_cc_hdl::dcqcn_rp::inc_count`), the counters take it on the `INC_COUNT_LAG`th edge
 /// after. The stages run every cycle, stall or not.
-pub const INC_COUNT_LAG: usize = 4;
+pub const INC_COUNT_LAG: usize = roce_cc_hdl::dcqcn_rp::inc_count::INC_COUNT_LAG;
 
 impl IncCounts {
     fn of(c: &crate::dcqcn_rp::RpCounters) -> Self {

@@ -99,9 +99,8 @@ pub fn bring_up(
 
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
 /// cycle (idle cycles are appended to drain the pipeline: its stages and report register,
-/// `RP_REPORT_LATENCY`, the increase counters' four stages, and a margin); returns the
-/// reports the
-/// consumer took, in order, or the first mismatch.
+/// `RP_REPORT_LATENCY`, the increase counters' `INC_COUNT_LAG`, and a margin); returns the
+/// reports the consumer took, in order, or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
     steps: &[Step],

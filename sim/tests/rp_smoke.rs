@@ -7,15 +7,16 @@ use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
-/// 5000 cycles on 8 hot QPs of 16: CNPs, packets and queries mixed, idle gaps from a
-/// cycle to 3 s, backpressure on the report stream. Events the RP does not take in their
-/// cycle (the same-QP interlock holds a hot QP for `UPD_STAGES + 1` cycles) are dropped.
+/// 12000 cycles on all 16 QPs: CNPs, packets and queries mixed, idle gaps from a cycle to
+/// 3 s, backpressure on the report stream. Events the RP does not take in their cycle (the
+/// same-QP interlock holds a hot QP for `UPD_STAGES + 1` cycles, over a hundred) are
+/// dropped.
 fn stream() -> Vec<Step> {
     let mut rng = XorShift::new(12345);
-    (0..5000)
+    (0..12000)
         .map(|_| {
             let r = rng.next_u64();
-            let qp = (r % 8) as u32;
+            let qp = (r % 16) as u32;
             Step {
                 ctl: None,
                 dt: match r % 7 {
@@ -26,8 +27,8 @@ fn stream() -> Vec<Step> {
                 },
                 cnp: (r >> 8 & 3 == 0).then_some(qp),
                 tx: (r >> 10 & 1 == 0)
-                    .then_some(((r >> 12) as u32 % 8, 1 + (r >> 20) as u32 % 9000)),
-                query: (r >> 14 & 1 == 0).then_some((r >> 16) as u32 % 8),
+                    .then_some(((r >> 12) as u32 % 16, 1 + (r >> 20) as u32 % 9000)),
+                query: (r >> 14 & 1 == 0).then_some((r >> 16) as u32 % 16),
                 m_ready: r >> 30 & 3 != 0,
             }
         })

@@ -18,25 +18,20 @@
 //!
 //! The division is a multiply by the reciprocal `floor(2^28 / step)` from the
 //! configuration (`recip_ai`, `recip_hai`) and one correction step (golden: `div_step`):
-//! two `WideMul`s, no divider.
+//! two pipelined multipliers (`PipeMul`), no divider.
 //!
-//! ```text
-//!  edge c+2 (write back)  K1 <= counts, releasing run (from RpUpdate)
-//!  cycle c+3  K1: step and reciprocal by phase; x = max - Rt; d = Rt - Rc; x * recip
-//!  cycle c+4  K2: q0 * step, remainder, correction -> e0, remainder g
-//!  cycle c+5  K3: d(e0 - 1), d(e0), bit length -> release index
-//!  cycle c+6  K4: counters += counts (+ release index in its phase)
-//!  cycle c+7  cnt_* show the event (4 cycles after cnt_cnp_received and the report)
-//! ```
-//!
+//! The work is spread over [`INC_COUNT_LAG`] = 17 registers, at most one carry chain (or
+//! one barrel shifter, or the bit length) between two of them (see [`IncCount`]): the
+//! counters show an event `INC_COUNT_LAG` cycles after `cnt_cnp_received` and the report do.
 //! The stages run every cycle (they do not hold with the report stream's backpressure), so
-//! the lag is 4 cycles after the write-back edge's counters, always. Nothing here feeds the
-//! state path. `cfg` must not change while an event is in these stages.
+//! the lag is always the same. Nothing here feeds the state path. `cfg` must not change
+//! while an event is in these stages.
 
 use super::rate::Asr;
 use super::widths::*;
 use crate::COUNTER_W;
-use crate::wide_mul::WideMul;
+use crate::delay_line::DelayLine;
+use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -133,12 +128,72 @@ impl Logic for BitLen {
     }
 }
 
-/// The increase-event counters by phase, four pipeline stages after the write back.
+/// What waits beside the release-index arithmetic: the event's counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct IncEvent {
+    /// An event was written back.
+    pub valid: Bit,
+    /// Events applied in full by phase.
+    pub fr: Bits<EVENTS_W>,
+    pub ai: Bits<EVENTS_W>,
+    pub hai: Bits<EVENTS_W>,
+    /// A run released the limiter (it counts its release index too).
+    pub rel: Bit,
+}
+
+/// What the release-index arithmetic carries beside its two multipliers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RelCarry {
+    /// The releasing run's phase.
+    pub ph: Bits<PHASE_W>,
+    /// Its step, Mb/s Q.8 (0 in fast recovery).
+    pub s: Bits<RATE_W>,
+    /// `max - Rt`, Mb/s Q.8.
+    pub x: Bits<RATE_W>,
+    /// `d = Rt - Rc`, two's complement.
+    pub d: Bits<DIST_W>,
+    /// `d - s`.
+    pub dms: Bits<DIST_W>,
+    /// Rt at the max already.
+    pub at_max: Bit,
+    /// The quotient estimate `floor((max - Rt) * recip / 2^28)` (beside the second
+    /// multiplier only).
+    pub q0: Bits<COUNT_W>,
+}
+
+/// Edges from the write back (the edge that loads `IncCount`'s first register) to the one
+/// that adds the event to the counters: `cnt_*` show it [`INC_COUNT_LAG`] cycles after
+/// `cnt_cnp_received` does.
+pub const INC_COUNT_LAG: usize = 2 * PIPE_MUL_STAGES + 11;
+
+/// The increase-event counters by phase, [`INC_COUNT_LAG`] pipeline stages after the
+/// write back.
+///
+/// | edge | registered |
+/// |---|---|
+/// | 0 | `k1_*`: the event's counts and its releasing run |
+/// | 1 | `k2_*`: step and reciprocal by phase, `x = max - Rt`, `d = Rt - Rc` |
+/// | 2..4 | `x * recip` (`PipeMul`), beside it `d - s` |
+/// | 5..7 | `q0 * s` (`PipeMul`): `q0` the quotient estimate |
+/// | 8 | `r0 = x - q0 * s` |
+/// | 9 | the correction: `r0 >= s` and `r0 - s` |
+/// | 10 | `e0 = ceil(x / s)`, the remainder `g` |
+/// | 11 | `e0 - 1` clamped to 63, `s + g` |
+/// | 12 | `(d - s) >> (e0 - 1)` |
+/// | 13 | `d(e0) = (d(e0 - 1) + g) >> 1` (or `d` at the max) |
+/// | 14 | its bit length |
+/// | 15 | the release index |
+/// | 16 | each phase's count plus the index |
+/// | 17 | the counters |
+///
+/// The event's counts wait beside it in a `DelayLine` (`ev_line`). The stages run every
+/// cycle, stall or not. A reset clears the counters and ignores what leaves the stages for
+/// the next `INC_COUNT_LAG` cycles (events written back before the reset).
 #[derive(LogicBlock)]
 pub struct IncCount {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: empties the stages and clears the counters.
+    /// Synchronous reset: clears the counters and drops the events in the stages.
     pub reset: Signal<In, Bit>,
     /// An event is written back this cycle (its counts below are taken).
     pub valid: Signal<In, Bit>,
@@ -173,7 +228,7 @@ pub struct IncCount {
     /// Hyper-increase events since reset, wrapping.
     pub cnt_hai: Signal<Out, Bits<COUNTER_W>>,
 
-    // K1: as RpUpdate gave them.
+    // Edge 0: as RpUpdate gave them.
     k1_valid: DFF<Bit>,
     k1_fr: DFF<Bits<EVENTS_W>>,
     k1_ai: DFF<Bits<EVENTS_W>>,
@@ -182,52 +237,87 @@ pub struct IncCount {
     k1_ph: DFF<Bits<PHASE_W>>,
     k1_rc: DFF<Bits<RATE_W>>,
     k1_rt: DFF<Bits<RATE_W>>,
-    // K2: the reciprocal product.
-    k2_valid: DFF<Bit>,
-    k2_fr: DFF<Bits<EVENTS_W>>,
-    k2_ai: DFF<Bits<EVENTS_W>>,
-    k2_hai: DFF<Bits<EVENTS_W>>,
-    k2_rel: DFF<Bit>,
-    k2_ph: DFF<Bits<PHASE_W>>,
-    k2_at_max: DFF<Bit>,
-    k2_x: DFF<Bits<RATE_W>>,
-    k2_s: DFF<Bits<RATE_W>>,
-    k2_d: DFF<Bits<DIST_W>>,
-    k2_q0: DFF<Bits<COUNT_W>>,
-    // K3: e0 and the distance still to go at e0 - 1.
-    k3_valid: DFF<Bit>,
-    k3_fr: DFF<Bits<EVENTS_W>>,
-    k3_ai: DFF<Bits<EVENTS_W>>,
-    k3_hai: DFF<Bits<EVENTS_W>>,
-    k3_rel: DFF<Bit>,
-    k3_ph: DFF<Bits<PHASE_W>>,
-    k3_at_max: DFF<Bit>,
-    k3_e0: DFF<Bits<COUNT_W>>,
-    k3_g: DFF<Bits<RATE_W>>,
-    k3_d: DFF<Bits<DIST_W>>,
-    k3_s: DFF<Bits<RATE_W>>,
-    // K4: the release index.
-    k4_valid: DFF<Bit>,
-    k4_fr: DFF<Bits<EVENTS_W>>,
-    k4_ai: DFF<Bits<EVENTS_W>>,
-    k4_hai: DFF<Bits<EVENTS_W>>,
-    k4_rel: DFF<Bit>,
-    k4_ph: DFF<Bits<PHASE_W>>,
-    k4_idx: DFF<Bits<COUNT_W>>,
-    // The counters.
+    /// The counts, from edge 0 to edge 16.
+    ev_in: Signal<Local, IncEvent>,
+    ev_line: DelayLine<IncEvent, 4>,
+    ev: Signal<Local, IncEvent>,
+    // Edge 1.
+    k2: DFF<RelCarry>,
+    k2_recip: DFF<Bits<STEP_RECIP_W>>,
+    // Edges 2..4, 5..7: beside the multipliers.
+    m2: DFF<RelCarry>,
+    m3: DFF<RelCarry>,
+    m4: DFF<RelCarry>,
+    m5: DFF<RelCarry>,
+    m6: DFF<RelCarry>,
+    m7: DFF<RelCarry>,
+    /// `(max - Rt) * recip`: bits 28..49 are the quotient estimate.
+    mul_q: PipeMul<RATE_W, STEP_RECIP_W>,
+    /// `q0 * s`: the low 29 bits are all the remainder needs (it is below `2 s < 2^29`).
+    mul_back: PipeMul<COUNT_W, RATE_W>,
+    c2_in: Signal<Local, RelCarry>,
+    c5_in: Signal<Local, RelCarry>,
+    // Edge 8.
+    m8: DFF<RelCarry>,
+    r8_r0: DFF<Bits<29>>,
+    // Edge 9.
+    m9: DFF<RelCarry>,
+    r9_remf: DFF<Bits<29>>,
+    r9_corr: DFF<Bit>,
+    // Edge 10.
+    r10_e0: DFF<Bits<COUNT_W>>,
+    r10_g: DFF<Bits<RATE_W>>,
+    r10_s: DFF<Bits<RATE_W>>,
+    r10_d: DFF<Bits<DIST_W>>,
+    r10_dms: DFF<Bits<DIST_W>>,
+    r10_at_max: DFF<Bit>,
+    r10_ph: DFF<Bits<PHASE_W>>,
+    // Edge 11.
+    r11_sh: DFF<Bits<6>>,
+    r11_sg: DFF<Bits<DIST_W>>,
+    r11_e0: DFF<Bits<COUNT_W>>,
+    r11_d: DFF<Bits<DIST_W>>,
+    r11_dms: DFF<Bits<DIST_W>>,
+    r11_at_max: DFF<Bit>,
+    r11_ph: DFF<Bits<PHASE_W>>,
+    // Edge 12.
+    r12_asr: DFF<Bits<DIST_W>>,
+    r12_sg: DFF<Bits<DIST_W>>,
+    r12_e0: DFF<Bits<COUNT_W>>,
+    r12_d: DFF<Bits<DIST_W>>,
+    r12_at_max: DFF<Bit>,
+    r12_ph: DFF<Bits<PHASE_W>>,
+    // Edge 13.
+    r13_v: DFF<Bits<DIST_W>>,
+    r13_e0: DFF<Bits<COUNT_W>>,
+    r13_at_max: DFF<Bit>,
+    r13_ph: DFF<Bits<PHASE_W>>,
+    // Edge 14.
+    r14_bl: DFF<Bits<BITLEN_W>>,
+    r14_e0: DFF<Bits<COUNT_W>>,
+    r14_at_max: DFF<Bit>,
+    r14_ph: DFF<Bits<PHASE_W>>,
+    // Edge 15.
+    r15_idx: DFF<Bits<COUNT_W>>,
+    r15_ph: DFF<Bits<PHASE_W>>,
+    // Edge 16.
+    r16_valid: DFF<Bit>,
+    r16_fr: DFF<Bits<EVENTS_W>>,
+    r16_ai: DFF<Bits<EVENTS_W>>,
+    r16_hai: DFF<Bits<EVENTS_W>>,
+    // Edge 17: the counters.
     c_fr: DFF<Bits<COUNTER_W>>,
     c_ai: DFF<Bits<COUNTER_W>>,
     c_hai: DFF<Bits<COUNTER_W>>,
+    /// Cycles left in which what leaves the stages is dropped (after a reset).
+    flush: DFF<Bits<5>>,
 
-    /// `(max - Rt) * recip`: bits 28.. are the quotient estimate.
-    mul_q: WideMul<RATE_W, STEP_RECIP_W, 49>,
-    /// `q0 * step`, low 29 bits (the remainder is below `2 step < 2^29`).
-    mul_back: WideMul<COUNT_W, RATE_W, 29>,
     ext_rt: ZeroExt<RATE_W, DIST_W>,
     ext_rc: ZeroExt<RATE_W, DIST_W>,
+    ext_s31: ZeroExt<RATE_W, DIST_W>,
     ext_x: ZeroExt<RATE_W, 29>,
     ext_s29: ZeroExt<RATE_W, 29>,
-    ext_s31: ZeroExt<RATE_W, DIST_W>,
+    ext_s31b: ZeroExt<RATE_W, DIST_W>,
     ext_g31: ZeroExt<RATE_W, DIST_W>,
     ext_inc: ZeroExt<2, COUNT_W>,
     ext_bl: ZeroExt<BITLEN_W, COUNT_W>,
@@ -241,31 +331,28 @@ pub struct IncCount {
 
     s: Signal<Local, Bits<RATE_W>>,
     recip: Signal<Local, Bits<STEP_RECIP_W>>,
-    /// The low 28 bits of `(max - Rt) * recip`, below the quotient: used by nothing
-    /// (Verilator ignores `*unused*` signals).
+    /// The low 28 bits of `(max - Rt) * recip`, below the quotient, and the bits above 49
+    /// (always zero): used by nothing.
     q_frac_unused: Signal<Local, Bits<28>>,
-    r0: Signal<Local, Bits<29>>,
-    remf: Signal<Local, Bits<29>>,
+    q_hi_unused: Signal<Local, Bits<15>>,
+    /// `q0 * s` above bit 29: the remainder does not depend on them.
+    back_hi_unused: Signal<Local, Bits<35>>,
+    /// `x` out of `m8` (a local: `hdl_gen` cannot slice a field).
+    x8: Signal<Local, Bits<RATE_W>>,
     /// Bit 28 of the corrected remainder, which is below `step < 2^28`: always 0.
     remf_hi_unused: Signal<Local, Bit>,
-    /// Correction of the quotient estimate (0 or 1).
-    corr: Signal<Local, Bits<2>>,
-    /// 1 when the step does not divide `max - Rt` (ceil instead of floor).
-    up: Signal<Local, Bits<2>>,
+    remf: Signal<Local, Bits<29>>,
     /// `e0 - q0`: the correction plus the ceiling (0..=2).
     e0_inc: Signal<Local, Bits<2>>,
-    x: Signal<Local, Bits<RATE_W>>,
-    sh: Signal<Local, Bits<6>>,
+    up: Signal<Local, Bits<2>>,
+    corr2: Signal<Local, Bits<2>>,
     e0_m1: Signal<Local, Bits<COUNT_W>>,
-    d1: Signal<Local, Bits<DIST_W>>,
-    t2: Signal<Local, Bits<DIST_W>>,
     idx: Signal<Local, Bits<COUNT_W>>,
     idx_ev: Signal<Local, Bits<EVENTS_W>>,
-    add_fr: Signal<Local, Bits<EVENTS_W>>,
-    add_ai: Signal<Local, Bits<EVENTS_W>>,
-    add_hai: Signal<Local, Bits<EVENTS_W>>,
     one_c: Constant<Bits<COUNT_W>>,
     sh_max: Constant<Bits<COUNT_W>>,
+    lag: Constant<Bits<5>>,
+    one5: Constant<Bits<5>>,
     ph_fr: Constant<Bits<PHASE_W>>,
     ph_ai: Constant<Bits<PHASE_W>>,
     ph_hai: Constant<Bits<PHASE_W>>,
@@ -300,45 +387,70 @@ impl Default for IncCount {
             k1_ph: Default::default(),
             k1_rc: Default::default(),
             k1_rt: Default::default(),
-            k2_valid: Default::default(),
-            k2_fr: Default::default(),
-            k2_ai: Default::default(),
-            k2_hai: Default::default(),
-            k2_rel: Default::default(),
-            k2_ph: Default::default(),
-            k2_at_max: Default::default(),
-            k2_x: Default::default(),
-            k2_s: Default::default(),
-            k2_d: Default::default(),
-            k2_q0: Default::default(),
-            k3_valid: Default::default(),
-            k3_fr: Default::default(),
-            k3_ai: Default::default(),
-            k3_hai: Default::default(),
-            k3_rel: Default::default(),
-            k3_ph: Default::default(),
-            k3_at_max: Default::default(),
-            k3_e0: Default::default(),
-            k3_g: Default::default(),
-            k3_d: Default::default(),
-            k3_s: Default::default(),
-            k4_valid: Default::default(),
-            k4_fr: Default::default(),
-            k4_ai: Default::default(),
-            k4_hai: Default::default(),
-            k4_rel: Default::default(),
-            k4_ph: Default::default(),
-            k4_idx: Default::default(),
+            ev_in: Default::default(),
+            ev_line: DelayLine::new(INC_COUNT_LAG - 2),
+            ev: Default::default(),
+            k2: Default::default(),
+            k2_recip: Default::default(),
+            m2: Default::default(),
+            m3: Default::default(),
+            m4: Default::default(),
+            m5: Default::default(),
+            m6: Default::default(),
+            m7: Default::default(),
+            mul_q: Default::default(),
+            mul_back: Default::default(),
+            c2_in: Default::default(),
+            c5_in: Default::default(),
+            m8: Default::default(),
+            r8_r0: Default::default(),
+            m9: Default::default(),
+            r9_remf: Default::default(),
+            r9_corr: Default::default(),
+            r10_e0: Default::default(),
+            r10_g: Default::default(),
+            r10_s: Default::default(),
+            r10_d: Default::default(),
+            r10_dms: Default::default(),
+            r10_at_max: Default::default(),
+            r10_ph: Default::default(),
+            r11_sh: Default::default(),
+            r11_sg: Default::default(),
+            r11_e0: Default::default(),
+            r11_d: Default::default(),
+            r11_dms: Default::default(),
+            r11_at_max: Default::default(),
+            r11_ph: Default::default(),
+            r12_asr: Default::default(),
+            r12_sg: Default::default(),
+            r12_e0: Default::default(),
+            r12_d: Default::default(),
+            r12_at_max: Default::default(),
+            r12_ph: Default::default(),
+            r13_v: Default::default(),
+            r13_e0: Default::default(),
+            r13_at_max: Default::default(),
+            r13_ph: Default::default(),
+            r14_bl: Default::default(),
+            r14_e0: Default::default(),
+            r14_at_max: Default::default(),
+            r14_ph: Default::default(),
+            r15_idx: Default::default(),
+            r15_ph: Default::default(),
+            r16_valid: Default::default(),
+            r16_fr: Default::default(),
+            r16_ai: Default::default(),
+            r16_hai: Default::default(),
             c_fr: Default::default(),
             c_ai: Default::default(),
             c_hai: Default::default(),
-            mul_q: Default::default(),
-            mul_back: Default::default(),
+            flush: Default::default(),
             ext_rt: Default::default(),
             ext_rc: Default::default(),
+            ext_s31: Default::default(),
             ext_x: Default::default(),
             ext_s29: Default::default(),
-            ext_s31: Default::default(),
+            ext_s31b: Default::default(),
             ext_g31: Default::default(),
             ext_inc: Default::default(),
             ext_bl: Default::default(),
@@ -352,24 +464,21 @@ impl Default for IncCount {
             s: Default::default(),
             recip: Default::default(),
             q_frac_unused: Default::default(),
-            r0: Default::default(),
-            remf: Default::default(),
+            q_hi_unused: Default::default(),
+            back_hi_unused: Default::default(),
+            x8: Default::default(),
             remf_hi_unused: Default::default(),
-            corr: Default::default(),
-            up: Default::default(),
+            remf: Default::default(),
             e0_inc: Default::default(),
-            x: Default::default(),
-            sh: Default::default(),
+            up: Default::default(),
+            corr2: Default::default(),
             e0_m1: Default::default(),
-            d1: Default::default(),
-            t2: Default::default(),
             idx: Default::default(),
             idx_ev: Default::default(),
-            add_fr: Default::default(),
-            add_ai: Default::default(),
-            add_hai: Default::default(),
             one_c: Constant::new(1.into()),
             sh_max: Constant::new(63.into()),
+            lag: Constant::new((INC_COUNT_LAG as u64).into()),
+            one5: Constant::new(1.into()),
             ph_fr: Constant::new(0.into()),
             ph_ai: Constant::new(1.into()),
             ph_hai: Constant::new(2.into()),
@@ -377,17 +486,22 @@ impl Default for IncCount {
     }
 }
 
+// The flush count fits its 5 bits; the counts' line is at most 17 long (`AW` = 4).
+const _: () = assert!(INC_COUNT_LAG < 32 && INC_COUNT_LAG - 2 <= 17);
+
 impl Logic for IncCount {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k1_valid, k1_fr, k1_ai, k1_hai, k1_rel, k1_ph, k1_rc, k1_rt, k2_valid,
-            k2_fr, k2_ai, k2_hai, k2_rel, k2_ph, k2_at_max, k2_x, k2_s, k2_d, k2_q0, k3_valid,
-            k3_fr, k3_ai, k3_hai, k3_rel, k3_ph, k3_at_max, k3_e0, k3_g, k3_d, k3_s, k4_valid,
-            k4_fr, k4_ai, k4_hai, k4_rel, k4_ph, k4_idx, c_fr, c_ai, c_hai
+            self, clock, k1_valid, k1_fr, k1_ai, k1_hai, k1_rel, k1_ph, k1_rc, k1_rt, k2, k2_recip,
+            m2, m3, m4, m5, m6, m7, m8, r8_r0, m9, r9_remf, r9_corr, r10_e0, r10_g, r10_s, r10_d,
+            r10_dms, r10_at_max, r10_ph, r11_sh, r11_sg, r11_e0, r11_d, r11_dms, r11_at_max,
+            r11_ph, r12_asr, r12_sg, r12_e0, r12_d, r12_at_max, r12_ph, r13_v, r13_e0, r13_at_max,
+            r13_ph, r14_bl, r14_e0, r14_at_max, r14_ph, r15_idx, r15_ph, r16_valid, r16_fr, r16_ai,
+            r16_hai, c_fr, c_ai, c_hai, flush
         );
 
-        // ---- K1 <= the event's counts and its releasing run ----
+        // ---- edge 0: the event's counts and its releasing run ----
         self.k1_valid.d.next = self.valid.val();
         self.k1_fr.d.next = self.fr.val();
         self.k1_ai.d.next = self.ai.val();
@@ -396,8 +510,18 @@ impl Logic for IncCount {
         self.k1_ph.d.next = self.rel_phase.val();
         self.k1_rc.d.next = self.rel_rc.val();
         self.k1_rt.d.next = self.rel_rt.val();
+        // The counts wait in their line until edge 16.
+        self.ev_in.next.valid = self.k1_valid.q.val();
+        self.ev_in.next.fr = self.k1_fr.q.val();
+        self.ev_in.next.ai = self.k1_ai.q.val();
+        self.ev_in.next.hai = self.k1_hai.q.val();
+        self.ev_in.next.rel = self.k1_rel.q.val();
+        self.ev_line.clock.next = self.clock.val();
+        self.ev_line.en.next = true;
+        self.ev_line.d.next = self.ev_in.val();
+        self.ev.next = self.ev_line.q.val();
 
-        // ---- K1: step, reciprocal, quotient estimate ----
+        // ---- edge 1: step and reciprocal by phase, x = max - Rt, d = Rt - Rc ----
         self.s.next = 0.into();
         self.recip.next = self.recip_ai.val();
         if self.k1_ph.q.val() == self.ph_ai.val() {
@@ -406,126 +530,174 @@ impl Logic for IncCount {
             self.s.next = self.hai_rate.val();
             self.recip.next = self.recip_hai.val();
         }
-        self.x.next = self.max.val() - self.k1_rt.q.val();
-        self.mul_q.a.next = self.x.val();
-        self.mul_q.b.next = self.recip.val();
-        self.q_frac_unused.next = self.mul_q.p.val().get_bits::<28>(0);
         self.ext_rt.i.next = self.k1_rt.q.val();
         self.ext_rc.i.next = self.k1_rc.q.val();
-        self.k2_valid.d.next = self.k1_valid.q.val();
-        self.k2_fr.d.next = self.k1_fr.q.val();
-        self.k2_ai.d.next = self.k1_ai.q.val();
-        self.k2_hai.d.next = self.k1_hai.q.val();
-        self.k2_rel.d.next = self.k1_rel.q.val();
-        self.k2_ph.d.next = self.k1_ph.q.val();
-        self.k2_at_max.d.next = self.k1_rt.q.val() >= self.max.val();
-        self.k2_x.d.next = self.x.val();
-        self.k2_s.d.next = self.s.val();
-        self.k2_d.d.next = self.ext_rt.o.val() - self.ext_rc.o.val();
-        self.k2_q0.d.next = self.mul_q.p.val().get_bits::<COUNT_W>(28);
+        self.k2.d.next.ph = self.k1_ph.q.val();
+        self.k2.d.next.s = self.s.val();
+        self.k2.d.next.x = self.max.val() - self.k1_rt.q.val();
+        self.k2.d.next.d = self.ext_rt.o.val() - self.ext_rc.o.val();
+        self.k2.d.next.dms = 0.into();
+        self.k2.d.next.at_max = self.k1_rt.q.val() >= self.max.val();
+        self.k2.d.next.q0 = 0.into();
+        self.k2_recip.d.next = self.recip.val();
 
-        // ---- K2: remainder, correction: e0 = ceil(x / s) ----
-        self.mul_back.a.next = self.k2_q0.q.val();
-        self.mul_back.b.next = self.k2_s.q.val();
-        self.ext_x.i.next = self.k2_x.q.val();
-        self.ext_s29.i.next = self.k2_s.q.val();
-        self.r0.next = self.ext_x.o.val() - self.mul_back.p.val();
-        // q0 is floor(x / s) or one less: one correction.
-        self.corr.next = 0.into();
-        self.remf.next = self.r0.val();
-        if self.r0.val() >= self.ext_s29.o.val() {
-            self.corr.next = 1.into();
-            self.remf.next = self.r0.val() - self.ext_s29.o.val();
+        // ---- edges 2..4: x * recip; d - s beside it ----
+        self.mul_q.clock.next = self.clock.val();
+        self.mul_q.en.next = true;
+        self.mul_q.a.next = self.k2.q.val().x;
+        self.mul_q.b.next = self.k2_recip.q.val();
+        self.ext_s31.i.next = self.k2.q.val().s;
+        self.c2_in.next = self.k2.q.val();
+        self.c2_in.next.dms = self.k2.q.val().d - self.ext_s31.o.val();
+        self.m2.d.next = self.c2_in.val();
+        self.m3.d.next = self.m2.q.val();
+        self.m4.d.next = self.m3.q.val();
+
+        // ---- edges 5..7: q0 * s ----
+        self.q_frac_unused.next = self.mul_q.p.val().get_bits::<28>(0);
+        self.q_hi_unused.next = self.mul_q.p.val().get_bits::<15>(49);
+        self.c5_in.next = self.m4.q.val();
+        self.c5_in.next.q0 = self.mul_q.p.val().get_bits::<COUNT_W>(28);
+        self.mul_back.clock.next = self.clock.val();
+        self.mul_back.en.next = true;
+        self.mul_back.a.next = self.c5_in.val().q0;
+        self.mul_back.b.next = self.m4.q.val().s;
+        self.m5.d.next = self.c5_in.val();
+        self.m6.d.next = self.m5.q.val();
+        self.m7.d.next = self.m6.q.val();
+
+        // ---- edge 8: r0 = x - q0 * s (29 bits) ----
+        self.back_hi_unused.next = self.mul_back.p.val().get_bits::<35>(29);
+        self.x8.next = self.m7.q.val().x;
+        self.ext_x.i.next = self.x8.val();
+        self.m8.d.next = self.m7.q.val();
+        self.r8_r0.d.next = self.ext_x.o.val() - self.mul_back.p.val().get_bits::<29>(0);
+
+        // ---- edge 9: q0 is floor(x / s) or one less: one correction ----
+        self.ext_s29.i.next = self.m8.q.val().s;
+        self.m9.d.next = self.m8.q.val();
+        self.r9_corr.d.next = false;
+        self.r9_remf.d.next = self.r8_r0.q.val();
+        if self.r8_r0.q.val() >= self.ext_s29.o.val() {
+            self.r9_corr.d.next = true;
+            self.r9_remf.d.next = self.r8_r0.q.val() - self.ext_s29.o.val();
         }
+
+        // ---- edge 10: e0 = ceil(x / s) (not a multiple of the step: Rt reaches max one
+        // event later, from the remainder g below it) ----
+        self.remf.next = self.r9_remf.q.val();
         self.remf_hi_unused.next = self.remf.val().get_bit(28);
-        // Not a multiple of the step: Rt reaches max one event later, from `remf` below it.
         self.up.next = 0.into();
-        self.k3_g.d.next = self.k2_s.q.val();
+        self.r10_g.d.next = self.m9.q.val().s;
         if self.remf.val().any() {
             self.up.next = 1.into();
-            self.k3_g.d.next = self.remf.val().get_bits::<RATE_W>(0);
+            self.r10_g.d.next = self.remf.val().get_bits::<RATE_W>(0);
         }
-        self.e0_inc.next = self.corr.val() + self.up.val();
+        self.corr2.next = 0.into();
+        if self.r9_corr.q.val() {
+            self.corr2.next = 1.into();
+        }
+        self.e0_inc.next = self.corr2.val() + self.up.val();
         self.ext_inc.i.next = self.e0_inc.val();
-        self.k3_e0.d.next = self.k2_q0.q.val() + self.ext_inc.o.val();
-        self.k3_valid.d.next = self.k2_valid.q.val();
-        self.k3_fr.d.next = self.k2_fr.q.val();
-        self.k3_ai.d.next = self.k2_ai.q.val();
-        self.k3_hai.d.next = self.k2_hai.q.val();
-        self.k3_rel.d.next = self.k2_rel.q.val();
-        self.k3_ph.d.next = self.k2_ph.q.val();
-        self.k3_at_max.d.next = self.k2_at_max.q.val();
-        self.k3_d.d.next = self.k2_d.q.val();
-        self.k3_s.d.next = self.k2_s.q.val();
+        self.r10_e0.d.next = self.m9.q.val().q0 + self.ext_inc.o.val();
+        self.r10_s.d.next = self.m9.q.val().s;
+        self.r10_d.d.next = self.m9.q.val().d;
+        self.r10_dms.d.next = self.m9.q.val().dms;
+        self.r10_at_max.d.next = self.m9.q.val().at_max;
+        self.r10_ph.d.next = self.m9.q.val().ph;
 
-        // ---- K3: the distance at e0, its bit length, the release index ----
-        // d(e0 - 1) = s + ((d - s) >> (e0 - 1)), shift clamped to 63 (as in IncRun).
-        self.e0_m1.next = self.k3_e0.q.val() - self.one_c.val();
-        self.sh.next = self.e0_m1.val().get_bits::<6>(0);
+        // ---- edge 11: the shift e0 - 1 (clamped to 63, as in IncRun), s + g ----
+        self.e0_m1.next = self.r10_e0.q.val() - self.one_c.val();
+        self.r11_sh.d.next = self.e0_m1.val().get_bits::<6>(0);
         if self.e0_m1.val() >= self.sh_max.val() {
-            self.sh.next = 63.into();
+            self.r11_sh.d.next = 63.into();
         }
-        self.ext_s31.i.next = self.k3_s.q.val();
-        self.asr_run.v.next = self.k3_d.q.val() - self.ext_s31.o.val();
-        self.asr_run.k.next = self.sh.val();
-        self.d1.next = self.ext_s31.o.val() + self.asr_run.o.val();
-        // d(e0) = floor((d(e0 - 1) + g) / 2).
-        self.ext_g31.i.next = self.k3_g.q.val();
-        self.t2.next = self.d1.val() + self.ext_g31.o.val();
-        self.asr_half.v.next = self.t2.val();
+        self.ext_s31b.i.next = self.r10_s.q.val();
+        self.ext_g31.i.next = self.r10_g.q.val();
+        self.r11_sg.d.next = self.ext_s31b.o.val() + self.ext_g31.o.val();
+        self.r11_e0.d.next = self.r10_e0.q.val();
+        self.r11_d.d.next = self.r10_d.q.val();
+        self.r11_dms.d.next = self.r10_dms.q.val();
+        self.r11_at_max.d.next = self.r10_at_max.q.val();
+        self.r11_ph.d.next = self.r10_ph.q.val();
+
+        // ---- edge 12: (d - s) >> (e0 - 1) ----
+        self.asr_run.v.next = self.r11_dms.q.val();
+        self.asr_run.k.next = self.r11_sh.q.val();
+        self.r12_asr.d.next = self.asr_run.o.val();
+        self.r12_sg.d.next = self.r11_sg.q.val();
+        self.r12_e0.d.next = self.r11_e0.q.val();
+        self.r12_d.d.next = self.r11_d.q.val();
+        self.r12_at_max.d.next = self.r11_at_max.q.val();
+        self.r12_ph.d.next = self.r11_ph.q.val();
+
+        // ---- edge 13: d(e0) = floor((d(e0 - 1) + g) / 2), d(e0 - 1) = s + the shift ----
+        self.asr_half.v.next = self.r12_asr.q.val() + self.r12_sg.q.val();
         self.asr_half.k.next = 1.into();
-        self.bitlen.v.next = self.asr_half.o.val();
-        if self.k3_at_max.q.val() {
-            self.bitlen.v.next = self.k3_d.q.val();
+        self.r13_v.d.next = self.asr_half.o.val();
+        if self.r12_at_max.q.val() {
+            self.r13_v.d.next = self.r12_d.q.val();
         }
-        self.ext_bl.i.next = self.bitlen.o.val();
-        self.idx.next = self.k3_e0.q.val() + self.ext_bl.o.val();
-        if self.k3_at_max.q.val() {
+        self.r13_e0.d.next = self.r12_e0.q.val();
+        self.r13_at_max.d.next = self.r12_at_max.q.val();
+        self.r13_ph.d.next = self.r12_ph.q.val();
+
+        // ---- edge 14: the bit length ----
+        self.bitlen.v.next = self.r13_v.q.val();
+        self.r14_bl.d.next = self.bitlen.o.val();
+        self.r14_e0.d.next = self.r13_e0.q.val();
+        self.r14_at_max.d.next = self.r13_at_max.q.val();
+        self.r14_ph.d.next = self.r13_ph.q.val();
+
+        // ---- edge 15: the release index ----
+        self.ext_bl.i.next = self.r14_bl.q.val();
+        self.idx.next = self.r14_e0.q.val() + self.ext_bl.o.val();
+        if self.r14_at_max.q.val() {
             self.idx.next = self.ext_bl.o.val();
-            if !self.bitlen.o.val().any() {
+            if !self.r14_bl.q.val().any() {
                 self.idx.next = 1.into();
             }
-        } else if self.k3_ph.q.val() == self.ph_fr.val() {
+        } else if self.r14_ph.q.val() == self.ph_fr.val() {
             self.idx.next = 1.into();
         }
-        self.k4_valid.d.next = self.k3_valid.q.val();
-        self.k4_fr.d.next = self.k3_fr.q.val();
-        self.k4_ai.d.next = self.k3_ai.q.val();
-        self.k4_hai.d.next = self.k3_hai.q.val();
-        self.k4_rel.d.next = self.k3_rel.q.val();
-        self.k4_ph.d.next = self.k3_ph.q.val();
-        self.k4_idx.d.next = self.idx.val();
+        self.r15_idx.d.next = self.idx.val();
+        self.r15_ph.d.next = self.r14_ph.q.val();
 
-        // ---- K4: the counters ----
-        self.ext_idx.i.next = self.k4_idx.q.val();
+        // ---- edge 16: each phase's count (the releasing run's phase plus its index) ----
+        self.ext_idx.i.next = self.r15_idx.q.val();
         self.idx_ev.next = 0.into();
-        if self.k4_rel.q.val() {
+        if self.ev.val().rel {
             self.idx_ev.next = self.ext_idx.o.val();
         }
-        self.add_fr.next = self.k4_fr.q.val();
-        self.add_ai.next = self.k4_ai.q.val();
-        self.add_hai.next = self.k4_hai.q.val();
-        if self.k4_ph.q.val() == self.ph_fr.val() {
-            self.add_fr.next = self.k4_fr.q.val() + self.idx_ev.val();
-        } else if self.k4_ph.q.val() == self.ph_ai.val() {
-            self.add_ai.next = self.k4_ai.q.val() + self.idx_ev.val();
+        self.r16_valid.d.next = self.ev.val().valid & !self.flush.q.val().any();
+        self.r16_fr.d.next = self.ev.val().fr;
+        self.r16_ai.d.next = self.ev.val().ai;
+        self.r16_hai.d.next = self.ev.val().hai;
+        if self.r15_ph.q.val() == self.ph_fr.val() {
+            self.r16_fr.d.next = self.ev.val().fr + self.idx_ev.val();
+        } else if self.r15_ph.q.val() == self.ph_ai.val() {
+            self.r16_ai.d.next = self.ev.val().ai + self.idx_ev.val();
         } else {
-            self.add_hai.next = self.k4_hai.q.val() + self.idx_ev.val();
+            self.r16_hai.d.next = self.ev.val().hai + self.idx_ev.val();
         }
-        self.ext_add_fr.i.next = self.add_fr.val();
-        self.ext_add_ai.i.next = self.add_ai.val();
-        self.ext_add_hai.i.next = self.add_hai.val();
-        if self.k4_valid.q.val() {
+
+        // ---- edge 17: the counters ----
+        self.ext_add_fr.i.next = self.r16_fr.q.val();
+        self.ext_add_ai.i.next = self.r16_ai.q.val();
+        self.ext_add_hai.i.next = self.r16_hai.q.val();
+        if self.r16_valid.q.val() {
             self.c_fr.d.next = self.c_fr.q.val() + self.ext_add_fr.o.val();
             self.c_ai.d.next = self.c_ai.q.val() + self.ext_add_ai.o.val();
             self.c_hai.d.next = self.c_hai.q.val() + self.ext_add_hai.o.val();
         }
+        if self.flush.q.val().any() {
+            self.flush.d.next = self.flush.q.val() - self.one5.val();
+        }
 
         if self.reset.val() {
             self.k1_valid.d.next = false;
-            self.k2_valid.d.next = false;
-            self.k3_valid.d.next = false;
-            self.k4_valid.d.next = false;
+            self.r16_valid.d.next = false;
+            self.flush.d.next = self.lag.val();
             self.c_fr.d.next = 0.into();
             self.c_ai.d.next = 0.into();
             self.c_hai.d.next = 0.into();

@@ -8,7 +8,7 @@
 //! ```text
 //!  s_cnp_*  ─┐ fixed priority ┌────┐ RAM read ┌────┐ registered ┌──────────────────────┐
 //!  s_tx_*   ─┼ arbiter +      ┤ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: steps A..E │─► m_rate_*
-//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 29)   │
+//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 117)  │
 //!              interlock                        ▲  from W1,W2 └──────────┬───────────┘
 //!                                               └──── write back ◄──────┘
 //! ```
@@ -52,21 +52,21 @@ use crate::lut_ram::LutRam;
 use inc_count::IncCount;
 use rust_hdl::prelude::*;
 use state::{QpWord, RpCfgWord, TimeWord};
-use update::RpUpdate;
+use update::{RpUpdate, UPD_STAGES};
 use widths::*;
 
 /// Cycles from an event's acceptance (the edge that takes it) to its report's
 /// `m_rate_valid`, when the report stream does not stall: S1, S2 (step A), the update's
-/// [`update::UPD_STAGES`] registers, the report register.
-pub const RP_REPORT_LATENCY: usize = 3 + update::UPD_STAGES;
+/// [`UPD_STAGES`](update::UPD_STAGES) registers, the report register.
+pub const RP_REPORT_LATENCY: usize = 3 + UPD_STAGES;
 
-// The interlock and the tag registers (`u01_*` .. `u29_*`) are written out for 29 update
-// registers: changing `UPD_STAGES` means changing them too (the golden model derives its
-// hazard window from `UPD_STAGES`, so the three-way tests would also catch it).
-const _: () = assert!(
-    update::UPD_STAGES == 29,
-    "DcqcnRp's tags and interlock are written for UPD_STAGES = 29"
-);
+/// Update registers whose event's word would reach the RAM or the forwarding registers
+/// too late for an event offered now: the interlock compares the offered QP with S1, S2 and
+/// the tags beside the update's first `HAZ_STAGES` registers.
+const HAZ_STAGES: usize = UPD_STAGES - 2;
+
+/// Index of the tag beside step E.
+const UPD_LAST: usize = UPD_STAGES - 1;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -156,14 +156,14 @@ pub struct DcqcnRp<const QB: usize> {
     pub cnt_cnp_received: Signal<Out, Bits<COUNTER_W>>,
     /// Rate cuts applied, since reset, wrapping.
     pub cnt_rate_cuts: Signal<Out, Bits<COUNTER_W>>,
-    /// Increase events applied in fast recovery, since reset, wrapping (4 cycles behind
-    /// `cnt_cnp_received`: see `inc_count`).
+    /// Increase events applied in fast recovery, since reset, wrapping
+    /// ([`inc_count::INC_COUNT_LAG`] cycles behind `cnt_cnp_received`: see `inc_count`).
     pub cnt_increase_fr: Signal<Out, Bits<COUNTER_W>>,
-    /// Increase events applied in additive increase, since reset, wrapping (4 cycles
-    /// behind `cnt_cnp_received`).
+    /// Increase events applied in additive increase, since reset, wrapping
+    /// (`INC_COUNT_LAG` cycles behind `cnt_cnp_received`).
     pub cnt_increase_ai: Signal<Out, Bits<COUNTER_W>>,
-    /// Increase events applied in hyper increase, since reset, wrapping (4 cycles behind
-    /// `cnt_cnp_received`).
+    /// Increase events applied in hyper increase, since reset, wrapping (`INC_COUNT_LAG`
+    /// cycles behind `cnt_cnp_received`).
     pub cnt_increase_hai: Signal<Out, Bits<COUNTER_W>>,
 
     ram: RAM<QpWord, QB>,
@@ -188,124 +188,18 @@ pub struct DcqcnRp<const QB: usize> {
     s2_now: DFF<TimeWord>,
     s2_ctl: DFF<Bit>,
     s2_word: DFF<QpWord>,
-    /// The event's tag beside the update's registers (`u01` beside `a_*`, the last
-    /// beside step E).
-    u01_valid: DFF<Bit>,
-    u01_kind: DFF<Bits<KIND_W>>,
-    u01_qp: DFF<Bits<QB>>,
-    u01_ctl: DFF<Bit>,
-    u02_valid: DFF<Bit>,
-    u02_kind: DFF<Bits<KIND_W>>,
-    u02_qp: DFF<Bits<QB>>,
-    u02_ctl: DFF<Bit>,
-    u03_valid: DFF<Bit>,
-    u03_kind: DFF<Bits<KIND_W>>,
-    u03_qp: DFF<Bits<QB>>,
-    u03_ctl: DFF<Bit>,
-    u04_valid: DFF<Bit>,
-    u04_kind: DFF<Bits<KIND_W>>,
-    u04_qp: DFF<Bits<QB>>,
-    u04_ctl: DFF<Bit>,
-    u05_valid: DFF<Bit>,
-    u05_kind: DFF<Bits<KIND_W>>,
-    u05_qp: DFF<Bits<QB>>,
-    u05_ctl: DFF<Bit>,
-    u06_valid: DFF<Bit>,
-    u06_kind: DFF<Bits<KIND_W>>,
-    u06_qp: DFF<Bits<QB>>,
-    u06_ctl: DFF<Bit>,
-    u07_valid: DFF<Bit>,
-    u07_kind: DFF<Bits<KIND_W>>,
-    u07_qp: DFF<Bits<QB>>,
-    u07_ctl: DFF<Bit>,
-    u08_valid: DFF<Bit>,
-    u08_kind: DFF<Bits<KIND_W>>,
-    u08_qp: DFF<Bits<QB>>,
-    u08_ctl: DFF<Bit>,
-    u09_valid: DFF<Bit>,
-    u09_kind: DFF<Bits<KIND_W>>,
-    u09_qp: DFF<Bits<QB>>,
-    u09_ctl: DFF<Bit>,
-    u10_valid: DFF<Bit>,
-    u10_kind: DFF<Bits<KIND_W>>,
-    u10_qp: DFF<Bits<QB>>,
-    u10_ctl: DFF<Bit>,
-    u11_valid: DFF<Bit>,
-    u11_kind: DFF<Bits<KIND_W>>,
-    u11_qp: DFF<Bits<QB>>,
-    u11_ctl: DFF<Bit>,
-    u12_valid: DFF<Bit>,
-    u12_kind: DFF<Bits<KIND_W>>,
-    u12_qp: DFF<Bits<QB>>,
-    u12_ctl: DFF<Bit>,
-    u13_valid: DFF<Bit>,
-    u13_kind: DFF<Bits<KIND_W>>,
-    u13_qp: DFF<Bits<QB>>,
-    u13_ctl: DFF<Bit>,
-    u14_valid: DFF<Bit>,
-    u14_kind: DFF<Bits<KIND_W>>,
-    u14_qp: DFF<Bits<QB>>,
-    u14_ctl: DFF<Bit>,
-    u15_valid: DFF<Bit>,
-    u15_kind: DFF<Bits<KIND_W>>,
-    u15_qp: DFF<Bits<QB>>,
-    u15_ctl: DFF<Bit>,
-    u16_valid: DFF<Bit>,
-    u16_kind: DFF<Bits<KIND_W>>,
-    u16_qp: DFF<Bits<QB>>,
-    u16_ctl: DFF<Bit>,
-    u17_valid: DFF<Bit>,
-    u17_kind: DFF<Bits<KIND_W>>,
-    u17_qp: DFF<Bits<QB>>,
-    u17_ctl: DFF<Bit>,
-    u18_valid: DFF<Bit>,
-    u18_kind: DFF<Bits<KIND_W>>,
-    u18_qp: DFF<Bits<QB>>,
-    u18_ctl: DFF<Bit>,
-    u19_valid: DFF<Bit>,
-    u19_kind: DFF<Bits<KIND_W>>,
-    u19_qp: DFF<Bits<QB>>,
-    u19_ctl: DFF<Bit>,
-    u20_valid: DFF<Bit>,
-    u20_kind: DFF<Bits<KIND_W>>,
-    u20_qp: DFF<Bits<QB>>,
-    u20_ctl: DFF<Bit>,
-    u21_valid: DFF<Bit>,
-    u21_kind: DFF<Bits<KIND_W>>,
-    u21_qp: DFF<Bits<QB>>,
-    u21_ctl: DFF<Bit>,
-    u22_valid: DFF<Bit>,
-    u22_kind: DFF<Bits<KIND_W>>,
-    u22_qp: DFF<Bits<QB>>,
-    u22_ctl: DFF<Bit>,
-    u23_valid: DFF<Bit>,
-    u23_kind: DFF<Bits<KIND_W>>,
-    u23_qp: DFF<Bits<QB>>,
-    u23_ctl: DFF<Bit>,
-    u24_valid: DFF<Bit>,
-    u24_kind: DFF<Bits<KIND_W>>,
-    u24_qp: DFF<Bits<QB>>,
-    u24_ctl: DFF<Bit>,
-    u25_valid: DFF<Bit>,
-    u25_kind: DFF<Bits<KIND_W>>,
-    u25_qp: DFF<Bits<QB>>,
-    u25_ctl: DFF<Bit>,
-    u26_valid: DFF<Bit>,
-    u26_kind: DFF<Bits<KIND_W>>,
-    u26_qp: DFF<Bits<QB>>,
-    u26_ctl: DFF<Bit>,
-    u27_valid: DFF<Bit>,
-    u27_kind: DFF<Bits<KIND_W>>,
-    u27_qp: DFF<Bits<QB>>,
-    u27_ctl: DFF<Bit>,
-    u28_valid: DFF<Bit>,
-    u28_kind: DFF<Bits<KIND_W>>,
-    u28_qp: DFF<Bits<QB>>,
-    u28_ctl: DFF<Bit>,
-    u29_valid: DFF<Bit>,
-    u29_kind: DFF<Bits<KIND_W>>,
-    u29_qp: DFF<Bits<QB>>,
-    u29_ctl: DFF<Bit>,
+    /// The event's tag beside the update's registers (index 0 beside step A's registers,
+    /// index `UPD_STAGES - 1` beside step E): valid.
+    tag_valid: [DFF<Bit>; UPD_STAGES],
+    /// The tagged event writes its QP back (valid and not a query): what the interlock
+    /// compares.
+    tag_wr: [DFF<Bit>; UPD_STAGES],
+    /// The tagged event's kind.
+    tag_kind: [DFF<Bits<KIND_W>>; UPD_STAGES],
+    /// The tagged event's QP.
+    tag_qp: [DFF<Bits<QB>>; UPD_STAGES],
+    /// The tagged event came from the command stream.
+    tag_ctl: [DFF<Bit>; UPD_STAGES],
     w1_valid: DFF<Bit>,
     w1_qp: DFF<Bits<QB>>,
     w1_word: DFF<QpWord>,
@@ -340,6 +234,12 @@ pub struct DcqcnRp<const QB: usize> {
     in_kind: Signal<Local, Bits<KIND_W>>,
     in_qp: Signal<Local, Bits<QB>>,
     fwd: Signal<Local, QpWord>,
+    /// The tag beside step E: valid, writes back, kind, QP, from the command stream.
+    e_valid: Signal<Local, Bit>,
+    e_wr: Signal<Local, Bit>,
+    e_kind: Signal<Local, Bits<KIND_W>>,
+    e_qp: Signal<Local, Bits<QB>>,
+    e_ctl: Signal<Local, Bit>,
     /// The event leaving the update (step E) writes its word back.
     wb_writes: Signal<Local, Bit>,
     /// The offered event's QP is written by an event still in flight (see the module docs).
@@ -415,122 +315,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             s2_now: Default::default(),
             s2_ctl: Default::default(),
             s2_word: Default::default(),
-            u01_valid: Default::default(),
-            u01_kind: Default::default(),
-            u01_qp: Default::default(),
-            u01_ctl: Default::default(),
-            u02_valid: Default::default(),
-            u02_kind: Default::default(),
-            u02_qp: Default::default(),
-            u02_ctl: Default::default(),
-            u03_valid: Default::default(),
-            u03_kind: Default::default(),
-            u03_qp: Default::default(),
-            u03_ctl: Default::default(),
-            u04_valid: Default::default(),
-            u04_kind: Default::default(),
-            u04_qp: Default::default(),
-            u04_ctl: Default::default(),
-            u05_valid: Default::default(),
-            u05_kind: Default::default(),
-            u05_qp: Default::default(),
-            u05_ctl: Default::default(),
-            u06_valid: Default::default(),
-            u06_kind: Default::default(),
-            u06_qp: Default::default(),
-            u06_ctl: Default::default(),
-            u07_valid: Default::default(),
-            u07_kind: Default::default(),
-            u07_qp: Default::default(),
-            u07_ctl: Default::default(),
-            u08_valid: Default::default(),
-            u08_kind: Default::default(),
-            u08_qp: Default::default(),
-            u08_ctl: Default::default(),
-            u09_valid: Default::default(),
-            u09_kind: Default::default(),
-            u09_qp: Default::default(),
-            u09_ctl: Default::default(),
-            u10_valid: Default::default(),
-            u10_kind: Default::default(),
-            u10_qp: Default::default(),
-            u10_ctl: Default::default(),
-            u11_valid: Default::default(),
-            u11_kind: Default::default(),
-            u11_qp: Default::default(),
-            u11_ctl: Default::default(),
-            u12_valid: Default::default(),
-            u12_kind: Default::default(),
-            u12_qp: Default::default(),
-            u12_ctl: Default::default(),
-            u13_valid: Default::default(),
-            u13_kind: Default::default(),
-            u13_qp: Default::default(),
-            u13_ctl: Default::default(),
-            u14_valid: Default::default(),
-            u14_kind: Default::default(),
-            u14_qp: Default::default(),
-            u14_ctl: Default::default(),
-            u15_valid: Default::default(),
-            u15_kind: Default::default(),
-            u15_qp: Default::default(),
-            u15_ctl: Default::default(),
-            u16_valid: Default::default(),
-            u16_kind: Default::default(),
-            u16_qp: Default::default(),
-            u16_ctl: Default::default(),
-            u17_valid: Default::default(),
-            u17_kind: Default::default(),
-            u17_qp: Default::default(),
-            u17_ctl: Default::default(),
-            u18_valid: Default::default(),
-            u18_kind: Default::default(),
-            u18_qp: Default::default(),
-            u18_ctl: Default::default(),
-            u19_valid: Default::default(),
-            u19_kind: Default::default(),
-            u19_qp: Default::default(),
-            u19_ctl: Default::default(),
-            u20_valid: Default::default(),
-            u20_kind: Default::default(),
-            u20_qp: Default::default(),
-            u20_ctl: Default::default(),
-            u21_valid: Default::default(),
-            u21_kind: Default::default(),
-            u21_qp: Default::default(),
-            u21_ctl: Default::default(),
-            u22_valid: Default::default(),
-            u22_kind: Default::default(),
-            u22_qp: Default::default(),
-            u22_ctl: Default::default(),
-            u23_valid: Default::default(),
-            u23_kind: Default::default(),
-            u23_qp: Default::default(),
-            u23_ctl: Default::default(),
-            u24_valid: Default::default(),
-            u24_kind: Default::default(),
-            u24_qp: Default::default(),
-            u24_ctl: Default::default(),
-            u25_valid: Default::default(),
-            u25_kind: Default::default(),
-            u25_qp: Default::default(),
-            u25_ctl: Default::default(),
-            u26_valid: Default::default(),
-            u26_kind: Default::default(),
-            u26_qp: Default::default(),
-            u26_ctl: Default::default(),
-            u27_valid: Default::default(),
-            u27_kind: Default::default(),
-            u27_qp: Default::default(),
-            u27_ctl: Default::default(),
-            u28_valid: Default::default(),
-            u28_kind: Default::default(),
-            u28_qp: Default::default(),
-            u28_ctl: Default::default(),
-            u29_valid: Default::default(),
-            u29_kind: Default::default(),
-            u29_qp: Default::default(),
-            u29_ctl: Default::default(),
+            tag_valid: std::array::from_fn(|_| Default::default()),
+            tag_wr: std::array::from_fn(|_| Default::default()),
+            tag_kind: std::array::from_fn(|_| Default::default()),
+            tag_qp: std::array::from_fn(|_| Default::default()),
+            tag_ctl: std::array::from_fn(|_| Default::default()),
             w1_valid: Default::default(),
             w1_qp: Default::default(),
             w1_word: Default::default(),
@@ -567,6 +356,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             fwd: Default::default(),
             wb_writes: Default::default(),
             hazard: Default::default(),
+            e_valid: Default::default(),
+            e_wr: Default::default(),
+            e_kind: Default::default(),
+            e_qp: Default::default(),
+            e_ctl: Default::default(),
         }
     }
 }
@@ -600,122 +394,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_now,
             s2_ctl,
             s2_word,
-            u01_valid,
-            u01_kind,
-            u01_qp,
-            u01_ctl,
-            u02_valid,
-            u02_kind,
-            u02_qp,
-            u02_ctl,
-            u03_valid,
-            u03_kind,
-            u03_qp,
-            u03_ctl,
-            u04_valid,
-            u04_kind,
-            u04_qp,
-            u04_ctl,
-            u05_valid,
-            u05_kind,
-            u05_qp,
-            u05_ctl,
-            u06_valid,
-            u06_kind,
-            u06_qp,
-            u06_ctl,
-            u07_valid,
-            u07_kind,
-            u07_qp,
-            u07_ctl,
-            u08_valid,
-            u08_kind,
-            u08_qp,
-            u08_ctl,
-            u09_valid,
-            u09_kind,
-            u09_qp,
-            u09_ctl,
-            u10_valid,
-            u10_kind,
-            u10_qp,
-            u10_ctl,
-            u11_valid,
-            u11_kind,
-            u11_qp,
-            u11_ctl,
-            u12_valid,
-            u12_kind,
-            u12_qp,
-            u12_ctl,
-            u13_valid,
-            u13_kind,
-            u13_qp,
-            u13_ctl,
-            u14_valid,
-            u14_kind,
-            u14_qp,
-            u14_ctl,
-            u15_valid,
-            u15_kind,
-            u15_qp,
-            u15_ctl,
-            u16_valid,
-            u16_kind,
-            u16_qp,
-            u16_ctl,
-            u17_valid,
-            u17_kind,
-            u17_qp,
-            u17_ctl,
-            u18_valid,
-            u18_kind,
-            u18_qp,
-            u18_ctl,
-            u19_valid,
-            u19_kind,
-            u19_qp,
-            u19_ctl,
-            u20_valid,
-            u20_kind,
-            u20_qp,
-            u20_ctl,
-            u21_valid,
-            u21_kind,
-            u21_qp,
-            u21_ctl,
-            u22_valid,
-            u22_kind,
-            u22_qp,
-            u22_ctl,
-            u23_valid,
-            u23_kind,
-            u23_qp,
-            u23_ctl,
-            u24_valid,
-            u24_kind,
-            u24_qp,
-            u24_ctl,
-            u25_valid,
-            u25_kind,
-            u25_qp,
-            u25_ctl,
-            u26_valid,
-            u26_kind,
-            u26_qp,
-            u26_ctl,
-            u27_valid,
-            u27_kind,
-            u27_qp,
-            u27_ctl,
-            u28_valid,
-            u28_kind,
-            u28_qp,
-            u28_ctl,
-            u29_valid,
-            u29_kind,
-            u29_qp,
-            u29_ctl,
             w1_valid,
             w1_qp,
             w1_word,
@@ -736,6 +414,18 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             cnps,
             cuts
         );
+        for i in 0..UPD_STAGES {
+            self.tag_valid[i].clock.next = self.clock.val();
+            self.tag_valid[i].d.next = self.tag_valid[i].q.val();
+            self.tag_wr[i].clock.next = self.clock.val();
+            self.tag_wr[i].d.next = self.tag_wr[i].q.val();
+            self.tag_kind[i].clock.next = self.clock.val();
+            self.tag_kind[i].d.next = self.tag_kind[i].q.val();
+            self.tag_qp[i].clock.next = self.clock.val();
+            self.tag_qp[i].d.next = self.tag_qp[i].q.val();
+            self.tag_ctl[i].clock.next = self.clock.val();
+            self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
+        }
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.tbl_lo.clock.next = self.clock.val();
@@ -777,94 +467,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // ---- same-QP interlock: the offered event waits while an event that writes its
         // QP is in S1, S2 or the update's first UPD_STAGES - 2 registers (its word would
         // reach the RAM or the forwarding registers too late to be read) ----
-        self.hazard.next = self.in_valid.val()
-            & ((self.s1_valid.q.val()
-                & (self.s1_kind.q.val() != self.kind_query.val())
-                & (self.s1_qp.q.val() == self.in_qp.val()))
-                | (self.s2_valid.q.val()
-                    & (self.s2_kind.q.val() != self.kind_query.val())
-                    & (self.s2_qp.q.val() == self.in_qp.val()))
-                | (self.u01_valid.q.val()
-                    & (self.u01_kind.q.val() != self.kind_query.val())
-                    & (self.u01_qp.q.val() == self.in_qp.val()))
-                | (self.u02_valid.q.val()
-                    & (self.u02_kind.q.val() != self.kind_query.val())
-                    & (self.u02_qp.q.val() == self.in_qp.val()))
-                | (self.u03_valid.q.val()
-                    & (self.u03_kind.q.val() != self.kind_query.val())
-                    & (self.u03_qp.q.val() == self.in_qp.val()))
-                | (self.u04_valid.q.val()
-                    & (self.u04_kind.q.val() != self.kind_query.val())
-                    & (self.u04_qp.q.val() == self.in_qp.val()))
-                | (self.u05_valid.q.val()
-                    & (self.u05_kind.q.val() != self.kind_query.val())
-                    & (self.u05_qp.q.val() == self.in_qp.val()))
-                | (self.u06_valid.q.val()
-                    & (self.u06_kind.q.val() != self.kind_query.val())
-                    & (self.u06_qp.q.val() == self.in_qp.val()))
-                | (self.u07_valid.q.val()
-                    & (self.u07_kind.q.val() != self.kind_query.val())
-                    & (self.u07_qp.q.val() == self.in_qp.val()))
-                | (self.u08_valid.q.val()
-                    & (self.u08_kind.q.val() != self.kind_query.val())
-                    & (self.u08_qp.q.val() == self.in_qp.val()))
-                | (self.u09_valid.q.val()
-                    & (self.u09_kind.q.val() != self.kind_query.val())
-                    & (self.u09_qp.q.val() == self.in_qp.val()))
-                | (self.u10_valid.q.val()
-                    & (self.u10_kind.q.val() != self.kind_query.val())
-                    & (self.u10_qp.q.val() == self.in_qp.val()))
-                | (self.u11_valid.q.val()
-                    & (self.u11_kind.q.val() != self.kind_query.val())
-                    & (self.u11_qp.q.val() == self.in_qp.val()))
-                | (self.u12_valid.q.val()
-                    & (self.u12_kind.q.val() != self.kind_query.val())
-                    & (self.u12_qp.q.val() == self.in_qp.val()))
-                | (self.u13_valid.q.val()
-                    & (self.u13_kind.q.val() != self.kind_query.val())
-                    & (self.u13_qp.q.val() == self.in_qp.val()))
-                | (self.u14_valid.q.val()
-                    & (self.u14_kind.q.val() != self.kind_query.val())
-                    & (self.u14_qp.q.val() == self.in_qp.val()))
-                | (self.u15_valid.q.val()
-                    & (self.u15_kind.q.val() != self.kind_query.val())
-                    & (self.u15_qp.q.val() == self.in_qp.val()))
-                | (self.u16_valid.q.val()
-                    & (self.u16_kind.q.val() != self.kind_query.val())
-                    & (self.u16_qp.q.val() == self.in_qp.val()))
-                | (self.u17_valid.q.val()
-                    & (self.u17_kind.q.val() != self.kind_query.val())
-                    & (self.u17_qp.q.val() == self.in_qp.val()))
-                | (self.u18_valid.q.val()
-                    & (self.u18_kind.q.val() != self.kind_query.val())
-                    & (self.u18_qp.q.val() == self.in_qp.val()))
-                | (self.u19_valid.q.val()
-                    & (self.u19_kind.q.val() != self.kind_query.val())
-                    & (self.u19_qp.q.val() == self.in_qp.val()))
-                | (self.u20_valid.q.val()
-                    & (self.u20_kind.q.val() != self.kind_query.val())
-                    & (self.u20_qp.q.val() == self.in_qp.val()))
-                | (self.u21_valid.q.val()
-                    & (self.u21_kind.q.val() != self.kind_query.val())
-                    & (self.u21_qp.q.val() == self.in_qp.val()))
-                | (self.u22_valid.q.val()
-                    & (self.u22_kind.q.val() != self.kind_query.val())
-                    & (self.u22_qp.q.val() == self.in_qp.val()))
-                | (self.u23_valid.q.val()
-                    & (self.u23_kind.q.val() != self.kind_query.val())
-                    & (self.u23_qp.q.val() == self.in_qp.val()))
-                | (self.u24_valid.q.val()
-                    & (self.u24_kind.q.val() != self.kind_query.val())
-                    & (self.u24_qp.q.val() == self.in_qp.val()))
-                | (self.u25_valid.q.val()
-                    & (self.u25_kind.q.val() != self.kind_query.val())
-                    & (self.u25_qp.q.val() == self.in_qp.val()))
-                | (self.u26_valid.q.val()
-                    & (self.u26_kind.q.val() != self.kind_query.val())
-                    & (self.u26_qp.q.val() == self.in_qp.val()))
-                | (self.u27_valid.q.val()
-                    & (self.u27_kind.q.val() != self.kind_query.val())
-                    & (self.u27_qp.q.val() == self.in_qp.val())));
+        self.hazard.next = false;
+        if (self.s1_valid.q.val()
+            & (self.s1_kind.q.val() != self.kind_query.val())
+            & (self.s1_qp.q.val() == self.in_qp.val()))
+            | (self.s2_valid.q.val()
+                & (self.s2_kind.q.val() != self.kind_query.val())
+                & (self.s2_qp.q.val() == self.in_qp.val()))
+        {
+            self.hazard.next = self.in_valid.val();
+        }
+        for i in 0..HAZ_STAGES {
+            if self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.in_qp.val()) {
+                self.hazard.next = self.in_valid.val();
+            }
+        }
 
         self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
         self.take.next = self.adv.val() & !self.busy_q.q.val() & !self.hazard.val();
@@ -902,124 +519,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s2_ctl.d.next = self.s1_ctl.q.val();
             self.s2_word.d.next = self.ram.read_data.val();
         }
-        // ---- the event's tag through the update's steps (A -> u01 -> ... -> u29 = E) ----
+        // ---- the event's tag through the update's steps (A -> tag 0 -> .. -> tag
+        // UPD_STAGES - 1 = E) ----
         if self.adv.val() {
-            self.u01_valid.d.next = self.s2_valid.q.val();
-            self.u01_kind.d.next = self.s2_kind.q.val();
-            self.u01_qp.d.next = self.s2_qp.q.val();
-            self.u01_ctl.d.next = self.s2_ctl.q.val();
-            self.u02_valid.d.next = self.u01_valid.q.val();
-            self.u02_kind.d.next = self.u01_kind.q.val();
-            self.u02_qp.d.next = self.u01_qp.q.val();
-            self.u02_ctl.d.next = self.u01_ctl.q.val();
-            self.u03_valid.d.next = self.u02_valid.q.val();
-            self.u03_kind.d.next = self.u02_kind.q.val();
-            self.u03_qp.d.next = self.u02_qp.q.val();
-            self.u03_ctl.d.next = self.u02_ctl.q.val();
-            self.u04_valid.d.next = self.u03_valid.q.val();
-            self.u04_kind.d.next = self.u03_kind.q.val();
-            self.u04_qp.d.next = self.u03_qp.q.val();
-            self.u04_ctl.d.next = self.u03_ctl.q.val();
-            self.u05_valid.d.next = self.u04_valid.q.val();
-            self.u05_kind.d.next = self.u04_kind.q.val();
-            self.u05_qp.d.next = self.u04_qp.q.val();
-            self.u05_ctl.d.next = self.u04_ctl.q.val();
-            self.u06_valid.d.next = self.u05_valid.q.val();
-            self.u06_kind.d.next = self.u05_kind.q.val();
-            self.u06_qp.d.next = self.u05_qp.q.val();
-            self.u06_ctl.d.next = self.u05_ctl.q.val();
-            self.u07_valid.d.next = self.u06_valid.q.val();
-            self.u07_kind.d.next = self.u06_kind.q.val();
-            self.u07_qp.d.next = self.u06_qp.q.val();
-            self.u07_ctl.d.next = self.u06_ctl.q.val();
-            self.u08_valid.d.next = self.u07_valid.q.val();
-            self.u08_kind.d.next = self.u07_kind.q.val();
-            self.u08_qp.d.next = self.u07_qp.q.val();
-            self.u08_ctl.d.next = self.u07_ctl.q.val();
-            self.u09_valid.d.next = self.u08_valid.q.val();
-            self.u09_kind.d.next = self.u08_kind.q.val();
-            self.u09_qp.d.next = self.u08_qp.q.val();
-            self.u09_ctl.d.next = self.u08_ctl.q.val();
-            self.u10_valid.d.next = self.u09_valid.q.val();
-            self.u10_kind.d.next = self.u09_kind.q.val();
-            self.u10_qp.d.next = self.u09_qp.q.val();
-            self.u10_ctl.d.next = self.u09_ctl.q.val();
-            self.u11_valid.d.next = self.u10_valid.q.val();
-            self.u11_kind.d.next = self.u10_kind.q.val();
-            self.u11_qp.d.next = self.u10_qp.q.val();
-            self.u11_ctl.d.next = self.u10_ctl.q.val();
-            self.u12_valid.d.next = self.u11_valid.q.val();
-            self.u12_kind.d.next = self.u11_kind.q.val();
-            self.u12_qp.d.next = self.u11_qp.q.val();
-            self.u12_ctl.d.next = self.u11_ctl.q.val();
-            self.u13_valid.d.next = self.u12_valid.q.val();
-            self.u13_kind.d.next = self.u12_kind.q.val();
-            self.u13_qp.d.next = self.u12_qp.q.val();
-            self.u13_ctl.d.next = self.u12_ctl.q.val();
-            self.u14_valid.d.next = self.u13_valid.q.val();
-            self.u14_kind.d.next = self.u13_kind.q.val();
-            self.u14_qp.d.next = self.u13_qp.q.val();
-            self.u14_ctl.d.next = self.u13_ctl.q.val();
-            self.u15_valid.d.next = self.u14_valid.q.val();
-            self.u15_kind.d.next = self.u14_kind.q.val();
-            self.u15_qp.d.next = self.u14_qp.q.val();
-            self.u15_ctl.d.next = self.u14_ctl.q.val();
-            self.u16_valid.d.next = self.u15_valid.q.val();
-            self.u16_kind.d.next = self.u15_kind.q.val();
-            self.u16_qp.d.next = self.u15_qp.q.val();
-            self.u16_ctl.d.next = self.u15_ctl.q.val();
-            self.u17_valid.d.next = self.u16_valid.q.val();
-            self.u17_kind.d.next = self.u16_kind.q.val();
-            self.u17_qp.d.next = self.u16_qp.q.val();
-            self.u17_ctl.d.next = self.u16_ctl.q.val();
-            self.u18_valid.d.next = self.u17_valid.q.val();
-            self.u18_kind.d.next = self.u17_kind.q.val();
-            self.u18_qp.d.next = self.u17_qp.q.val();
-            self.u18_ctl.d.next = self.u17_ctl.q.val();
-            self.u19_valid.d.next = self.u18_valid.q.val();
-            self.u19_kind.d.next = self.u18_kind.q.val();
-            self.u19_qp.d.next = self.u18_qp.q.val();
-            self.u19_ctl.d.next = self.u18_ctl.q.val();
-            self.u20_valid.d.next = self.u19_valid.q.val();
-            self.u20_kind.d.next = self.u19_kind.q.val();
-            self.u20_qp.d.next = self.u19_qp.q.val();
-            self.u20_ctl.d.next = self.u19_ctl.q.val();
-            self.u21_valid.d.next = self.u20_valid.q.val();
-            self.u21_kind.d.next = self.u20_kind.q.val();
-            self.u21_qp.d.next = self.u20_qp.q.val();
-            self.u21_ctl.d.next = self.u20_ctl.q.val();
-            self.u22_valid.d.next = self.u21_valid.q.val();
-            self.u22_kind.d.next = self.u21_kind.q.val();
-            self.u22_qp.d.next = self.u21_qp.q.val();
-            self.u22_ctl.d.next = self.u21_ctl.q.val();
-            self.u23_valid.d.next = self.u22_valid.q.val();
-            self.u23_kind.d.next = self.u22_kind.q.val();
-            self.u23_qp.d.next = self.u22_qp.q.val();
-            self.u23_ctl.d.next = self.u22_ctl.q.val();
-            self.u24_valid.d.next = self.u23_valid.q.val();
-            self.u24_kind.d.next = self.u23_kind.q.val();
-            self.u24_qp.d.next = self.u23_qp.q.val();
-            self.u24_ctl.d.next = self.u23_ctl.q.val();
-            self.u25_valid.d.next = self.u24_valid.q.val();
-            self.u25_kind.d.next = self.u24_kind.q.val();
-            self.u25_qp.d.next = self.u24_qp.q.val();
-            self.u25_ctl.d.next = self.u24_ctl.q.val();
-            self.u26_valid.d.next = self.u25_valid.q.val();
-            self.u26_kind.d.next = self.u25_kind.q.val();
-            self.u26_qp.d.next = self.u25_qp.q.val();
-            self.u26_ctl.d.next = self.u25_ctl.q.val();
-            self.u27_valid.d.next = self.u26_valid.q.val();
-            self.u27_kind.d.next = self.u26_kind.q.val();
-            self.u27_qp.d.next = self.u26_qp.q.val();
-            self.u27_ctl.d.next = self.u26_ctl.q.val();
-            self.u28_valid.d.next = self.u27_valid.q.val();
-            self.u28_kind.d.next = self.u27_kind.q.val();
-            self.u28_qp.d.next = self.u27_qp.q.val();
-            self.u28_ctl.d.next = self.u27_ctl.q.val();
-            self.u29_valid.d.next = self.u28_valid.q.val();
-            self.u29_kind.d.next = self.u28_kind.q.val();
-            self.u29_qp.d.next = self.u28_qp.q.val();
-            self.u29_ctl.d.next = self.u28_ctl.q.val();
+            self.tag_valid[0].d.next = self.s2_valid.q.val();
+            self.tag_wr[0].d.next =
+                self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
+            self.tag_kind[0].d.next = self.s2_kind.q.val();
+            self.tag_qp[0].d.next = self.s2_qp.q.val();
+            self.tag_ctl[0].d.next = self.s2_ctl.q.val();
+            for i in 1..UPD_STAGES {
+                self.tag_valid[i].d.next = self.tag_valid[i - 1].q.val();
+                self.tag_wr[i].d.next = self.tag_wr[i - 1].q.val();
+                self.tag_kind[i].d.next = self.tag_kind[i - 1].q.val();
+                self.tag_qp[i].d.next = self.tag_qp[i - 1].q.val();
+                self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
+            }
         }
         self.fwd.next = self.s2_word.q.val();
         if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
@@ -1046,23 +561,32 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.upd.lo_val1.next = self.tbl_lo.rdata1.val();
         self.upd.hi_val1.next = self.tbl_hi.rdata1.val();
 
+        // ---- the tag beside step E (an array index in `hdl_gen` must be a literal or a
+        // loop variable: a one-pass loop names the last one) ----
+        for i in UPD_LAST..UPD_STAGES {
+            self.e_valid.next = self.tag_valid[i].q.val();
+            self.e_wr.next = self.tag_wr[i].q.val();
+            self.e_kind.next = self.tag_kind[i].q.val();
+            self.e_qp.next = self.tag_qp[i].q.val();
+            self.e_ctl.next = self.tag_ctl[i].q.val();
+        }
+
         // ---- write back (or sweep) from step E, history for forwarding, report ----
-        self.wb_writes.next =
-            self.u29_valid.q.val() & (self.u29_kind.q.val() != self.kind_query.val());
+        self.wb_writes.next = self.e_wr.val();
         self.ram.write_enable.next = self.adv.val() & self.wb_writes.val();
-        self.ram.write_address.next = self.u29_qp.q.val();
+        self.ram.write_address.next = self.e_qp.val();
         self.ram.write_data.next = self.upd.next_word.val();
         if self.adv.val() {
             self.w1_valid.d.next = self.wb_writes.val();
-            self.w1_qp.d.next = self.u29_qp.q.val();
+            self.w1_qp.d.next = self.e_qp.val();
             self.w1_word.d.next = self.upd.next_word.val();
             self.w2_valid.d.next = self.w1_valid.q.val();
             self.w2_qp.d.next = self.w1_qp.q.val();
             self.w2_word.d.next = self.w1_word.q.val();
-            self.out_valid.d.next = self.u29_valid.q.val();
-            self.out_qp.d.next = self.u29_qp.q.val();
-            self.out_query.d.next = self.u29_kind.q.val() == self.kind_query.val();
-            if self.u29_valid.q.val() & (self.u29_kind.q.val() == self.kind_cnp.val()) {
+            self.out_valid.d.next = self.e_valid.val();
+            self.out_qp.d.next = self.e_qp.val();
+            self.out_query.d.next = self.e_kind.val() == self.kind_query.val();
+            if self.e_valid.val() & (self.e_kind.val() == self.kind_cnp.val()) {
                 self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
             }
             if self.wb_writes.val() & self.upd.did_cut.val() {
@@ -1073,7 +597,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.out_rt.d.next = self.upd.rep_rt.val();
             self.out_alpha.d.next = self.upd.rep_alpha.val();
             self.out_mode.d.next = self.upd.next_word.val().mode;
-            self.out_ctl.d.next = self.u29_ctl.q.val();
+            self.out_ctl.d.next = self.e_ctl.val();
         }
         // ---- increase-event counters (pipelined after the write back) ----
         self.inc.reset.next = self.reset.val();
@@ -1102,35 +626,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.reset.val() {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
-            self.u01_valid.d.next = false;
-            self.u02_valid.d.next = false;
-            self.u03_valid.d.next = false;
-            self.u04_valid.d.next = false;
-            self.u05_valid.d.next = false;
-            self.u06_valid.d.next = false;
-            self.u07_valid.d.next = false;
-            self.u08_valid.d.next = false;
-            self.u09_valid.d.next = false;
-            self.u10_valid.d.next = false;
-            self.u11_valid.d.next = false;
-            self.u12_valid.d.next = false;
-            self.u13_valid.d.next = false;
-            self.u14_valid.d.next = false;
-            self.u15_valid.d.next = false;
-            self.u16_valid.d.next = false;
-            self.u17_valid.d.next = false;
-            self.u18_valid.d.next = false;
-            self.u19_valid.d.next = false;
-            self.u20_valid.d.next = false;
-            self.u21_valid.d.next = false;
-            self.u22_valid.d.next = false;
-            self.u23_valid.d.next = false;
-            self.u24_valid.d.next = false;
-            self.u25_valid.d.next = false;
-            self.u26_valid.d.next = false;
-            self.u27_valid.d.next = false;
-            self.u28_valid.d.next = false;
-            self.u29_valid.d.next = false;
+            for i in 0..UPD_STAGES {
+                self.tag_valid[i].d.next = false;
+                self.tag_wr[i].d.next = false;
+            }
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.out_valid.d.next = false;

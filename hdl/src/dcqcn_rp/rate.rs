@@ -1,12 +1,14 @@
 //! Rate arithmetic of the reaction point: runs of increase events in closed form, their
-//! phases, and the cut. Combinational; each block mirrors the golden function of the same
-//! name in `sim::dcqcn_rp` (`run`, `phases`, `cut`).
+//! phases, and the cut. Each block mirrors the golden function of the same name in
+//! `sim::dcqcn_rp` (`run`, `phases`, `cut`); each is pipelined (`RUN_STAGES`,
+//! `PHASE_STAGES`, `CUT_STAGES`, `SEG_STAGES`) with its registers loading on `en`.
 //!
 //! Signed values (`Rt - Rc` and intermediates) are two's complement in `DIST_W` = 31 bits;
 //! rates are unsigned Mb/s Q.8 in 28 bits.
 
 use super::widths::*;
-use crate::wide_mul::WideMul;
+use crate::delay_line::DelayLine;
+use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -32,16 +34,63 @@ impl Logic for Asr {
     }
 }
 
+/// What an [`IncRun`] carries beside its arithmetic from its inputs to the division's end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RunCarry {
+    /// Number of events.
+    pub n: Bits<COUNT_W>,
+    /// Rt step per event, Mb/s Q.8.
+    pub step: Bits<RATE_W>,
+    /// Rt before, Mb/s Q.8.
+    pub rt: Bits<RATE_W>,
+    /// Rc before, Mb/s Q.8.
+    pub rc: Bits<RATE_W>,
+    /// Rt is at the max already.
+    pub at_max: Bit,
+}
+
+/// An [`IncRun`]'s division in progress (and what its later steps need of the earlier).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RunDiv {
+    /// What is left of the excess `Rt + n * step - max` (34 bits: the excess is below
+    /// `32 * step < 2^33` whenever the quotient is used).
+    pub x: Bits<34>,
+    /// Quotient bits found so far (`floor(excess / step)` at the end, `<= 31`).
+    pub q: Bits<5>,
+    /// `d = Rt - Rc`, two's complement.
+    pub d: Bits<DIST_W>,
+    /// `d - step`.
+    pub dms: Bits<DIST_W>,
+    /// The low `RATE_W` bits of `Rt + n * step` (Rt after when it stays below the max).
+    pub sum: Bits<RATE_W>,
+    /// `Rt + n * step < max`.
+    pub below: Bit,
+    /// `Rt + n * step >= max + 32 * step`: Rt reaches the max more than 31 events before
+    /// the end, so the distance has halved to 0.
+    pub far: Bit,
+}
+
 /// `n` consecutive increase events that add `step` to Rt (0: fast recovery), in closed
-/// form (golden: `run`). One multiplier (`n * step`), a 5-step restoring division and five
-/// arithmetic shifters.
+/// form (golden: `run`): one pipelined multiplier (`n * step`), a 5-step restoring division
+/// and five arithmetic shifters.
 ///
-/// Pipelined in four steps with [`RUN_STAGES`] = 3 registers that load when `en` is high:
-/// (1) `d = Rt - Rc`, the product `n * step`, `Rt + n * step` and its excess over the max;
-/// (2) the division of the excess by the step and the index `j` where Rt reaches the max;
-/// (3) the shift amounts and the three shifts of `d`; (4) the sums, the halving and the
-/// selection. The outputs belong to the inputs presented `RUN_STAGES` advancing cycles
-/// earlier; `max` is a parameter and must not change while a run is in flight.
+/// Pipelined in [`RUN_STAGES`] = 14 registers that load when `en` is high, at most one
+/// carry chain (or one barrel shifter) between two registers:
+///
+/// | registers | work before them |
+/// |---|---|
+/// | 1..3 | `n * step` (`PipeMul`); `Rt >= max` |
+/// | 4 | `Rt + n * step`, `max + 32 * step`, `d = Rt - Rc` |
+/// | 5 | the excess `Rt + n * step - max` (and whether it is negative), whether it reaches `32 * step`, `d - step` |
+/// | 6..10 | the division of the excess by the step, one quotient bit per step |
+/// | 11 | `j = n - r - 1` (Rt reaches the max `r` events before the end), the shift amounts clamped to 63, `2 * step - remainder` |
+/// | 12 | the three shifts of `d` and `d - step` |
+/// | 13 | `step + ((d - step) >> n)` and `(step + ((d - step) >> j) + step - remainder) >> 1` |
+/// | 14 | the last shift (by `r`) and the choice of the case |
+///
+/// After register 14: `Rc = Rt - d`. The outputs belong to the inputs presented
+/// `RUN_STAGES` advancing cycles earlier; `max` is a parameter and must not change while a
+/// run is in flight.
 #[derive(LogicBlock)]
 pub struct IncRun {
     /// Clock of the step registers.
@@ -62,102 +111,140 @@ pub struct IncRun {
     pub rc_o: Signal<Out, Bits<RATE_W>>,
     /// Rt after, Mb/s Q.8.
     pub rt_o: Signal<Out, Bits<RATE_W>>,
-    mul: WideMul<COUNT_W, RATE_W, 49>,
+    mul: PipeMul<COUNT_W, RATE_W>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
-    ext_step: ZeroExt<RATE_W, DIST_W>,
-    ext_step2: ZeroExt<RATE_W, 50>,
-    ext_rt: ZeroExt<RATE_W, 50>,
-    ext_rc: ZeroExt<RATE_W, DIST_W>,
-    ext_max: ZeroExt<RATE_W, 50>,
     ext_p: ZeroExt<49, 50>,
-    sh_n_asr: Asr,
-    fr_asr: Asr,
-    sh_j_asr: Asr,
-    half_asr: Asr,
-    sat_asr: Asr,
-    // Step 1.
-    s31: Signal<Local, Bits<DIST_W>>,
-    d: Signal<Local, Bits<DIST_W>>,
-    dms: Signal<Local, Bits<DIST_W>>,
-    sum: Signal<Local, Bits<50>>,
-    max50: Signal<Local, Bits<50>>,
+    ext_rt50: ZeroExt<RATE_W, 50>,
+    ext_max50: ZeroExt<RATE_W, 50>,
+    ext_s50: ZeroExt<RATE_W, 50>,
+    ext_rt31: ZeroExt<RATE_W, DIST_W>,
+    ext_rc31: ZeroExt<RATE_W, DIST_W>,
+    ext_s31_5: ZeroExt<RATE_W, DIST_W>,
+    ext_s34_6: ZeroExt<RATE_W, 34>,
+    ext_s34_7: ZeroExt<RATE_W, 34>,
+    ext_s34_8: ZeroExt<RATE_W, 34>,
+    ext_s34_9: ZeroExt<RATE_W, 34>,
+    ext_s34_10: ZeroExt<RATE_W, 34>,
+    ext_r21: ZeroExt<5, COUNT_W>,
+    ext_s31_11: ZeroExt<RATE_W, DIST_W>,
+    ext_s31_13: ZeroExt<RATE_W, DIST_W>,
+    ext_r6: ZeroExt<5, 6>,
+    asr_n: Asr,
+    asr_fr: Asr,
+    asr_j: Asr,
+    asr_half: Asr,
+    asr_sat: Asr,
+    // Registers 1..3: beside the multiplier.
+    c1: DFF<RunCarry>,
+    c2: DFF<RunCarry>,
+    c3: DFF<RunCarry>,
+    // Register 4.
+    /// `n * step`: 49 bits of `PipeMul`'s 64 (the rest are zero).
+    p49: Signal<Local, Bits<49>>,
+    p_hi_unused: Signal<Local, Bits<15>>,
+    c4: DFF<RunCarry>,
+    r4_sum: DFF<Bits<50>>,
+    r4_m32: DFF<Bits<50>>,
+    r4_d: DFF<Bits<DIST_W>>,
+    // Register 5.
     over: Signal<Local, Bits<50>>,
-    r1_n: DFF<Bits<COUNT_W>>,
-    r1_step: DFF<Bits<RATE_W>>,
-    r1_rt: DFF<Bits<RATE_W>>,
-    r1_rc: DFF<Bits<RATE_W>>,
-    r1_s31: DFF<Bits<DIST_W>>,
-    r1_d: DFF<Bits<DIST_W>>,
-    r1_dms: DFF<Bits<DIST_W>>,
-    r1_sum: DFF<Bits<50>>,
-    r1_over: DFF<Bits<50>>,
-    // Step 2.
-    s32x: Signal<Local, Bits<50>>,
-    x5: Signal<Local, Bits<34>>,
-    x4: Signal<Local, Bits<34>>,
-    x3: Signal<Local, Bits<34>>,
-    x2: Signal<Local, Bits<34>>,
-    x1: Signal<Local, Bits<34>>,
-    x0: Signal<Local, Bits<34>>,
-    s34: Signal<Local, Bits<34>>,
-    q4: Signal<Local, Bits<COUNT_W>>,
-    q3: Signal<Local, Bits<COUNT_W>>,
-    q2: Signal<Local, Bits<COUNT_W>>,
-    q1: Signal<Local, Bits<COUNT_W>>,
-    q0: Signal<Local, Bits<COUNT_W>>,
-    r21: Signal<Local, Bits<COUNT_W>>,
+    /// Bits of the excess above the 34 the division reads: when they are not zero the
+    /// result does not depend on the quotient (`far` or `below`).
+    over_hi_unused: Signal<Local, Bits<16>>,
+    v5: Signal<Local, RunDiv>,
+    c5: DFF<RunCarry>,
+    r5: DFF<RunDiv>,
+    // Registers 6..10: one quotient bit each (16, 8, 4, 2, 1 times the step).
+    ds6: Signal<Local, Bits<34>>,
+    v6: Signal<Local, RunDiv>,
+    c6: DFF<RunCarry>,
+    r6: DFF<RunDiv>,
+    ds7: Signal<Local, Bits<34>>,
+    v7: Signal<Local, RunDiv>,
+    c7: DFF<RunCarry>,
+    r7: DFF<RunDiv>,
+    ds8: Signal<Local, Bits<34>>,
+    v8: Signal<Local, RunDiv>,
+    c8: DFF<RunCarry>,
+    r8: DFF<RunDiv>,
+    ds9: Signal<Local, Bits<34>>,
+    v9: Signal<Local, RunDiv>,
+    c9: DFF<RunCarry>,
+    r9: DFF<RunDiv>,
+    ds10: Signal<Local, Bits<34>>,
+    v10: Signal<Local, RunDiv>,
+    c10: DFF<RunCarry>,
+    r10: DFF<RunDiv>,
+    // Register 11.
+    /// `n` and the remainder out of registers 10 (locals: `hdl_gen` cannot slice a field).
+    n10: Signal<Local, Bits<COUNT_W>>,
+    x10: Signal<Local, Bits<34>>,
     j: Signal<Local, Bits<COUNT_W>>,
-    /// The bits of the remainder `x0` above `DIST_W`: it is below `step < 2^28`
-    /// whenever the result depends on it, so they are zero and nothing reads them.
-    x0_hi_unused: Signal<Local, Bits<3>>,
-    /// Only the low `RATE_W` bits of `Rt + n * step` can become Rt (when it is below the
-    /// max); the high bits do not reach the outputs after step 2.
-    sum_hi_unused: Signal<Local, Bits<22>>,
-    r2_n: DFF<Bits<COUNT_W>>,
-    r2_rt: DFF<Bits<RATE_W>>,
-    r2_rc: DFF<Bits<RATE_W>>,
-    r2_s31: DFF<Bits<DIST_W>>,
-    r2_d: DFF<Bits<DIST_W>>,
-    r2_dms: DFF<Bits<DIST_W>>,
-    r2_sum: DFF<Bits<RATE_W>>,
-    r2_r6: DFF<Bits<6>>,
-    r2_rem31: DFF<Bits<DIST_W>>,
-    r2_j: DFF<Bits<COUNT_W>>,
-    r2_at_max: DFF<Bit>,
-    r2_below: DFF<Bit>,
-    r2_far: DFF<Bit>,
-    // Step 3.
-    sh_n: Signal<Local, Bits<6>>,
-    sh_j: Signal<Local, Bits<6>>,
-    r3_n_any: DFF<Bit>,
-    r3_rt: DFF<Bits<RATE_W>>,
-    r3_rc: DFF<Bits<RATE_W>>,
-    r3_s31: DFF<Bits<DIST_W>>,
-    r3_sum: DFF<Bits<RATE_W>>,
-    r3_r6: DFF<Bits<6>>,
-    r3_rem31: DFF<Bits<DIST_W>>,
-    r3_at_max: DFF<Bit>,
-    r3_below: DFF<Bit>,
-    r3_far: DFF<Bit>,
-    r3_asr_n: DFF<Bits<DIST_W>>,
-    r3_asr_fr: DFF<Bits<DIST_W>>,
-    r3_asr_j: DFF<Bits<DIST_W>>,
-    // Step 4.
-    d_unsat: Signal<Local, Bits<DIST_W>>,
-    d1: Signal<Local, Bits<DIST_W>>,
-    t2: Signal<Local, Bits<DIST_W>>,
+    /// The bits of the remainder above `DIST_W`: it is below `step < 2^28` whenever the
+    /// result depends on it.
+    rem_hi_unused: Signal<Local, Bits<3>>,
+    r11_n_any: DFF<Bit>,
+    r11_sh_n: DFF<Bits<6>>,
+    r11_sh_j: DFF<Bits<6>>,
+    r11_r: DFF<Bits<5>>,
+    r11_tsr: DFF<Bits<DIST_W>>,
+    r11_d: DFF<Bits<DIST_W>>,
+    r11_dms: DFF<Bits<DIST_W>>,
+    r11_step: DFF<Bits<RATE_W>>,
+    r11_rt: DFF<Bits<RATE_W>>,
+    r11_rc: DFF<Bits<RATE_W>>,
+    r11_sum: DFF<Bits<RATE_W>>,
+    r11_at_max: DFF<Bit>,
+    r11_below: DFF<Bit>,
+    r11_far: DFF<Bit>,
+    // Register 12.
+    r12_asr_n: DFF<Bits<DIST_W>>,
+    r12_asr_fr: DFF<Bits<DIST_W>>,
+    r12_asr_j: DFF<Bits<DIST_W>>,
+    r12_n_any: DFF<Bit>,
+    r12_r: DFF<Bits<5>>,
+    r12_tsr: DFF<Bits<DIST_W>>,
+    r12_step: DFF<Bits<RATE_W>>,
+    r12_rt: DFF<Bits<RATE_W>>,
+    r12_rc: DFF<Bits<RATE_W>>,
+    r12_sum: DFF<Bits<RATE_W>>,
+    r12_at_max: DFF<Bit>,
+    r12_below: DFF<Bit>,
+    r12_far: DFF<Bit>,
+    // Register 13.
+    r13_d_unsat: DFF<Bits<DIST_W>>,
+    r13_half: DFF<Bits<DIST_W>>,
+    r13_asr_fr: DFF<Bits<DIST_W>>,
+    r13_n_any: DFF<Bit>,
+    r13_r: DFF<Bits<5>>,
+    r13_rt: DFF<Bits<RATE_W>>,
+    r13_rc: DFF<Bits<RATE_W>>,
+    r13_sum: DFF<Bits<RATE_W>>,
+    r13_at_max: DFF<Bit>,
+    r13_below: DFF<Bit>,
+    r13_far: DFF<Bit>,
+    // Register 14.
     rt_sel: Signal<Local, Bits<RATE_W>>,
     d_sel: Signal<Local, Bits<DIST_W>>,
     /// Rc after is the low `RATE_W` bits of `Rt - d` (the golden model stores Rc in
     /// `RATE_W` bits too): the high bits of `d` do not reach it.
     d_sel_hi_unused: Signal<Local, Bits<3>>,
-    one: Constant<Bits<COUNT_W>>,
+    r14_n_any: DFF<Bit>,
+    r14_rt_sel: DFF<Bits<RATE_W>>,
+    r14_d_sel: DFF<Bits<RATE_W>>,
+    r14_rt: DFF<Bits<RATE_W>>,
+    r14_rc: DFF<Bits<RATE_W>>,
+    q16: Constant<Bits<5>>,
+    q8: Constant<Bits<5>>,
+    q4: Constant<Bits<5>>,
+    q2: Constant<Bits<5>>,
+    q1: Constant<Bits<5>>,
     sh_max: Constant<Bits<COUNT_W>>,
 }
 
 /// Registers inside an [`IncRun`]: its outputs follow its inputs by this many advancing
 /// cycles.
-pub const RUN_STAGES: usize = 3;
+pub const RUN_STAGES: usize = PIPE_MUL_STAGES + 11;
 
 impl Default for IncRun {
     fn default() -> Self {
@@ -172,84 +259,116 @@ impl Default for IncRun {
             rc_o: Default::default(),
             rt_o: Default::default(),
             mul: Default::default(),
-            ext_step: Default::default(),
-            ext_step2: Default::default(),
-            ext_rt: Default::default(),
-            ext_rc: Default::default(),
-            ext_max: Default::default(),
             ext_p: Default::default(),
-            sh_n_asr: Default::default(),
-            fr_asr: Default::default(),
-            sh_j_asr: Default::default(),
-            half_asr: Default::default(),
-            sat_asr: Default::default(),
-            s31: Default::default(),
-            d: Default::default(),
-            dms: Default::default(),
-            sum: Default::default(),
-            max50: Default::default(),
+            ext_rt50: Default::default(),
+            ext_max50: Default::default(),
+            ext_s50: Default::default(),
+            ext_rt31: Default::default(),
+            ext_rc31: Default::default(),
+            ext_s31_5: Default::default(),
+            ext_s34_6: Default::default(),
+            ext_s34_7: Default::default(),
+            ext_s34_8: Default::default(),
+            ext_s34_9: Default::default(),
+            ext_s34_10: Default::default(),
+            ext_r21: Default::default(),
+            ext_s31_11: Default::default(),
+            ext_s31_13: Default::default(),
+            ext_r6: Default::default(),
+            asr_n: Default::default(),
+            asr_fr: Default::default(),
+            asr_j: Default::default(),
+            asr_half: Default::default(),
+            asr_sat: Default::default(),
+            c1: Default::default(),
+            c2: Default::default(),
+            c3: Default::default(),
+            p49: Default::default(),
+            p_hi_unused: Default::default(),
+            c4: Default::default(),
+            r4_sum: Default::default(),
+            r4_m32: Default::default(),
+            r4_d: Default::default(),
             over: Default::default(),
-            r1_n: Default::default(),
-            r1_step: Default::default(),
-            r1_rt: Default::default(),
-            r1_rc: Default::default(),
-            r1_s31: Default::default(),
-            r1_d: Default::default(),
-            r1_dms: Default::default(),
-            r1_sum: Default::default(),
-            r1_over: Default::default(),
-            s32x: Default::default(),
-            x5: Default::default(),
-            x4: Default::default(),
-            x3: Default::default(),
-            x2: Default::default(),
-            x1: Default::default(),
-            x0: Default::default(),
-            s34: Default::default(),
-            q4: Default::default(),
-            q3: Default::default(),
-            q2: Default::default(),
-            q1: Default::default(),
-            q0: Default::default(),
-            r21: Default::default(),
+            over_hi_unused: Default::default(),
+            v5: Default::default(),
+            c5: Default::default(),
+            r5: Default::default(),
+            ds6: Default::default(),
+            v6: Default::default(),
+            c6: Default::default(),
+            r6: Default::default(),
+            ds7: Default::default(),
+            v7: Default::default(),
+            c7: Default::default(),
+            r7: Default::default(),
+            ds8: Default::default(),
+            v8: Default::default(),
+            c8: Default::default(),
+            r8: Default::default(),
+            ds9: Default::default(),
+            v9: Default::default(),
+            c9: Default::default(),
+            r9: Default::default(),
+            ds10: Default::default(),
+            v10: Default::default(),
+            c10: Default::default(),
+            r10: Default::default(),
+            n10: Default::default(),
+            x10: Default::default(),
             j: Default::default(),
-            x0_hi_unused: Default::default(),
-            sum_hi_unused: Default::default(),
-            r2_n: Default::default(),
-            r2_rt: Default::default(),
-            r2_rc: Default::default(),
-            r2_s31: Default::default(),
-            r2_d: Default::default(),
-            r2_dms: Default::default(),
-            r2_sum: Default::default(),
-            r2_r6: Default::default(),
-            r2_rem31: Default::default(),
-            r2_j: Default::default(),
-            r2_at_max: Default::default(),
-            r2_below: Default::default(),
-            r2_far: Default::default(),
-            sh_n: Default::default(),
-            sh_j: Default::default(),
-            r3_n_any: Default::default(),
-            r3_rt: Default::default(),
-            r3_rc: Default::default(),
-            r3_s31: Default::default(),
-            r3_sum: Default::default(),
-            r3_r6: Default::default(),
-            r3_rem31: Default::default(),
-            r3_at_max: Default::default(),
-            r3_below: Default::default(),
-            r3_far: Default::default(),
-            r3_asr_n: Default::default(),
-            r3_asr_fr: Default::default(),
-            r3_asr_j: Default::default(),
-            d_unsat: Default::default(),
-            d1: Default::default(),
-            t2: Default::default(),
+            rem_hi_unused: Default::default(),
+            r11_n_any: Default::default(),
+            r11_sh_n: Default::default(),
+            r11_sh_j: Default::default(),
+            r11_r: Default::default(),
+            r11_tsr: Default::default(),
+            r11_d: Default::default(),
+            r11_dms: Default::default(),
+            r11_step: Default::default(),
+            r11_rt: Default::default(),
+            r11_rc: Default::default(),
+            r11_sum: Default::default(),
+            r11_at_max: Default::default(),
+            r11_below: Default::default(),
+            r11_far: Default::default(),
+            r12_asr_n: Default::default(),
+            r12_asr_fr: Default::default(),
+            r12_asr_j: Default::default(),
+            r12_n_any: Default::default(),
+            r12_r: Default::default(),
+            r12_tsr: Default::default(),
+            r12_step: Default::default(),
+            r12_rt: Default::default(),
+            r12_rc: Default::default(),
+            r12_sum: Default::default(),
+            r12_at_max: Default::default(),
+            r12_below: Default::default(),
+            r12_far: Default::default(),
+            r13_d_unsat: Default::default(),
+            r13_half: Default::default(),
+            r13_asr_fr: Default::default(),
+            r13_n_any: Default::default(),
+            r13_r: Default::default(),
+            r13_rt: Default::default(),
+            r13_rc: Default::default(),
+            r13_sum: Default::default(),
+            r13_at_max: Default::default(),
+            r13_below: Default::default(),
+            r13_far: Default::default(),
             rt_sel: Default::default(),
             d_sel: Default::default(),
             d_sel_hi_unused: Default::default(),
-            one: Constant::new(1.into()),
+            r14_n_any: Default::default(),
+            r14_rt_sel: Default::default(),
+            r14_d_sel: Default::default(),
+            r14_rt: Default::default(),
+            r14_rc: Default::default(),
+            q16: Constant::new(16.into()),
+            q8: Constant::new(8.into()),
+            q4: Constant::new(4.into()),
+            q2: Constant::new(2.into()),
+            q1: Constant::new(1.into()),
             sh_max: Constant::new(63.into()),
         }
     }
@@ -259,164 +378,292 @@ impl Logic for IncRun {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, r1_n, r1_step, r1_rt, r1_rc, r1_s31, r1_d, r1_dms, r1_sum, r1_over, r2_n,
-            r2_rt, r2_rc, r2_s31, r2_d, r2_dms, r2_sum, r2_r6, r2_rem31, r2_j, r2_at_max, r2_below,
-            r2_far, r3_n_any, r3_rt, r3_rc, r3_s31, r3_sum, r3_r6, r3_rem31, r3_at_max, r3_below,
-            r3_far, r3_asr_n, r3_asr_fr, r3_asr_j
+            self,
+            clock,
+            c1,
+            c2,
+            c3,
+            c4,
+            r4_sum,
+            r4_m32,
+            r4_d,
+            c5,
+            r5,
+            c6,
+            r6,
+            c7,
+            r7,
+            c8,
+            r8,
+            c9,
+            r9,
+            c10,
+            r10,
+            r11_n_any,
+            r11_sh_n,
+            r11_sh_j,
+            r11_r,
+            r11_tsr,
+            r11_d,
+            r11_dms,
+            r11_step,
+            r11_rt,
+            r11_rc,
+            r11_sum,
+            r11_at_max,
+            r11_below,
+            r11_far,
+            r12_asr_n,
+            r12_asr_fr,
+            r12_asr_j,
+            r12_n_any,
+            r12_r,
+            r12_tsr,
+            r12_step,
+            r12_rt,
+            r12_rc,
+            r12_sum,
+            r12_at_max,
+            r12_below,
+            r12_far,
+            r13_d_unsat,
+            r13_half,
+            r13_asr_fr,
+            r13_n_any,
+            r13_r,
+            r13_rt,
+            r13_rc,
+            r13_sum,
+            r13_at_max,
+            r13_below,
+            r13_far,
+            r14_n_any,
+            r14_rt_sel,
+            r14_d_sel,
+            r14_rt,
+            r14_rc
         );
-        // ---- step 1: d, Rt + n * step against the max rate ----
-        self.ext_step.i.next = self.step.val();
-        self.ext_rt.i.next = self.rt.val();
-        self.ext_rc.i.next = self.rc.val();
-        self.ext_max.i.next = self.max.val();
-        self.s31.next = self.ext_step.o.val();
-        self.d.next = self.ext_rt.o.val().get_bits::<DIST_W>(0) - self.ext_rc.o.val();
-        self.dms.next = self.d.val() - self.s31.val();
+        // ---- registers 1..3: n * step; Rt against the max ----
+        self.mul.clock.next = self.clock.val();
+        self.mul.en.next = self.en.val();
         self.mul.a.next = self.n.val();
         self.mul.b.next = self.step.val();
-        self.ext_p.i.next = self.mul.p.val();
-        self.sum.next = self.ext_rt.o.val() + self.ext_p.o.val();
-        self.max50.next = self.ext_max.o.val();
-        self.over.next = self.sum.val() - self.max50.val();
         if self.en.val() {
-            self.r1_n.d.next = self.n.val();
-            self.r1_step.d.next = self.step.val();
-            self.r1_rt.d.next = self.rt.val();
-            self.r1_rc.d.next = self.rc.val();
-            self.r1_s31.d.next = self.s31.val();
-            self.r1_d.d.next = self.d.val();
-            self.r1_dms.d.next = self.dms.val();
-            self.r1_sum.d.next = self.sum.val();
-            self.r1_over.d.next = self.over.val();
+            self.c1.d.next.n = self.n.val();
+            self.c1.d.next.step = self.step.val();
+            self.c1.d.next.rt = self.rt.val();
+            self.c1.d.next.rc = self.rc.val();
+            self.c1.d.next.at_max = self.rt.val() >= self.max.val();
+            self.c2.d.next = self.c1.q.val();
+            self.c3.d.next = self.c2.q.val();
         }
 
-        // ---- step 2: r = floor(over / step) and its remainder, for over < 32 * step ----
-        self.ext_step2.i.next = self.r1_step.q.val();
-        self.s32x.next = self.ext_step2.o.val() << 5;
-        self.s34.next = self.ext_step2.o.val().get_bits::<34>(0);
-        self.x5.next = self.r1_over.q.val().get_bits::<34>(0);
-        self.q4.next = 0.into();
-        self.x4.next = self.x5.val();
-        if self.x5.val() >= (self.s34.val() << 4) {
-            self.q4.next = 16.into();
-            self.x4.next = self.x5.val() - (self.s34.val() << 4);
-        }
-        self.q3.next = 0.into();
-        self.x3.next = self.x4.val();
-        if self.x4.val() >= (self.s34.val() << 3) {
-            self.q3.next = 8.into();
-            self.x3.next = self.x4.val() - (self.s34.val() << 3);
-        }
-        self.q2.next = 0.into();
-        self.x2.next = self.x3.val();
-        if self.x3.val() >= (self.s34.val() << 2) {
-            self.q2.next = 4.into();
-            self.x2.next = self.x3.val() - (self.s34.val() << 2);
-        }
-        self.q1.next = 0.into();
-        self.x1.next = self.x2.val();
-        if self.x2.val() >= (self.s34.val() << 1) {
-            self.q1.next = 2.into();
-            self.x1.next = self.x2.val() - (self.s34.val() << 1);
-        }
-        self.q0.next = 0.into();
-        self.x0.next = self.x1.val();
-        if self.x1.val() >= self.s34.val() {
-            self.q0.next = 1.into();
-            self.x0.next = self.x1.val() - self.s34.val();
-        }
-        // r = q4 | .. | q0 <= 31: six bits hold it.
-        self.r21.next =
-            self.q4.val() | self.q3.val() | self.q2.val() | self.q1.val() | self.q0.val();
-        self.x0_hi_unused.next = self.x0.val().get_bits::<3>(31);
-        self.j.next = (self.r1_n.q.val() - self.r21.val()) - self.one.val();
-        // Bits RATE_W (28) and up (hdl_gen needs the literal).
-        self.sum_hi_unused.next = self.r1_sum.q.val().get_bits::<22>(28);
+        // ---- register 4: Rt + n * step, max + 32 * step, d ----
+        self.p49.next = self.mul.p.val().get_bits::<49>(0);
+        self.p_hi_unused.next = self.mul.p.val().get_bits::<15>(49);
+        self.ext_p.i.next = self.p49.val();
+        self.ext_rt50.i.next = self.c3.q.val().rt;
+        self.ext_max50.i.next = self.max.val();
+        self.ext_s50.i.next = self.c3.q.val().step;
+        self.ext_rt31.i.next = self.c3.q.val().rt;
+        self.ext_rc31.i.next = self.c3.q.val().rc;
         if self.en.val() {
-            self.r2_n.d.next = self.r1_n.q.val();
-            self.r2_rt.d.next = self.r1_rt.q.val();
-            self.r2_rc.d.next = self.r1_rc.q.val();
-            self.r2_s31.d.next = self.r1_s31.q.val();
-            self.r2_d.d.next = self.r1_d.q.val();
-            self.r2_dms.d.next = self.r1_dms.q.val();
-            self.r2_sum.d.next = self.r1_sum.q.val().get_bits::<RATE_W>(0);
-            self.r2_r6.d.next = self.r21.val().get_bits::<6>(0);
-            self.r2_rem31.d.next = self.x0.val().get_bits::<DIST_W>(0);
-            self.r2_j.d.next = self.j.val();
-            self.r2_at_max.d.next = self.r1_rt.q.val() >= self.max.val();
-            self.r2_below.d.next = self.r1_sum.q.val() < self.max50.val();
-            self.r2_far.d.next = self.r1_over.q.val() >= self.s32x.val();
+            self.c4.d.next = self.c3.q.val();
+            self.r4_sum.d.next = self.ext_rt50.o.val() + self.ext_p.o.val();
+            self.r4_m32.d.next = self.ext_max50.o.val() + (self.ext_s50.o.val() << 5);
+            self.r4_d.d.next = self.ext_rt31.o.val() - self.ext_rc31.o.val();
         }
 
-        // ---- step 3: shift amounts (clamped to 63: every 31-bit value is 0 or -1 by
-        // then) and the shifts of d ----
-        self.sh_n.next = self.r2_n.q.val().get_bits::<6>(0);
-        if self.r2_n.q.val() >= self.sh_max.val() {
-            self.sh_n.next = 63.into();
+        // ---- register 5: the excess over the max, d - step ----
+        self.over.next = self.r4_sum.q.val() - self.ext_max50.o.val();
+        self.over_hi_unused.next = self.over.val().get_bits::<16>(34);
+        self.ext_s31_5.i.next = self.c4.q.val().step;
+        self.v5.next.x = self.over.val().get_bits::<34>(0);
+        self.v5.next.q = 0.into();
+        self.v5.next.d = self.r4_d.q.val();
+        self.v5.next.dms = self.r4_d.q.val() - self.ext_s31_5.o.val();
+        self.v5.next.sum = self.r4_sum.q.val().get_bits::<RATE_W>(0);
+        self.v5.next.below = self.r4_sum.q.val() < self.ext_max50.o.val();
+        self.v5.next.far = self.r4_sum.q.val() >= self.r4_m32.q.val();
+        if self.en.val() {
+            self.c5.d.next = self.c4.q.val();
+            self.r5.d.next = self.v5.val();
         }
-        self.sh_j.next = self.r2_j.q.val().get_bits::<6>(0);
-        if self.r2_j.q.val() >= self.sh_max.val() {
-            self.sh_j.next = 63.into();
+
+        // ---- registers 6..10: r = floor(excess / step), for excess < 32 * step ----
+        self.ext_s34_6.i.next = self.c5.q.val().step;
+        self.ds6.next = self.ext_s34_6.o.val() << 4;
+        self.v6.next = self.r5.q.val();
+        if self.r5.q.val().x >= self.ds6.val() {
+            self.v6.next.x = self.r5.q.val().x - self.ds6.val();
+            self.v6.next.q = self.r5.q.val().q | self.q16.val();
         }
+        self.ext_s34_7.i.next = self.c6.q.val().step;
+        self.ds7.next = self.ext_s34_7.o.val() << 3;
+        self.v7.next = self.r6.q.val();
+        if self.r6.q.val().x >= self.ds7.val() {
+            self.v7.next.x = self.r6.q.val().x - self.ds7.val();
+            self.v7.next.q = self.r6.q.val().q | self.q8.val();
+        }
+        self.ext_s34_8.i.next = self.c7.q.val().step;
+        self.ds8.next = self.ext_s34_8.o.val() << 2;
+        self.v8.next = self.r7.q.val();
+        if self.r7.q.val().x >= self.ds8.val() {
+            self.v8.next.x = self.r7.q.val().x - self.ds8.val();
+            self.v8.next.q = self.r7.q.val().q | self.q4.val();
+        }
+        self.ext_s34_9.i.next = self.c8.q.val().step;
+        self.ds9.next = self.ext_s34_9.o.val() << 1;
+        self.v9.next = self.r8.q.val();
+        if self.r8.q.val().x >= self.ds9.val() {
+            self.v9.next.x = self.r8.q.val().x - self.ds9.val();
+            self.v9.next.q = self.r8.q.val().q | self.q2.val();
+        }
+        self.ext_s34_10.i.next = self.c9.q.val().step;
+        self.ds10.next = self.ext_s34_10.o.val();
+        self.v10.next = self.r9.q.val();
+        if self.r9.q.val().x >= self.ds10.val() {
+            self.v10.next.x = self.r9.q.val().x - self.ds10.val();
+            self.v10.next.q = self.r9.q.val().q | self.q1.val();
+        }
+        if self.en.val() {
+            self.c6.d.next = self.c5.q.val();
+            self.r6.d.next = self.v6.val();
+            self.c7.d.next = self.c6.q.val();
+            self.r7.d.next = self.v7.val();
+            self.c8.d.next = self.c7.q.val();
+            self.r8.d.next = self.v8.val();
+            self.c9.d.next = self.c8.q.val();
+            self.r9.d.next = self.v9.val();
+            self.c10.d.next = self.c9.q.val();
+            self.r10.d.next = self.v10.val();
+        }
+
+        // ---- register 11: j = n - r - 1 (n + !r), the shift amounts (clamped to 63:
+        // every 31-bit value is 0 or -1 by then), 2 * step - remainder ----
+        self.n10.next = self.c10.q.val().n;
+        self.x10.next = self.r10.q.val().x;
+        self.ext_r21.i.next = self.r10.q.val().q;
+        self.j.next = self.n10.val() + !self.ext_r21.o.val();
+        self.ext_s31_11.i.next = self.c10.q.val().step;
+        self.rem_hi_unused.next = self.x10.val().get_bits::<3>(31);
+        if self.en.val() {
+            self.r11_n_any.d.next = self.n10.val().any();
+            self.r11_sh_n.d.next = self.n10.val().get_bits::<6>(0);
+            if self.n10.val() >= self.sh_max.val() {
+                self.r11_sh_n.d.next = 63.into();
+            }
+            self.r11_sh_j.d.next = self.j.val().get_bits::<6>(0);
+            if self.j.val() >= self.sh_max.val() {
+                self.r11_sh_j.d.next = 63.into();
+            }
+            self.r11_r.d.next = self.r10.q.val().q;
+            self.r11_tsr.d.next =
+                (self.ext_s31_11.o.val() << 1) - self.x10.val().get_bits::<DIST_W>(0);
+            self.r11_d.d.next = self.r10.q.val().d;
+            self.r11_dms.d.next = self.r10.q.val().dms;
+            self.r11_step.d.next = self.c10.q.val().step;
+            self.r11_rt.d.next = self.c10.q.val().rt;
+            self.r11_rc.d.next = self.c10.q.val().rc;
+            self.r11_sum.d.next = self.r10.q.val().sum;
+            self.r11_at_max.d.next = self.c10.q.val().at_max;
+            self.r11_below.d.next = self.r10.q.val().below;
+            self.r11_far.d.next = self.r10.q.val().far;
+        }
+
+        // ---- register 12: the shifts of d ----
         // Rt stays below max: d - step halves n times.
-        self.sh_n_asr.v.next = self.r2_dms.q.val();
-        self.sh_n_asr.k.next = self.sh_n.val();
+        self.asr_n.v.next = self.r11_dms.q.val();
+        self.asr_n.k.next = self.r11_sh_n.q.val();
         // Rt already at max: d halves n times.
-        self.fr_asr.v.next = self.r2_d.q.val();
-        self.fr_asr.k.next = self.sh_n.val();
+        self.asr_fr.v.next = self.r11_d.q.val();
+        self.asr_fr.k.next = self.r11_sh_n.q.val();
         // Rt reaches max r events before the end.
-        self.sh_j_asr.v.next = self.r2_dms.q.val();
-        self.sh_j_asr.k.next = self.sh_j.val();
+        self.asr_j.v.next = self.r11_dms.q.val();
+        self.asr_j.k.next = self.r11_sh_j.q.val();
         if self.en.val() {
-            self.r3_n_any.d.next = self.r2_n.q.val().any();
-            self.r3_rt.d.next = self.r2_rt.q.val();
-            self.r3_rc.d.next = self.r2_rc.q.val();
-            self.r3_s31.d.next = self.r2_s31.q.val();
-            self.r3_sum.d.next = self.r2_sum.q.val();
-            self.r3_r6.d.next = self.r2_r6.q.val();
-            self.r3_rem31.d.next = self.r2_rem31.q.val();
-            self.r3_at_max.d.next = self.r2_at_max.q.val();
-            self.r3_below.d.next = self.r2_below.q.val();
-            self.r3_far.d.next = self.r2_far.q.val();
-            self.r3_asr_n.d.next = self.sh_n_asr.o.val();
-            self.r3_asr_fr.d.next = self.fr_asr.o.val();
-            self.r3_asr_j.d.next = self.sh_j_asr.o.val();
+            self.r12_asr_n.d.next = self.asr_n.o.val();
+            self.r12_asr_fr.d.next = self.asr_fr.o.val();
+            self.r12_asr_j.d.next = self.asr_j.o.val();
+            self.r12_n_any.d.next = self.r11_n_any.q.val();
+            self.r12_r.d.next = self.r11_r.q.val();
+            self.r12_tsr.d.next = self.r11_tsr.q.val();
+            self.r12_step.d.next = self.r11_step.q.val();
+            self.r12_rt.d.next = self.r11_rt.q.val();
+            self.r12_rc.d.next = self.r11_rc.q.val();
+            self.r12_sum.d.next = self.r11_sum.q.val();
+            self.r12_at_max.d.next = self.r11_at_max.q.val();
+            self.r12_below.d.next = self.r11_below.q.val();
+            self.r12_far.d.next = self.r11_far.q.val();
         }
 
-        // ---- step 4: sums, the halving, the selection ----
-        self.d_unsat.next = self.r3_s31.q.val() + self.r3_asr_n.q.val();
-        self.d1.next = self.r3_s31.q.val() + self.r3_asr_j.q.val();
-        self.t2.next = (self.d1.val() + self.r3_s31.q.val()) - self.r3_rem31.q.val();
-        self.half_asr.v.next = self.t2.val();
-        self.half_asr.k.next = 1.into();
-        self.sat_asr.v.next = self.half_asr.o.val();
-        self.sat_asr.k.next = self.r3_r6.q.val();
+        // ---- register 13: step + (d - step) >> n; (step + (d - step) >> j + step -
+        // remainder) >> 1 ----
+        self.ext_s31_13.i.next = self.r12_step.q.val();
+        self.asr_half.v.next = self.r12_asr_j.q.val() + self.r12_tsr.q.val();
+        self.asr_half.k.next = 1.into();
+        if self.en.val() {
+            self.r13_d_unsat.d.next = self.ext_s31_13.o.val() + self.r12_asr_n.q.val();
+            self.r13_half.d.next = self.asr_half.o.val();
+            self.r13_asr_fr.d.next = self.r12_asr_fr.q.val();
+            self.r13_n_any.d.next = self.r12_n_any.q.val();
+            self.r13_r.d.next = self.r12_r.q.val();
+            self.r13_rt.d.next = self.r12_rt.q.val();
+            self.r13_rc.d.next = self.r12_rc.q.val();
+            self.r13_sum.d.next = self.r12_sum.q.val();
+            self.r13_at_max.d.next = self.r12_at_max.q.val();
+            self.r13_below.d.next = self.r12_below.q.val();
+            self.r13_far.d.next = self.r12_far.q.val();
+        }
+
+        // ---- register 14: the halving by r, the case ----
+        self.ext_r6.i.next = self.r13_r.q.val();
+        self.asr_sat.v.next = self.r13_half.q.val();
+        self.asr_sat.k.next = self.ext_r6.o.val();
         self.rt_sel.next = self.max.val();
-        self.d_sel.next = self.sat_asr.o.val();
-        if self.r3_at_max.q.val() {
-            self.d_sel.next = self.r3_asr_fr.q.val();
-        } else if self.r3_below.q.val() {
-            self.rt_sel.next = self.r3_sum.q.val();
-            self.d_sel.next = self.d_unsat.val();
-        } else if self.r3_far.q.val() {
+        self.d_sel.next = self.asr_sat.o.val();
+        if self.r13_at_max.q.val() {
+            self.d_sel.next = self.r13_asr_fr.q.val();
+        } else if self.r13_below.q.val() {
+            self.rt_sel.next = self.r13_sum.q.val();
+            self.d_sel.next = self.r13_d_unsat.q.val();
+        } else if self.r13_far.q.val() {
             self.d_sel.next = 0.into();
         }
         self.d_sel_hi_unused.next = self.d_sel.val().get_bits::<3>(28);
-        if !self.r3_n_any.q.val() {
-            self.rc_o.next = self.r3_rc.q.val();
-            self.rt_o.next = self.r3_rt.q.val();
+        if self.en.val() {
+            self.r14_n_any.d.next = self.r13_n_any.q.val();
+            self.r14_rt_sel.d.next = self.rt_sel.val();
+            self.r14_d_sel.d.next = self.d_sel.val().get_bits::<RATE_W>(0);
+            self.r14_rt.d.next = self.r13_rt.q.val();
+            self.r14_rc.d.next = self.r13_rc.q.val();
+        }
+
+        // ---- after register 14: Rc = Rt - d (modulo 2^RATE_W) ----
+        if !self.r14_n_any.q.val() {
+            self.rc_o.next = self.r14_rc.q.val();
+            self.rt_o.next = self.r14_rt.q.val();
         } else {
-            // Rt - d, modulo 2^RATE_W.
-            self.rc_o.next = self.rt_sel.val() - self.d_sel.val().get_bits::<RATE_W>(0);
-            self.rt_o.next = self.rt_sel.val();
+            self.rc_o.next = self.r14_rt_sel.q.val() - self.r14_d_sel.q.val();
+            self.rt_o.next = self.r14_rt_sel.q.val();
         }
     }
 }
 
 /// Split `k` increase-timer events starting at stage counters `t`, `bc` into fast recovery,
 /// additive and hyper events (golden: `phases`).
+///
+/// Pipelined in [`PHASE_STAGES`] = 2 registers that load when `en` is high: (1) the events
+/// before T reaches the threshold (`to_ai`) and passes it (`to_hai`), which phases the byte
+/// counter allows; (2) `fr = min(k, to_ai)`, `hai = k - to_hai` (when positive) and
+/// `k - hai`; after register 2, `ai = (k - hai) - fr`. The outputs belong to the inputs
+/// presented `PHASE_STAGES` advancing cycles earlier; `th` and `byte_off` are parameters.
 #[derive(LogicBlock)]
 pub struct Phases {
+    /// Clock of the step registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: the step registers load.
+    pub en: Signal<In, Bit>,
     /// Number of events.
     pub k: Signal<In, Bits<COUNT_W>>,
     /// Timer stage counter T before.
@@ -437,20 +684,31 @@ pub struct Phases {
     th1: Signal<Local, Bits<COUNT_W>>,
     t21: Signal<Local, Bits<COUNT_W>>,
     bc21: Signal<Local, Bits<COUNT_W>>,
-    to_ai: Signal<Local, Bits<COUNT_W>>,
-    to_hai: Signal<Local, Bits<COUNT_W>>,
-    fr: Signal<Local, Bits<COUNT_W>>,
-    hai: Signal<Local, Bits<COUNT_W>>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_th: ZeroExt<THRESH_W, COUNT_W>,
     ext_t: ZeroExt<STAGE_W, COUNT_W>,
     ext_bc: ZeroExt<STAGE_W, COUNT_W>,
     one: Constant<Bits<COUNT_W>>,
+    r1_k: DFF<Bits<COUNT_W>>,
+    r1_to_ai: DFF<Bits<COUNT_W>>,
+    r1_to_hai: DFF<Bits<COUNT_W>>,
+    /// Fast recovery and hyper increase happen at all (the byte counter allows them).
+    r1_fr_on: DFF<Bit>,
+    r1_hai_on: DFF<Bit>,
+    r2_fr: DFF<Bits<COUNT_W>>,
+    r2_hai: DFF<Bits<COUNT_W>>,
+    /// `k - hai`.
+    r2_khai: DFF<Bits<COUNT_W>>,
 }
+
+/// Registers inside [`Phases`].
+pub const PHASE_STAGES: usize = 2;
 
 impl Default for Phases {
     fn default() -> Self {
         Self {
+            clock: Default::default(),
+            en: Default::default(),
             k: Default::default(),
             t: Default::default(),
             bc: Default::default(),
@@ -463,14 +721,18 @@ impl Default for Phases {
             th1: Default::default(),
             t21: Default::default(),
             bc21: Default::default(),
-            to_ai: Default::default(),
-            to_hai: Default::default(),
-            fr: Default::default(),
-            hai: Default::default(),
             ext_th: Default::default(),
             ext_t: Default::default(),
             ext_bc: Default::default(),
             one: Constant::new(1.into()),
+            r1_k: Default::default(),
+            r1_to_ai: Default::default(),
+            r1_to_hai: Default::default(),
+            r1_fr_on: Default::default(),
+            r1_hai_on: Default::default(),
+            r2_fr: Default::default(),
+            r2_hai: Default::default(),
+            r2_khai: Default::default(),
         }
     }
 }
@@ -478,6 +740,10 @@ impl Default for Phases {
 impl Logic for Phases {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self, clock, r1_k, r1_to_ai, r1_to_hai, r1_fr_on, r1_hai_on, r2_fr, r2_hai, r2_khai
+        );
+        // ---- register 1: events before T reaches the threshold, and before it passes it
         self.ext_th.i.next = self.th.val();
         self.ext_t.i.next = self.t.val();
         self.ext_bc.i.next = self.bc.val();
@@ -485,31 +751,39 @@ impl Logic for Phases {
         self.th1.next = self.th21.val() + self.one.val();
         self.t21.next = self.ext_t.o.val();
         self.bc21.next = self.ext_bc.o.val();
-        // Events before T reaches the threshold, and before it passes it.
-        self.to_ai.next = 0.into();
-        if self.th21.val() > self.t21.val() {
-            self.to_ai.next = self.th21.val() - self.t21.val();
+        if self.en.val() {
+            self.r1_k.d.next = self.k.val();
+            self.r1_to_ai.d.next = 0.into();
+            if self.th21.val() > self.t21.val() {
+                self.r1_to_ai.d.next = self.th21.val() - self.t21.val();
+            }
+            self.r1_to_hai.d.next = 0.into();
+            if self.th1.val() > self.t21.val() {
+                self.r1_to_hai.d.next = self.th1.val() - self.t21.val();
+            }
+            self.r1_fr_on.d.next = self.byte_off.val() | (self.bc21.val() < self.th21.val());
+            self.r1_hai_on.d.next = self.byte_off.val() | (self.bc21.val() > self.th21.val());
         }
-        self.to_hai.next = 0.into();
-        if self.th1.val() > self.t21.val() {
-            self.to_hai.next = self.th1.val() - self.t21.val();
-        }
-        self.fr.next = 0.into();
-        if self.byte_off.val() | (self.bc21.val() < self.th21.val()) {
-            self.fr.next = self.k.val();
-            if self.to_ai.val() < self.k.val() {
-                self.fr.next = self.to_ai.val();
+        // ---- register 2: fast recovery and hyper events, k - hai ----
+        if self.en.val() {
+            self.r2_fr.d.next = 0.into();
+            if self.r1_fr_on.q.val() {
+                self.r2_fr.d.next = self.r1_k.q.val();
+                if self.r1_to_ai.q.val() < self.r1_k.q.val() {
+                    self.r2_fr.d.next = self.r1_to_ai.q.val();
+                }
+            }
+            self.r2_hai.d.next = 0.into();
+            self.r2_khai.d.next = self.r1_k.q.val();
+            if self.r1_hai_on.q.val() & (self.r1_k.q.val() > self.r1_to_hai.q.val()) {
+                self.r2_hai.d.next = self.r1_k.q.val() - self.r1_to_hai.q.val();
+                self.r2_khai.d.next = self.r1_to_hai.q.val();
             }
         }
-        self.hai.next = 0.into();
-        if self.byte_off.val() | (self.bc21.val() > self.th21.val()) {
-            if self.k.val() > self.to_hai.val() {
-                self.hai.next = self.k.val() - self.to_hai.val();
-            }
-        }
-        self.n_fr.next = self.fr.val();
-        self.n_hai.next = self.hai.val();
-        self.n_ai.next = (self.k.val() - self.fr.val()) - self.hai.val();
+        // ---- after register 2: the additive events ----
+        self.n_fr.next = self.r2_fr.q.val();
+        self.n_hai.next = self.r2_hai.q.val();
+        self.n_ai.next = self.r2_khai.q.val() - self.r2_fr.q.val();
     }
 }
 
@@ -518,9 +792,30 @@ impl Logic for Phases {
 ///
 /// Pipelined: the three runs follow one another, each an [`IncRun`] of `RUN_STAGES`
 /// registers with a register between runs (`p1`, `p2`); what the later steps need of the
-/// earlier ones waits beside each run (`qa*`, `qb*`, `qc*`). The outputs belong to the
+/// earlier ones (a [`SegSide`]) waits beside each run in a `DelayLine` (`line_a`, `line_b`,
+/// `line_c`: a small RAM each, not `RUN_STAGES` registers). The outputs belong to the
 /// inputs presented [`SEG_STAGES`] advancing cycles earlier. `th`, `byte_off`, `ai`, `hai`
 /// and `max` are parameters and must not change while a segment is in flight.
+/// What an [`IncSegment`] carries beside its runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct SegSide {
+    /// Events by phase (from `Phases`).
+    pub n_fr: Bits<COUNT_W>,
+    pub n_ai: Bits<COUNT_W>,
+    pub n_hai: Bits<COUNT_W>,
+    /// Rc, Rt before the segment, Mb/s Q.8.
+    pub rc: Bits<RATE_W>,
+    pub rt: Bits<RATE_W>,
+    /// T after the segment.
+    pub t_o: Bits<STAGE_W>,
+    /// Rc, Rt after the fast-recovery run (0 beside it).
+    pub fr_rc: Bits<RATE_W>,
+    pub fr_rt: Bits<RATE_W>,
+    /// Rc, Rt after the additive run (0 before it).
+    pub ai_rc: Bits<RATE_W>,
+    pub ai_rt: Bits<RATE_W>,
+}
+
 #[derive(LogicBlock)]
 pub struct IncSegment {
     /// Clock of the step registers.
@@ -581,101 +876,25 @@ pub struct IncSegment {
     rel_fr: Signal<Local, Bit>,
     rel_ai: Signal<Local, Bit>,
     rel_hai: Signal<Local, Bit>,
-    qa1_n_fr: DFF<Bits<COUNT_W>>,
-    qa1_n_ai: DFF<Bits<COUNT_W>>,
-    qa1_n_hai: DFF<Bits<COUNT_W>>,
-    qa1_rc: DFF<Bits<RATE_W>>,
-    qa1_rt: DFF<Bits<RATE_W>>,
-    qa1_t_o: DFF<Bits<STAGE_W>>,
-    qa2_n_fr: DFF<Bits<COUNT_W>>,
-    qa2_n_ai: DFF<Bits<COUNT_W>>,
-    qa2_n_hai: DFF<Bits<COUNT_W>>,
-    qa2_rc: DFF<Bits<RATE_W>>,
-    qa2_rt: DFF<Bits<RATE_W>>,
-    qa2_t_o: DFF<Bits<STAGE_W>>,
-    qa3_n_fr: DFF<Bits<COUNT_W>>,
-    qa3_n_ai: DFF<Bits<COUNT_W>>,
-    qa3_n_hai: DFF<Bits<COUNT_W>>,
-    qa3_rc: DFF<Bits<RATE_W>>,
-    qa3_rt: DFF<Bits<RATE_W>>,
-    qa3_t_o: DFF<Bits<STAGE_W>>,
-    p1_n_fr: DFF<Bits<COUNT_W>>,
-    p1_n_ai: DFF<Bits<COUNT_W>>,
-    p1_n_hai: DFF<Bits<COUNT_W>>,
-    p1_rc: DFF<Bits<RATE_W>>,
-    p1_rt: DFF<Bits<RATE_W>>,
-    p1_t_o: DFF<Bits<STAGE_W>>,
-    p1_fr_rc: DFF<Bits<RATE_W>>,
-    p1_fr_rt: DFF<Bits<RATE_W>>,
-    qb1_n_fr: DFF<Bits<COUNT_W>>,
-    qb1_n_ai: DFF<Bits<COUNT_W>>,
-    qb1_n_hai: DFF<Bits<COUNT_W>>,
-    qb1_rc: DFF<Bits<RATE_W>>,
-    qb1_rt: DFF<Bits<RATE_W>>,
-    qb1_t_o: DFF<Bits<STAGE_W>>,
-    qb1_fr_rc: DFF<Bits<RATE_W>>,
-    qb1_fr_rt: DFF<Bits<RATE_W>>,
-    qb2_n_fr: DFF<Bits<COUNT_W>>,
-    qb2_n_ai: DFF<Bits<COUNT_W>>,
-    qb2_n_hai: DFF<Bits<COUNT_W>>,
-    qb2_rc: DFF<Bits<RATE_W>>,
-    qb2_rt: DFF<Bits<RATE_W>>,
-    qb2_t_o: DFF<Bits<STAGE_W>>,
-    qb2_fr_rc: DFF<Bits<RATE_W>>,
-    qb2_fr_rt: DFF<Bits<RATE_W>>,
-    qb3_n_fr: DFF<Bits<COUNT_W>>,
-    qb3_n_ai: DFF<Bits<COUNT_W>>,
-    qb3_n_hai: DFF<Bits<COUNT_W>>,
-    qb3_rc: DFF<Bits<RATE_W>>,
-    qb3_rt: DFF<Bits<RATE_W>>,
-    qb3_t_o: DFF<Bits<STAGE_W>>,
-    qb3_fr_rc: DFF<Bits<RATE_W>>,
-    qb3_fr_rt: DFF<Bits<RATE_W>>,
-    p2_n_fr: DFF<Bits<COUNT_W>>,
-    p2_n_ai: DFF<Bits<COUNT_W>>,
-    p2_n_hai: DFF<Bits<COUNT_W>>,
-    p2_rc: DFF<Bits<RATE_W>>,
-    p2_rt: DFF<Bits<RATE_W>>,
-    p2_t_o: DFF<Bits<STAGE_W>>,
-    p2_fr_rc: DFF<Bits<RATE_W>>,
-    p2_fr_rt: DFF<Bits<RATE_W>>,
-    p2_ai_rc: DFF<Bits<RATE_W>>,
-    p2_ai_rt: DFF<Bits<RATE_W>>,
-    qc1_n_fr: DFF<Bits<COUNT_W>>,
-    qc1_n_ai: DFF<Bits<COUNT_W>>,
-    qc1_n_hai: DFF<Bits<COUNT_W>>,
-    qc1_rc: DFF<Bits<RATE_W>>,
-    qc1_rt: DFF<Bits<RATE_W>>,
-    qc1_t_o: DFF<Bits<STAGE_W>>,
-    qc1_fr_rc: DFF<Bits<RATE_W>>,
-    qc1_fr_rt: DFF<Bits<RATE_W>>,
-    qc1_ai_rc: DFF<Bits<RATE_W>>,
-    qc1_ai_rt: DFF<Bits<RATE_W>>,
-    qc2_n_fr: DFF<Bits<COUNT_W>>,
-    qc2_n_ai: DFF<Bits<COUNT_W>>,
-    qc2_n_hai: DFF<Bits<COUNT_W>>,
-    qc2_rc: DFF<Bits<RATE_W>>,
-    qc2_rt: DFF<Bits<RATE_W>>,
-    qc2_t_o: DFF<Bits<STAGE_W>>,
-    qc2_fr_rc: DFF<Bits<RATE_W>>,
-    qc2_fr_rt: DFF<Bits<RATE_W>>,
-    qc2_ai_rc: DFF<Bits<RATE_W>>,
-    qc2_ai_rt: DFF<Bits<RATE_W>>,
-    qc3_n_fr: DFF<Bits<COUNT_W>>,
-    qc3_n_ai: DFF<Bits<COUNT_W>>,
-    qc3_n_hai: DFF<Bits<COUNT_W>>,
-    qc3_rc: DFF<Bits<RATE_W>>,
-    qc3_rt: DFF<Bits<RATE_W>>,
-    qc3_t_o: DFF<Bits<STAGE_W>>,
-    qc3_fr_rc: DFF<Bits<RATE_W>>,
-    qc3_fr_rt: DFF<Bits<RATE_W>>,
-    qc3_ai_rc: DFF<Bits<RATE_W>>,
-    qc3_ai_rt: DFF<Bits<RATE_W>>,
+    /// Rc, Rt and T after, beside `phases`.
+    s_pa: DFF<SegSide>,
+    s_pb: DFF<SegSide>,
+    side_a: Signal<Local, SegSide>,
+    line_a: DelayLine<SegSide, 4>,
+    p1: DFF<SegSide>,
+    side_b: Signal<Local, SegSide>,
+    line_b: DelayLine<SegSide, 4>,
+    p2: DFF<SegSide>,
+    side_c: Signal<Local, SegSide>,
+    line_c: DelayLine<SegSide, 4>,
+    /// What waited beside the hyper run.
+    c: Signal<Local, SegSide>,
+    zero_side: Constant<SegSide>,
 }
 
-/// Registers inside an [`IncSegment`]: three runs and a register after each of the
-/// first two.
-pub const SEG_STAGES: usize = 3 * RUN_STAGES + 2;
+/// Registers inside an [`IncSegment`]: the phases, three runs and a register after each of
+/// the first two.
+pub const SEG_STAGES: usize = PHASE_STAGES + 3 * RUN_STAGES + 2;
 
 impl Default for IncSegment {
     fn default() -> Self {
@@ -713,96 +932,18 @@ impl Default for IncSegment {
             rel_fr: Default::default(),
             rel_ai: Default::default(),
             rel_hai: Default::default(),
-            qa1_n_fr: Default::default(),
-            qa1_n_ai: Default::default(),
-            qa1_n_hai: Default::default(),
-            qa1_rc: Default::default(),
-            qa1_rt: Default::default(),
-            qa1_t_o: Default::default(),
-            qa2_n_fr: Default::default(),
-            qa2_n_ai: Default::default(),
-            qa2_n_hai: Default::default(),
-            qa2_rc: Default::default(),
-            qa2_rt: Default::default(),
-            qa2_t_o: Default::default(),
-            qa3_n_fr: Default::default(),
-            qa3_n_ai: Default::default(),
-            qa3_n_hai: Default::default(),
-            qa3_rc: Default::default(),
-            qa3_rt: Default::default(),
-            qa3_t_o: Default::default(),
-            p1_n_fr: Default::default(),
-            p1_n_ai: Default::default(),
-            p1_n_hai: Default::default(),
-            p1_rc: Default::default(),
-            p1_rt: Default::default(),
-            p1_t_o: Default::default(),
-            p1_fr_rc: Default::default(),
-            p1_fr_rt: Default::default(),
-            qb1_n_fr: Default::default(),
-            qb1_n_ai: Default::default(),
-            qb1_n_hai: Default::default(),
-            qb1_rc: Default::default(),
-            qb1_rt: Default::default(),
-            qb1_t_o: Default::default(),
-            qb1_fr_rc: Default::default(),
-            qb1_fr_rt: Default::default(),
-            qb2_n_fr: Default::default(),
-            qb2_n_ai: Default::default(),
-            qb2_n_hai: Default::default(),
-            qb2_rc: Default::default(),
-            qb2_rt: Default::default(),
-            qb2_t_o: Default::default(),
-            qb2_fr_rc: Default::default(),
-            qb2_fr_rt: Default::default(),
-            qb3_n_fr: Default::default(),
-            qb3_n_ai: Default::default(),
-            qb3_n_hai: Default::default(),
-            qb3_rc: Default::default(),
-            qb3_rt: Default::default(),
-            qb3_t_o: Default::default(),
-            qb3_fr_rc: Default::default(),
-            qb3_fr_rt: Default::default(),
-            p2_n_fr: Default::default(),
-            p2_n_ai: Default::default(),
-            p2_n_hai: Default::default(),
-            p2_rc: Default::default(),
-            p2_rt: Default::default(),
-            p2_t_o: Default::default(),
-            p2_fr_rc: Default::default(),
-            p2_fr_rt: Default::default(),
-            p2_ai_rc: Default::default(),
-            p2_ai_rt: Default::default(),
-            qc1_n_fr: Default::default(),
-            qc1_n_ai: Default::default(),
-            qc1_n_hai: Default::default(),
-            qc1_rc: Default::default(),
-            qc1_rt: Default::default(),
-            qc1_t_o: Default::default(),
-            qc1_fr_rc: Default::default(),
-            qc1_fr_rt: Default::default(),
-            qc1_ai_rc: Default::default(),
-            qc1_ai_rt: Default::default(),
-            qc2_n_fr: Default::default(),
-            qc2_n_ai: Default::default(),
-            qc2_n_hai: Default::default(),
-            qc2_rc: Default::default(),
-            qc2_rt: Default::default(),
-            qc2_t_o: Default::default(),
-            qc2_fr_rc: Default::default(),
-            qc2_fr_rt: Default::default(),
-            qc2_ai_rc: Default::default(),
-            qc2_ai_rt: Default::default(),
-            qc3_n_fr: Default::default(),
-            qc3_n_ai: Default::default(),
-            qc3_n_hai: Default::default(),
-            qc3_rc: Default::default(),
-            qc3_rt: Default::default(),
-            qc3_t_o: Default::default(),
-            qc3_fr_rc: Default::default(),
-            qc3_fr_rt: Default::default(),
-            qc3_ai_rc: Default::default(),
-            qc3_ai_rt: Default::default(),
+            s_pa: Default::default(),
+            s_pb: Default::default(),
+            side_a: Default::default(),
+            line_a: DelayLine::new(RUN_STAGES),
+            p1: Default::default(),
+            side_b: Default::default(),
+            line_b: DelayLine::new(RUN_STAGES),
+            p2: Default::default(),
+            side_c: Default::default(),
+            line_c: DelayLine::new(RUN_STAGES),
+            c: Default::default(),
+            zero_side: Constant::new(SegSide::default()),
         }
     }
 }
@@ -810,26 +951,22 @@ impl Default for IncSegment {
 impl Logic for IncSegment {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, qa1_n_fr, qa1_n_ai, qa1_n_hai, qa1_rc, qa1_rt, qa1_t_o, qa2_n_fr,
-            qa2_n_ai, qa2_n_hai, qa2_rc, qa2_rt, qa2_t_o, qa3_n_fr, qa3_n_ai, qa3_n_hai, qa3_rc,
-            qa3_rt, qa3_t_o, p1_n_fr, p1_n_ai, p1_n_hai, p1_rc, p1_rt, p1_t_o, p1_fr_rc, p1_fr_rt,
-            qb1_n_fr, qb1_n_ai, qb1_n_hai, qb1_rc, qb1_rt, qb1_t_o, qb1_fr_rc, qb1_fr_rt, qb2_n_fr,
-            qb2_n_ai, qb2_n_hai, qb2_rc, qb2_rt, qb2_t_o, qb2_fr_rc, qb2_fr_rt, qb3_n_fr, qb3_n_ai,
-            qb3_n_hai, qb3_rc, qb3_rt, qb3_t_o, qb3_fr_rc, qb3_fr_rt, p2_n_fr, p2_n_ai, p2_n_hai,
-            p2_rc, p2_rt, p2_t_o, p2_fr_rc, p2_fr_rt, p2_ai_rc, p2_ai_rt, qc1_n_fr, qc1_n_ai,
-            qc1_n_hai, qc1_rc, qc1_rt, qc1_t_o, qc1_fr_rc, qc1_fr_rt, qc1_ai_rc, qc1_ai_rt,
-            qc2_n_fr, qc2_n_ai, qc2_n_hai, qc2_rc, qc2_rt, qc2_t_o, qc2_fr_rc, qc2_fr_rt,
-            qc2_ai_rc, qc2_ai_rt, qc3_n_fr, qc3_n_ai, qc3_n_hai, qc3_rc, qc3_rt, qc3_t_o,
-            qc3_fr_rc, qc3_fr_rt, qc3_ai_rc, qc3_ai_rt
-        );
+        dff_setup!(self, clock, s_pa, s_pb, p1, p2);
         self.run_fr.clock.next = self.clock.val();
         self.run_ai.clock.next = self.clock.val();
         self.run_hai.clock.next = self.clock.val();
         self.run_fr.en.next = self.en.val();
         self.run_ai.en.next = self.en.val();
         self.run_hai.en.next = self.en.val();
-        // ---- phases, T after, the fast-recovery run ----
+        self.line_a.clock.next = self.clock.val();
+        self.line_b.clock.next = self.clock.val();
+        self.line_c.clock.next = self.clock.val();
+        self.line_a.en.next = self.en.val();
+        self.line_b.en.next = self.en.val();
+        self.line_c.en.next = self.en.val();
+        // ---- phases (`PHASE_STAGES` registers), T after, the fast-recovery run ----
+        self.phases.clock.next = self.clock.val();
+        self.phases.en.next = self.en.val();
         self.phases.k.next = self.k.val();
         self.phases.t.next = self.t.val();
         self.phases.bc.next = self.bc.val();
@@ -837,8 +974,8 @@ impl Logic for IncSegment {
         self.phases.byte_off.next = self.byte_off.val();
         self.run_fr.n.next = self.phases.n_fr.val();
         self.run_fr.step.next = 0.into();
-        self.run_fr.rc.next = self.rc.val();
-        self.run_fr.rt.next = self.rt.val();
+        self.run_fr.rc.next = self.s_pb.q.val().rc;
+        self.run_fr.rt.next = self.s_pb.q.val().rt;
         self.run_fr.max.next = self.max.val();
         self.ext_t.i.next = self.t.val();
         self.t21.next = self.ext_t.o.val() + self.k.val();
@@ -847,220 +984,207 @@ impl Logic for IncSegment {
             self.t_new.next = self.t21.val().get_bits::<STAGE_W>(0);
         }
         if self.en.val() {
-            // Beside the FR run.
-            self.qa1_n_fr.d.next = self.phases.n_fr.val();
-            self.qa1_n_ai.d.next = self.phases.n_ai.val();
-            self.qa1_n_hai.d.next = self.phases.n_hai.val();
-            self.qa1_rc.d.next = self.rc.val();
-            self.qa1_rt.d.next = self.rt.val();
-            self.qa1_t_o.d.next = self.t_new.val();
-            self.qa2_n_fr.d.next = self.qa1_n_fr.q.val();
-            self.qa2_n_ai.d.next = self.qa1_n_ai.q.val();
-            self.qa2_n_hai.d.next = self.qa1_n_hai.q.val();
-            self.qa2_rc.d.next = self.qa1_rc.q.val();
-            self.qa2_rt.d.next = self.qa1_rt.q.val();
-            self.qa2_t_o.d.next = self.qa1_t_o.q.val();
-            self.qa3_n_fr.d.next = self.qa2_n_fr.q.val();
-            self.qa3_n_ai.d.next = self.qa2_n_ai.q.val();
-            self.qa3_n_hai.d.next = self.qa2_n_hai.q.val();
-            self.qa3_rc.d.next = self.qa2_rc.q.val();
-            self.qa3_rt.d.next = self.qa2_rt.q.val();
-            self.qa3_t_o.d.next = self.qa2_t_o.q.val();
-            // After it.
-            self.p1_n_fr.d.next = self.qa3_n_fr.q.val();
-            self.p1_n_ai.d.next = self.qa3_n_ai.q.val();
-            self.p1_n_hai.d.next = self.qa3_n_hai.q.val();
-            self.p1_rc.d.next = self.qa3_rc.q.val();
-            self.p1_rt.d.next = self.qa3_rt.q.val();
-            self.p1_t_o.d.next = self.qa3_t_o.q.val();
-            self.p1_fr_rc.d.next = self.run_fr.rc_o.val();
-            self.p1_fr_rt.d.next = self.run_fr.rt_o.val();
-            // Beside the AI run.
-            self.qb1_n_fr.d.next = self.p1_n_fr.q.val();
-            self.qb1_n_ai.d.next = self.p1_n_ai.q.val();
-            self.qb1_n_hai.d.next = self.p1_n_hai.q.val();
-            self.qb1_rc.d.next = self.p1_rc.q.val();
-            self.qb1_rt.d.next = self.p1_rt.q.val();
-            self.qb1_t_o.d.next = self.p1_t_o.q.val();
-            self.qb1_fr_rc.d.next = self.p1_fr_rc.q.val();
-            self.qb1_fr_rt.d.next = self.p1_fr_rt.q.val();
-            self.qb2_n_fr.d.next = self.qb1_n_fr.q.val();
-            self.qb2_n_ai.d.next = self.qb1_n_ai.q.val();
-            self.qb2_n_hai.d.next = self.qb1_n_hai.q.val();
-            self.qb2_rc.d.next = self.qb1_rc.q.val();
-            self.qb2_rt.d.next = self.qb1_rt.q.val();
-            self.qb2_t_o.d.next = self.qb1_t_o.q.val();
-            self.qb2_fr_rc.d.next = self.qb1_fr_rc.q.val();
-            self.qb2_fr_rt.d.next = self.qb1_fr_rt.q.val();
-            self.qb3_n_fr.d.next = self.qb2_n_fr.q.val();
-            self.qb3_n_ai.d.next = self.qb2_n_ai.q.val();
-            self.qb3_n_hai.d.next = self.qb2_n_hai.q.val();
-            self.qb3_rc.d.next = self.qb2_rc.q.val();
-            self.qb3_rt.d.next = self.qb2_rt.q.val();
-            self.qb3_t_o.d.next = self.qb2_t_o.q.val();
-            self.qb3_fr_rc.d.next = self.qb2_fr_rc.q.val();
-            self.qb3_fr_rt.d.next = self.qb2_fr_rt.q.val();
-            // After it.
-            self.p2_n_fr.d.next = self.qb3_n_fr.q.val();
-            self.p2_n_ai.d.next = self.qb3_n_ai.q.val();
-            self.p2_n_hai.d.next = self.qb3_n_hai.q.val();
-            self.p2_rc.d.next = self.qb3_rc.q.val();
-            self.p2_rt.d.next = self.qb3_rt.q.val();
-            self.p2_t_o.d.next = self.qb3_t_o.q.val();
-            self.p2_fr_rc.d.next = self.qb3_fr_rc.q.val();
-            self.p2_fr_rt.d.next = self.qb3_fr_rt.q.val();
-            self.p2_ai_rc.d.next = self.run_ai.rc_o.val();
-            self.p2_ai_rt.d.next = self.run_ai.rt_o.val();
-            // Beside the HAI run.
-            self.qc1_n_fr.d.next = self.p2_n_fr.q.val();
-            self.qc1_n_ai.d.next = self.p2_n_ai.q.val();
-            self.qc1_n_hai.d.next = self.p2_n_hai.q.val();
-            self.qc1_rc.d.next = self.p2_rc.q.val();
-            self.qc1_rt.d.next = self.p2_rt.q.val();
-            self.qc1_t_o.d.next = self.p2_t_o.q.val();
-            self.qc1_fr_rc.d.next = self.p2_fr_rc.q.val();
-            self.qc1_fr_rt.d.next = self.p2_fr_rt.q.val();
-            self.qc1_ai_rc.d.next = self.p2_ai_rc.q.val();
-            self.qc1_ai_rt.d.next = self.p2_ai_rt.q.val();
-            self.qc2_n_fr.d.next = self.qc1_n_fr.q.val();
-            self.qc2_n_ai.d.next = self.qc1_n_ai.q.val();
-            self.qc2_n_hai.d.next = self.qc1_n_hai.q.val();
-            self.qc2_rc.d.next = self.qc1_rc.q.val();
-            self.qc2_rt.d.next = self.qc1_rt.q.val();
-            self.qc2_t_o.d.next = self.qc1_t_o.q.val();
-            self.qc2_fr_rc.d.next = self.qc1_fr_rc.q.val();
-            self.qc2_fr_rt.d.next = self.qc1_fr_rt.q.val();
-            self.qc2_ai_rc.d.next = self.qc1_ai_rc.q.val();
-            self.qc2_ai_rt.d.next = self.qc1_ai_rt.q.val();
-            self.qc3_n_fr.d.next = self.qc2_n_fr.q.val();
-            self.qc3_n_ai.d.next = self.qc2_n_ai.q.val();
-            self.qc3_n_hai.d.next = self.qc2_n_hai.q.val();
-            self.qc3_rc.d.next = self.qc2_rc.q.val();
-            self.qc3_rt.d.next = self.qc2_rt.q.val();
-            self.qc3_t_o.d.next = self.qc2_t_o.q.val();
-            self.qc3_fr_rc.d.next = self.qc2_fr_rc.q.val();
-            self.qc3_fr_rt.d.next = self.qc2_fr_rt.q.val();
-            self.qc3_ai_rc.d.next = self.qc2_ai_rc.q.val();
-            self.qc3_ai_rt.d.next = self.qc2_ai_rt.q.val();
+            self.s_pa.d.next = self.zero_side.val();
+            self.s_pa.d.next.rc = self.rc.val();
+            self.s_pa.d.next.rt = self.rt.val();
+            self.s_pa.d.next.t_o = self.t_new.val();
+            self.s_pb.d.next = self.s_pa.q.val();
         }
-        // ---- the additive run ----
-        self.run_ai.n.next = self.p1_n_ai.q.val();
+        // Beside the FR run.
+        self.side_a.next = self.s_pb.q.val();
+        self.side_a.next.n_fr = self.phases.n_fr.val();
+        self.side_a.next.n_ai = self.phases.n_ai.val();
+        self.side_a.next.n_hai = self.phases.n_hai.val();
+        self.line_a.d.next = self.side_a.val();
+        // After it.
+        self.side_b.next = self.line_a.q.val();
+        self.side_b.next.fr_rc = self.run_fr.rc_o.val();
+        self.side_b.next.fr_rt = self.run_fr.rt_o.val();
+        if self.en.val() {
+            self.p1.d.next = self.side_b.val();
+        }
+        // ---- the additive run; the rest waits beside it ----
+        self.run_ai.n.next = self.p1.q.val().n_ai;
         self.run_ai.step.next = self.ai.val();
-        self.run_ai.rc.next = self.p1_fr_rc.q.val();
-        self.run_ai.rt.next = self.p1_fr_rt.q.val();
+        self.run_ai.rc.next = self.p1.q.val().fr_rc;
+        self.run_ai.rt.next = self.p1.q.val().fr_rt;
         self.run_ai.max.next = self.max.val();
+        self.line_b.d.next = self.p1.q.val();
+        self.side_c.next = self.line_b.q.val();
+        self.side_c.next.ai_rc = self.run_ai.rc_o.val();
+        self.side_c.next.ai_rt = self.run_ai.rt_o.val();
+        if self.en.val() {
+            self.p2.d.next = self.side_c.val();
+        }
         // ---- the hyper run ----
-        self.run_hai.n.next = self.p2_n_hai.q.val();
+        self.run_hai.n.next = self.p2.q.val().n_hai;
         self.run_hai.step.next = self.hai.val();
-        self.run_hai.rc.next = self.p2_ai_rc.q.val();
-        self.run_hai.rt.next = self.p2_ai_rt.q.val();
+        self.run_hai.rc.next = self.p2.q.val().ai_rc;
+        self.run_hai.rt.next = self.p2.q.val().ai_rt;
         self.run_hai.max.next = self.max.val();
+        self.line_c.d.next = self.p2.q.val();
+        self.c.next = self.line_c.q.val();
         // ---- release, counts (from the values that waited beside the HAI run) ----
         self.rc_o.next = self.run_hai.rc_o.val();
         self.rt_o.next = self.run_hai.rt_o.val();
-        self.t_o.next = self.qc3_t_o.q.val();
-        self.rel_fr.next =
-            (self.qc3_n_fr.q.val().any()) & (self.qc3_fr_rc.q.val() >= self.max.val());
-        self.rel_ai.next =
-            (self.qc3_n_ai.q.val().any()) & (self.qc3_ai_rc.q.val() >= self.max.val());
+        self.t_o.next = self.c.val().t_o;
+        self.rel_fr.next = (self.c.val().n_fr.any()) & (self.c.val().fr_rc >= self.max.val());
+        self.rel_ai.next = (self.c.val().n_ai.any()) & (self.c.val().ai_rc >= self.max.val());
         self.rel_hai.next =
-            (self.qc3_n_hai.q.val().any()) & (self.run_hai.rc_o.val() >= self.max.val());
+            (self.c.val().n_hai.any()) & (self.run_hai.rc_o.val() >= self.max.val());
         self.released.next = self.rel_fr.val() | self.rel_ai.val() | self.rel_hai.val();
         // Counts by phase, and the first run that released (for the counters only: off the
         // state path, in parallel with what follows the segment).
-        self.cnt_fr.next = self.qc3_n_fr.q.val();
-        self.cnt_ai.next = self.qc3_n_ai.q.val();
-        self.cnt_hai.next = self.qc3_n_hai.q.val();
+        self.cnt_fr.next = self.c.val().n_fr;
+        self.cnt_ai.next = self.c.val().n_ai;
+        self.cnt_hai.next = self.c.val().n_hai;
         self.rel_phase.next = 2.into();
-        self.rel_rc.next = self.qc3_ai_rc.q.val();
-        self.rel_rt.next = self.qc3_ai_rt.q.val();
+        self.rel_rc.next = self.c.val().ai_rc;
+        self.rel_rt.next = self.c.val().ai_rt;
         if self.rel_fr.val() {
             self.cnt_fr.next = 0.into();
             self.cnt_ai.next = 0.into();
             self.cnt_hai.next = 0.into();
             self.rel_phase.next = 0.into();
-            self.rel_rc.next = self.qc3_rc.q.val();
-            self.rel_rt.next = self.qc3_rt.q.val();
+            self.rel_rc.next = self.c.val().rc;
+            self.rel_rt.next = self.c.val().rt;
         } else if self.rel_ai.val() {
             self.cnt_ai.next = 0.into();
             self.cnt_hai.next = 0.into();
             self.rel_phase.next = 1.into();
-            self.rel_rc.next = self.qc3_fr_rc.q.val();
-            self.rel_rt.next = self.qc3_fr_rt.q.val();
+            self.rel_rc.next = self.c.val().fr_rc;
+            self.rel_rt.next = self.c.val().fr_rt;
         } else if self.rel_hai.val() {
             self.cnt_hai.next = 0.into();
         }
     }
 }
 
-/// The decrease a decrease check performs when its CNP flag is set (golden: `cut`):
-/// optionally `Rt := Rc`, then `Rc := max(min_rate, Rc - min(Rc * alpha >> (gd + 10),
-/// Rc * max_cut_q16 >> 16))`. Two multipliers.
+/// The rate cut a decrease check performs when its CNP flag is set (golden: `cut`):
+/// `Rc := max(min_rate, Rc - min(Rc * alpha >> (gd + 10), Rc * max_cut_q16 >> 16))`.
+/// (The target-rate half of `cut`, `Rt := Rc` on a clamp, is a 2:1 choice the caller makes
+/// beside it.)
+///
+/// Pipelined in [`CUT_STAGES`] = 5 registers that load when `en` is high:
+///
+/// | register | holds | logic before it |
+/// |---|---|---|
+/// | 1..3 | the two products `Rc * alpha`, `Rc * max_cut_q16` (and Rc beside them) | two `PipeMul`s |
+/// | 4 | `cut_a = Rc * alpha >> (gd + 10)` (whether it fits in `RATE_W` bits, and its low bits), `cut_m = Rc * max_cut_q16 >> 16`, `Rc - min_rate`, `Rc < min_rate` | a barrel shift, a subtract |
+/// | 5 | `cut = min(cut_a, cut_m)` | a compare |
+///
+/// After register 5: `Rc - cut` and `Rc - cut < min_rate`, in parallel, then the choice.
+/// `max_cut_q16 < 2^16` (`rpg_min_dec_fac >= 1`), so `cut <= cut_m < Rc` or `cut = 0`:
+/// `Rc - cut` does not wrap, and `Rc - cut < min_rate` is `Rc < min_rate` or
+/// `Rc - min_rate < cut`, which needs no second subtract in series. `rc_o` belongs to the
+/// inputs presented `CUT_STAGES` advancing cycles earlier; `cut_shift`, `max_cut_q16` and
+/// `min_rate` are parameters and must not change while a cut is in flight.
 #[derive(LogicBlock, Default)]
 pub struct Cut {
-    /// Rc before.
+    /// Clock of the step registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: the step registers load.
+    pub en: Signal<In, Bit>,
+    /// Rc before, Mb/s Q.8.
     pub rc: Signal<In, Bits<RATE_W>>,
-    /// Rt before.
-    pub rt: Signal<In, Bits<RATE_W>>,
-    /// T at the check.
-    pub t: Signal<In, Bits<STAGE_W>>,
-    /// BC at the check.
-    pub bc: Signal<In, Bits<STAGE_W>>,
     /// alpha at the check, Q.20.
     pub alpha: Signal<In, Bits<ALPHA_W>>,
-    /// `clamp_tgt_rate`.
-    pub clamp: Signal<In, Bit>,
-    /// `clamp_tgt_rate_after_time_inc`.
-    pub clamp_after_t: Signal<In, Bit>,
     /// `rpg_gd + 10`.
     pub cut_shift: Signal<In, Bits<SHIFT_W>>,
-    /// `floor((100 - rpg_min_dec_fac) * 2^16 / 100)`.
+    /// `floor((100 - rpg_min_dec_fac) * 2^16 / 100)`, below 2^16.
     pub max_cut_q16: Signal<In, Bits<CUTFRAC_W>>,
     /// `rpg_min_rate`, Mb/s Q.8.
     pub min_rate: Signal<In, Bits<RATE_W>>,
-    /// Rc after.
+    /// Rc after, Mb/s Q.8.
     pub rc_o: Signal<Out, Bits<RATE_W>>,
-    /// Rt after.
-    pub rt_o: Signal<Out, Bits<RATE_W>>,
-    mul_alpha: WideMul<RATE_W, ALPHA_W, 49>,
-    mul_max: WideMul<RATE_W, CUTFRAC_W, 44>,
+    mul_alpha: PipeMul<RATE_W, ALPHA_W>,
+    mul_max: PipeMul<RATE_W, 18>,
+    ext_q16: ZeroExt<CUTFRAC_W, 18>,
+    k1_rc: DFF<Bits<RATE_W>>,
+    k2_rc: DFF<Bits<RATE_W>>,
+    k3_rc: DFF<Bits<RATE_W>>,
+    /// `Rc * alpha`: 49 bits (`RATE_W + ALPHA_W`) of `PipeMul`'s 64.
+    p_alpha: Signal<Local, Bits<49>>,
+    /// `PipeMul`'s bits above `RATE_W + ALPHA_W`: always zero.
+    p_alpha_hi_unused: Signal<Local, Bits<15>>,
     cut_a: Signal<Local, Bits<49>>,
-    /// `Rc * max_cut_q16 >> 16`: bits `16..44` of the 44-bit product, `RATE_W` bits.
+    /// `Rc * max_cut_q16 >> 16`: bits `16..44` of the product, `RATE_W` bits.
     cut_m: Signal<Local, Bits<RATE_W>>,
-    /// The 16 fraction bits of `Rc * max_cut_q16`, which the floor (`>> 16`) drops:
-    /// computed by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
-    cut_m_frac_unused: Signal<Local, Bits<16>>,
-    cut_v: Signal<Local, Bits<RATE_W>>,
+    /// The 16 fraction bits of `Rc * max_cut_q16` (the floor drops them) and the bits above
+    /// 44 (always zero).
+    p_max_lo_unused: Signal<Local, Bits<16>>,
+    p_max_hi_unused: Signal<Local, Bits<20>>,
+    r4_a_fits: DFF<Bit>,
+    r4_cut_a: DFF<Bits<RATE_W>>,
+    r4_cut_m: DFF<Bits<RATE_W>>,
+    r4_rc: DFF<Bits<RATE_W>>,
+    r4_rc_mm: DFF<Bits<RATE_W>>,
+    r4_rc_low: DFF<Bit>,
+    r5_cut: DFF<Bits<RATE_W>>,
+    r5_rc: DFF<Bits<RATE_W>>,
+    r5_rc_mm: DFF<Bits<RATE_W>>,
+    r5_rc_low: DFF<Bit>,
     diff: Signal<Local, Bits<RATE_W>>,
 }
+
+/// Registers inside a [`Cut`]: `rc_o` follows `rc` by this many advancing cycles.
+pub const CUT_STAGES: usize = PIPE_MUL_STAGES + 2;
 
 impl Logic for Cut {
     #[hdl_gen]
     fn update(&mut self) {
-        self.rt_o.next = self.rt.val();
-        if self.clamp.val()
-            | (self.bc.val().any())
-            | (self.clamp_after_t.val() & (self.t.val().any()))
-        {
-            self.rt_o.next = self.rc.val();
-        }
+        dff_setup!(
+            self, clock, k1_rc, k2_rc, k3_rc, r4_a_fits, r4_cut_a, r4_cut_m, r4_rc, r4_rc_mm,
+            r4_rc_low, r5_cut, r5_rc, r5_rc_mm, r5_rc_low
+        );
+        // ---- registers 1..3: the two products ----
+        self.mul_alpha.clock.next = self.clock.val();
+        self.mul_alpha.en.next = self.en.val();
         self.mul_alpha.a.next = self.rc.val();
         self.mul_alpha.b.next = self.alpha.val();
-        self.cut_a.next = self.mul_alpha.p.val() >> self.cut_shift.val();
+        self.ext_q16.i.next = self.max_cut_q16.val();
+        self.mul_max.clock.next = self.clock.val();
+        self.mul_max.en.next = self.en.val();
         self.mul_max.a.next = self.rc.val();
-        self.mul_max.b.next = self.max_cut_q16.val();
-        self.cut_m.next = self.mul_max.p.val().get_bits::<RATE_W>(16);
-        self.cut_m_frac_unused.next = self.mul_max.p.val().get_bits::<16>(0);
-        // min(cut_a, cut_m); cut_a < cut_m needs cut_a < 2^RATE_W.
-        self.cut_v.next = self.cut_m.val();
-        if (!self.cut_a.val().get_bits::<21>(28).any())
-            & (self.cut_a.val().get_bits::<RATE_W>(0) < self.cut_m.val())
-        {
-            self.cut_v.next = self.cut_a.val().get_bits::<RATE_W>(0);
+        self.mul_max.b.next = self.ext_q16.o.val();
+        if self.en.val() {
+            self.k1_rc.d.next = self.rc.val();
+            self.k2_rc.d.next = self.k1_rc.q.val();
+            self.k3_rc.d.next = self.k2_rc.q.val();
         }
-        self.diff.next = self.rc.val() - self.cut_v.val();
+
+        // ---- register 4: the shifts, Rc against the min rate ----
+        self.p_alpha.next = self.mul_alpha.p.val().get_bits::<49>(0);
+        self.p_alpha_hi_unused.next = self.mul_alpha.p.val().get_bits::<15>(49);
+        self.cut_a.next = self.p_alpha.val() >> self.cut_shift.val();
+        self.cut_m.next = self.mul_max.p.val().get_bits::<RATE_W>(16);
+        self.p_max_lo_unused.next = self.mul_max.p.val().get_bits::<16>(0);
+        self.p_max_hi_unused.next = self.mul_max.p.val().get_bits::<20>(44);
+        if self.en.val() {
+            // cut_a < cut_m needs cut_a < 2^RATE_W (bits 28..49 zero).
+            self.r4_a_fits.d.next = !self.cut_a.val().get_bits::<21>(28).any();
+            self.r4_cut_a.d.next = self.cut_a.val().get_bits::<RATE_W>(0);
+            self.r4_cut_m.d.next = self.cut_m.val();
+            self.r4_rc.d.next = self.k3_rc.q.val();
+            self.r4_rc_mm.d.next = self.k3_rc.q.val() - self.min_rate.val();
+            self.r4_rc_low.d.next = self.k3_rc.q.val() < self.min_rate.val();
+        }
+
+        // ---- register 5: min(cut_a, cut_m) ----
+        if self.en.val() {
+            self.r5_cut.d.next = self.r4_cut_m.q.val();
+            if self.r4_a_fits.q.val() & (self.r4_cut_a.q.val() < self.r4_cut_m.q.val()) {
+                self.r5_cut.d.next = self.r4_cut_a.q.val();
+            }
+            self.r5_rc.d.next = self.r4_rc.q.val();
+            self.r5_rc_mm.d.next = self.r4_rc_mm.q.val();
+            self.r5_rc_low.d.next = self.r4_rc_low.q.val();
+        }
+
+        // ---- after register 5: Rc - cut, clamped to the min rate ----
+        self.diff.next = self.r5_rc.q.val() - self.r5_cut.q.val();
         self.rc_o.next = self.diff.val();
-        if self.diff.val() < self.min_rate.val() {
+        if self.r5_rc_low.q.val() | (self.r5_rc_mm.q.val() < self.r5_cut.q.val()) {
             self.rc_o.next = self.min_rate.val();
         }
     }

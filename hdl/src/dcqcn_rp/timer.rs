@@ -1,8 +1,8 @@
 //! Timer arithmetic of the reaction point, in radix form (no division).
 //!
 //! A microsecond count is kept in the radix of the timer's period `p`: `us = epoch * p +
-//! rem`, epoch modulo 2^32, `rem < p < 2^17` (see `sim::timebase`). Every block here is
-//! combinational and mirrors the function of the same name in `sim::dcqcn_rp`.
+//! rem`, epoch modulo 2^32, `rem < p < 2^17` (see `sim::timebase`). Every block here mirrors
+//! the function of the same name in `sim::dcqcn_rp`; all but `DivSmall` are combinational.
 
 use super::widths::*;
 use crate::zero_ext::ZeroExt;
@@ -26,8 +26,8 @@ pub struct Fired {
     diff: Signal<Local, Bits<EPOCH_W>>,
     ge: Signal<Local, Bits<EPOCH_W>>,
     plus: Signal<Local, Bits<EPOCH_W>>,
-    /// `2^21 - 1`, the saturation value, at the width it is compared at.
-    n_max: Constant<Bits<EPOCH_W>>,
+    plus_hi: Signal<Local, Bits<11>>,
+    plus_lo: Signal<Local, Bits<COUNT_W>>,
 }
 
 impl Default for Fired {
@@ -41,7 +41,8 @@ impl Default for Fired {
             diff: Default::default(),
             ge: Default::default(),
             plus: Default::default(),
-            n_max: Constant::new(Bits::<COUNT_W>::mask().to_u64().into()),
+            plus_hi: Default::default(),
+            plus_lo: Default::default(),
         }
     }
 }
@@ -55,12 +56,16 @@ impl Logic for Fired {
             self.ge.next = 1.into();
         }
         self.plus.next = self.diff.val() + self.ge.val();
+        // `plus >= 2^21 - 1` as logic, not a third carry chain: a bit above 21 set, or the
+        // low 21 all ones (`COUNT_W`; `hdl_gen` needs the literal offset).
+        self.plus_hi.next = self.plus.val().get_bits::<11>(21);
+        self.plus_lo.next = self.plus.val().get_bits::<COUNT_W>(0);
         if self.diff.val().get_bit(31) {
             self.n.next = 0.into();
-        } else if self.plus.val() >= self.n_max.val() {
+        } else if self.plus_hi.val().any() | self.plus_lo.val().all() {
             self.n.next = 2097151.into();
         } else {
-            self.n.next = self.plus.val().get_bits::<COUNT_W>(0);
+            self.n.next = self.plus_lo.val();
         }
     }
 }
@@ -122,8 +127,18 @@ impl Logic for RadixEff {
 
 /// `(floor(num / p), num mod p)` for `num < 2^18`: multiply by `recip = floor(2^18 / p)`,
 /// then one correction step (golden: `div_small`). Two multipliers.
+///
+/// Pipelined in [`DIV_STAGES`] = 5 registers that load when `en` is high: (1..3) the
+/// estimate `q0 = num * recip >> 18` (`PipeMul`); (4) `q0 * p` (one DSP); (5)
+/// `r0 = num - q0 * p`; after register 5, the correction (`r0 >= p`: one more). `q`, `r`
+/// belong to the inputs presented `DIV_STAGES` advancing cycles earlier; `p` and `recip`
+/// are parameters and must not change while a division is in flight.
 #[derive(LogicBlock)]
 pub struct DivSmall {
+    /// Clock of the step registers.
+    pub clock: Signal<In, Clock>,
+    /// Advance: the step registers load.
+    pub en: Signal<In, Bit>,
     /// Dividend, `< 2^18`.
     pub num: Signal<In, Bits<NUM_W>>,
     /// Divisor, `1..2^17`.
@@ -135,24 +150,37 @@ pub struct DivSmall {
     /// Remainder, `< p`.
     pub r: Signal<Out, Bits<REM_W>>,
     /// `num * recip`; only bits `18..36` (the quotient estimate) are used.
-    mul_est: crate::wide_mul::WideMul<NUM_W, RECIP_W, 36>,
+    mul_est: crate::pipe_mul::PipeMul<NUM_W, RECIP_W>,
     /// `q0 * p`, low 18 bits: all that `r0 = num - q0 * p` (18 bits) depends on.
     mul_back: crate::wide_mul::WideMul<NUM_W, REM_W, NUM_W>,
+    k1_num: DFF<Bits<NUM_W>>,
+    k2_num: DFF<Bits<NUM_W>>,
+    k3_num: DFF<Bits<NUM_W>>,
     q0: Signal<Local, Bits<NUM_W>>,
-    r0: Signal<Local, Bits<NUM_W>>,
+    /// The 18 fraction bits of `num * recip / 2^18`, which the floor drops, and the bits
+    /// above 36 (always zero): computed by the multiplier, used by nothing.
+    est_frac_unused: Signal<Local, Bits<NUM_W>>,
+    est_hi_unused: Signal<Local, Bits<28>>,
+    r4_num: DFF<Bits<NUM_W>>,
+    r4_q0: DFF<Bits<NUM_W>>,
+    r4_back: DFF<Bits<NUM_W>>,
+    r5_q0: DFF<Bits<NUM_W>>,
+    r5_r0: DFF<Bits<NUM_W>>,
     p18: Signal<Local, Bits<NUM_W>>,
     /// `r0 - p`, low 17 bits: all that the remainder output `r` keeps.
     r_fix: Signal<Local, Bits<REM_W>>,
-    /// The 18 fraction bits of `num * recip / 2^18`, which the floor drops: computed by the
-    /// multiplier, used by nothing (Verilator ignores `*unused*` signals).
-    est_frac_unused: Signal<Local, Bits<NUM_W>>,
     ext_p: ZeroExt<REM_W, NUM_W>,
     one: Constant<Bits<NUM_W>>,
 }
 
+/// Registers inside a [`DivSmall`].
+pub const DIV_STAGES: usize = crate::pipe_mul::PIPE_MUL_STAGES + 2;
+
 impl Default for DivSmall {
     fn default() -> Self {
         Self {
+            clock: Default::default(),
+            en: Default::default(),
             num: Default::default(),
             p: Default::default(),
             recip: Default::default(),
@@ -160,11 +188,19 @@ impl Default for DivSmall {
             r: Default::default(),
             mul_est: Default::default(),
             mul_back: Default::default(),
+            k1_num: Default::default(),
+            k2_num: Default::default(),
+            k3_num: Default::default(),
             q0: Default::default(),
-            r0: Default::default(),
+            est_frac_unused: Default::default(),
+            est_hi_unused: Default::default(),
+            r4_num: Default::default(),
+            r4_q0: Default::default(),
+            r4_back: Default::default(),
+            r5_q0: Default::default(),
+            r5_r0: Default::default(),
             p18: Default::default(),
             r_fix: Default::default(),
-            est_frac_unused: Default::default(),
             ext_p: Default::default(),
             one: Constant::new(1.into()),
         }
@@ -174,22 +210,45 @@ impl Default for DivSmall {
 impl Logic for DivSmall {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self, clock, k1_num, k2_num, k3_num, r4_num, r4_q0, r4_back, r5_q0, r5_r0
+        );
+        // ---- registers 1..3: the estimate ----
+        self.mul_est.clock.next = self.clock.val();
+        self.mul_est.en.next = self.en.val();
         self.mul_est.a.next = self.num.val();
         self.mul_est.b.next = self.recip.val();
+        if self.en.val() {
+            self.k1_num.d.next = self.num.val();
+            self.k2_num.d.next = self.k1_num.q.val();
+            self.k3_num.d.next = self.k2_num.q.val();
+        }
+        // ---- register 4: q0 * p ----
         self.q0.next = self.mul_est.p.val().get_bits::<NUM_W>(18);
         self.est_frac_unused.next = self.mul_est.p.val().get_bits::<NUM_W>(0);
+        self.est_hi_unused.next = self.mul_est.p.val().get_bits::<28>(36);
         self.mul_back.a.next = self.q0.val();
         self.mul_back.b.next = self.p.val();
-        self.r0.next = self.num.val() - self.mul_back.p.val();
+        if self.en.val() {
+            self.r4_num.d.next = self.k3_num.q.val();
+            self.r4_q0.d.next = self.q0.val();
+            self.r4_back.d.next = self.mul_back.p.val();
+        }
+        // ---- register 5: r0 = num - q0 * p ----
+        if self.en.val() {
+            self.r5_q0.d.next = self.r4_q0.q.val();
+            self.r5_r0.d.next = self.r4_num.q.val() - self.r4_back.q.val();
+        }
+        // ---- after register 5: q0 is floor(num / p) or one less ----
         self.ext_p.i.next = self.p.val();
         self.p18.next = self.ext_p.o.val();
-        self.r_fix.next = self.r0.val().get_bits::<REM_W>(0) - self.p.val();
-        if self.r0.val() >= self.p18.val() {
-            self.q.next = self.q0.val() + self.one.val();
+        self.r_fix.next = self.r5_r0.q.val().get_bits::<REM_W>(0) - self.p.val();
+        if self.r5_r0.q.val() >= self.p18.val() {
+            self.q.next = self.r5_q0.q.val() + self.one.val();
             self.r.next = self.r_fix.val();
         } else {
-            self.q.next = self.q0.val();
-            self.r.next = self.r0.val().get_bits::<REM_W>(0);
+            self.q.next = self.r5_q0.q.val();
+            self.r.next = self.r5_r0.q.val().get_bits::<REM_W>(0);
         }
     }
 }

@@ -1,38 +1,47 @@
 //! `RpUpdate`: the reaction point's next-state function for one event, pipelined:
-//! [`UPD_STAGES`] = 29 registers from its inputs (step A) to its outputs (step E4).
+//! [`UPD_STAGES`] = 117 registers from its inputs (step A) to its outputs (step E's end).
 //!
 //! It is `sim::dcqcn_rp::update` in hardware: catch up every timer expiry since the QP was
 //! last touched (closed form), then apply the event, then note the next decrease check in
 //! the other two radices. The pipeline around it (`DcqcnRp`) feeds it the QP's state word
-//! (from block RAM or forwarded) in step A and writes `next_word` back from step E4.
+//! (from block RAM or forwarded) in step A and writes `next_word` back from step E's end.
+//!
+//! Every step is cut so that at most about one carry chain, one barrel shifter or one DSP
+//! pass lies between two registers (the 100 MHz target on an ECP5-6); the depths are
+//! constants of the blocks, and `UPD_STAGES` is their sum:
+//! `3 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES` with
+//! `SEG_STAGES = PHASE_STAGES + 3 * RUN_STAGES + 2` = 46, `PHASE_STAGES` = 2,
+//! `RUN_STAGES` = 14, `CUT_STAGES` = 5.
 //!
 //! | steps | work | registered at the end |
 //! |---|---|---|
-//! | A | now in each timer's radix (`RadixEff`), expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry (one multiplier) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
-//! | B (12 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a 4-cycle delay line to step C); `seg1` (the increases before the cut, `SEG_STAGES` = 11 registers) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
-//! | C | the cut (two multipliers) | `c_word`: the word after `seg1` and the cut |
-//! | D (12 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
-//! | E1 | the caught-up word, the event but for the byte event's run (which starts here: `RUN_STAGES` = 3), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
-//! | E2 | the two divisions (next decrease check in the alpha and increase radices) | `e2_*` |
-//! | E3 | (waits for the byte event's run) | `e3_*` |
-//! | E4 | the byte event's result, the next decrease check, the report | the pipeline's write back |
+//! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle) | `i_*` |
+//! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product (one multiplier) | `h_*` |
+//! | A2 | expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
+//! | B (`SEG_STAGES + 1` = 47 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
+//! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut | `c_word`: the word after `seg1` and the cut |
+//! | D (47 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
+//! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
+//! | E2.. (`RUN_STAGES` - 1 = 13 steps) | the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e_line`, `div_line` (delay lines) |
+//! | E's end | the byte event's result, the next decrease check, the report | the pipeline's write back |
 //!
 //! The context (`CtxB`, `CtxD`) carries only what later steps read: the old word until the
 //! cut replaces it by the word after the cut (`c_word`: the fields the cut and `seg1` change;
 //! every other field, and the whole word of a QP that is not limited, is the old one), now,
-//! the event, the radices' now, and the flags and alphas computed early. Beside the two
-//! segments it waits in `DelayLine`s (a small RAM each, written and read back 12 cycles
-//! later), not in chains of registers: as chains they were about 21 000 of the core's
-//! 37 000 flip-flops, and a deeper segment now costs no more context registers.
+//! the event, the radices' now, and the flags and alphas computed early. Beside the
+//! segments, the cut and the byte event's run it waits in `DelayLine`s (a small RAM each,
+//! written and read back up to 52 cycles later), not in chains of registers: as chains
+//! they were about 21 000 of the core's 37 000 flip-flops when the segments were 12 steps
+//! deep, and a deeper segment costs no more context registers.
 //!
 //! The parameters (`cfg`) and the power table are not staged: they may only change while no
 //! event is in flight (the register block holds the core in reset while it applies). Each
 //! step's register loads when `en` is high, so a stalled report stream holds every step.
 
 use super::alpha::{AlphaPow, POW_STAGES};
-use super::rate::{Cut, IncRun, IncSegment, SEG_STAGES};
+use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
-use super::timer::{DivSmall, Fired, RadixEff};
+use super::timer::{DIV_STAGES, DivSmall, Fired, RadixEff};
 use super::widths::*;
 use crate::delay_line::DelayLine;
 use crate::wide_mul::WideMul;
@@ -41,10 +50,24 @@ use rust_hdl::prelude::*;
 
 /// Registers between the update's first and last step: an event's `next_word` and report
 /// come out `UPD_STAGES` advancing cycles after its old word went in.
-pub const UPD_STAGES: usize = 1 + (SEG_STAGES + 1) + 1 + (SEG_STAGES + 1) + 3;
+pub const UPD_STAGES: usize =
+    3 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES;
+
+// The delay lines' lengths fit their address widths (`DelayLine<_, AW>` holds up to
+// `2^AW + 1` cycles) and their minimum of 3.
+const _: () = assert!(SEG_STAGES + 1 + CUT_STAGES <= (1 << CTX_AW) + 1);
+const _: () = assert!(SEG_STAGES + 1 <= (1 << CTX_AW) + 1);
+const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 1);
+const _: () = assert!(CUT_STAGES >= 3 && CUT_STAGES <= (1 << 3) + 1);
+const _: () = assert!(RUN_STAGES - 1 <= (1 << 4) + 1);
+const _: () =
+    assert!(RUN_STAGES - 1 - DIV_STAGES >= 3 && RUN_STAGES - 1 - DIV_STAGES <= (1 << 3) + 1);
+
+/// Address bits of the delay lines beside the segments.
+const CTX_AW: usize = 6;
 
 // `AlphaPow` runs beside `seg1` and its result waits in `alpha_b` (a delay line: at least 3
-// cycles) for the rest of the segment's 12.
+// cycles) for the rest of the segment's `SEG_STAGES + 1`.
 const _: () = assert!(POW_STAGES + 3 <= SEG_STAGES + 1);
 
 /// The event's inputs, carried through the steps.
@@ -109,6 +132,15 @@ pub struct AlphaPair {
     pub cut: Bits<ALPHA_W>,
 }
 
+/// `seg1`'s result and alpha at now, beside the cut.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct SegAlpha {
+    /// `seg1`'s result.
+    pub seg: SegWord,
+    /// alpha at now, Q.20.
+    pub alpha_now: Bits<ALPHA_W>,
+}
+
 /// The context beside `seg2`: [`CtxB`] with the word after the cut and what step C found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct CtxD {
@@ -144,6 +176,50 @@ pub struct CtxD {
     pub seg1_rel_rt: Bits<RATE_W>,
     /// The increase timer fired after the cut.
     pub k2_any: Bit,
+}
+
+/// What step E1 leaves for step E's end while the byte event's run and the divisions go on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct EWait {
+    /// The event's result but for the byte event's run.
+    pub w: QpWord,
+    /// The byte event's run applies.
+    pub byte_apply: Bit,
+    /// The byte counter after a byte event.
+    pub acc_byte: Bits<ACC_W>,
+    /// BC + 1 (saturating).
+    pub bc_inc: Bits<STAGE_W>,
+    /// Epoch of the next decrease check's base in the alpha radix.
+    pub na_e: Bits<EPOCH_W>,
+    /// Epoch of the next decrease check's base in the increase radix.
+    pub ni_e: Bits<EPOCH_W>,
+    /// Increase events by phase (the counters' inputs).
+    pub inc_fr: Bits<EVENTS_W>,
+    pub inc_ai: Bits<EVENTS_W>,
+    pub inc_hai: Bits<EVENTS_W>,
+    /// A run released the limiter; its phase, Rc and Rt before it.
+    pub inc_rel: Bit,
+    pub inc_rel_phase: Bits<PHASE_W>,
+    pub inc_rel_rc: Bits<RATE_W>,
+    pub inc_rel_rt: Bits<RATE_W>,
+    /// A cut was applied.
+    pub did_cut: Bit,
+    /// A command or a QP not in DCQCN mode: the report is `rep_ovr_*`.
+    pub ovr: Bit,
+    /// The overriding report's Rc, Rt, Mb/s Q.8.
+    pub rep_ovr_rc: Bits<RATE_W>,
+    pub rep_ovr_rt: Bits<RATE_W>,
+}
+
+/// The two divisions' results (next decrease check in the alpha and increase radices).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct DivPair {
+    /// Alpha radix: quotient, remainder.
+    pub qa: Bits<NUM_W>,
+    pub ra: Bits<REM_W>,
+    /// Increase radix: quotient, remainder.
+    pub qi: Bits<NUM_W>,
+    pub ri: Bits<REM_W>,
 }
 
 /// Next state of one QP for one event, in [`UPD_STAGES`] + 1 pipeline steps.
@@ -213,6 +289,20 @@ pub struct RpUpdate {
     pub hi_val1: Signal<In, Bits<POW_W>>,
 
     // ---- step A: where now is in each radix, expiry counts, alpha's first expiry ----
+    // A0: the inputs, registered (the forwarded word arrives late in its cycle).
+    i_old: DFF<QpWord>,
+    i_now: DFF<TimeWord>,
+    i_ev: DFF<EvWord>,
+    // A1: now in each radix, the increase radix a microsecond before the cut, alpha's
+    // product; the inputs beside them.
+    h_old: DFF<QpWord>,
+    h_now: DFF<TimeWord>,
+    h_ev: DFF<EvWord>,
+    h_eff: DFF<TimeWord>,
+    h_tdi_m1_e: DFF<Bits<EPOCH_W>>,
+    h_tdi_m1_r: DFF<Bits<REM_W>>,
+    /// `alpha * (1024 - g) >> 10`, Q.20.
+    h_t1p: DFF<Bits<ALPHA_W>>,
     eff_a: RadixEff,
     eff_d: RadixEff,
     eff_i: RadixEff,
@@ -256,14 +346,17 @@ pub struct RpUpdate {
     seg1: IncSegment,
     seg1_w: Signal<Local, SegWord>,
     byte_off: Signal<Local, Bit>,
-    // B -> C: the context waits beside `seg1` in a delay line (one RAM, not 12 registers).
-    /// The context beside `seg1` (`SEG_STAGES + 1` = 12 registers' worth, in a RAM).
+    // B -> C: the context waits beside `seg1` and the cut in a delay line (one RAM, not
+    // 52 registers).
+    /// The context beside `seg1` and the cut (`SEG_STAGES + 1 + CUT_STAGES` = 52 registers'
+    /// worth, in a RAM).
     ctx_b_in: Signal<Local, CtxB>,
-    ctx_b: DelayLine<CtxB, 4>,
-    /// alpha at now and at the cut, from `AlphaPow` to step C (4 more cycles).
+    ctx_b: DelayLine<CtxB, CTX_AW>,
+    /// alpha at now and at the cut, from `AlphaPow` to the cut's input (`SEG_STAGES + 1 -
+    /// POW_STAGES` more cycles).
     alpha_b_in: Signal<Local, AlphaPair>,
-    alpha_b: DelayLine<AlphaPair, 2>,
-    // The context at step C, out of the two lines.
+    alpha_b: DelayLine<AlphaPair, CTX_AW>,
+    // The context at the end of step C, out of `ctx_b` and `seg1_c`.
     b_old: Signal<Local, QpWord>,
     b_now: Signal<Local, TimeWord>,
     b_ev: Signal<Local, EvWord>,
@@ -272,11 +365,19 @@ pub struct RpUpdate {
     b_do_cut: Signal<Local, Bit>,
     b_dec_any: Signal<Local, Bit>,
     b_alpha_now: Signal<Local, Bits<ALPHA_W>>,
+    /// alpha at the cut, at the cut's input (out of `alpha_b`).
     b_alpha_cut: Signal<Local, Bits<ALPHA_W>>,
     b_seg1: DFF<SegWord>,
 
-    // ---- step C: the cut ----
+    // ---- step C: the cut (`CUT_STAGES` = 5 registers), then the word after it ----
     cut: Cut,
+    /// `seg1`'s result and alpha at now, beside the cut.
+    seg1_c_in: Signal<Local, SegAlpha>,
+    seg1_c: DelayLine<SegAlpha, 3>,
+    /// `seg1`'s result at the end of step C.
+    cs: Signal<Local, SegWord>,
+    /// Rt after the cut: Rc (after `seg1`) on a clamp, else Rt (after `seg1`).
+    rt_cut: Signal<Local, Bits<RATE_W>>,
     /// The QP's word after the increases before the cut and the cut (the old word
     /// without a cut).
     after_cut: Signal<Local, QpWord>,
@@ -296,9 +397,9 @@ pub struct RpUpdate {
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
     // D -> E: the context waits beside `seg2` in a delay line.
-    /// The context beside `seg2` (`SEG_STAGES + 1` = 12 registers' worth, in a RAM).
+    /// The context beside `seg2` (`SEG_STAGES + 1` = 47 registers' worth, in a RAM).
     ctx_d_in: Signal<Local, CtxD>,
-    ctx_d: DelayLine<CtxD, 4>,
+    ctx_d: DelayLine<CtxD, CTX_AW>,
     // The context at step E1, out of the line.
     d_word: Signal<Local, QpWord>,
     d_now: Signal<Local, TimeWord>,
@@ -397,48 +498,14 @@ pub struct RpUpdate {
     e1_rep_ovr_rt: DFF<Bits<RATE_W>>,
     e1_num_a: DFF<Bits<NUM_W>>,
     e1_num_i: DFF<Bits<NUM_W>>,
-    e2_w: DFF<QpWord>,
-    e2_byte_apply: DFF<Bit>,
-    e2_acc_byte: DFF<Bits<ACC_W>>,
-    e2_bc_inc: DFF<Bits<STAGE_W>>,
-    e2_na_e: DFF<Bits<EPOCH_W>>,
-    e2_ni_e: DFF<Bits<EPOCH_W>>,
-    e2_inc_fr: DFF<Bits<EVENTS_W>>,
-    e2_inc_ai: DFF<Bits<EVENTS_W>>,
-    e2_inc_hai: DFF<Bits<EVENTS_W>>,
-    e2_inc_rel: DFF<Bit>,
-    e2_inc_rel_phase: DFF<Bits<PHASE_W>>,
-    e2_inc_rel_rc: DFF<Bits<RATE_W>>,
-    e2_inc_rel_rt: DFF<Bits<RATE_W>>,
-    e2_did_cut: DFF<Bit>,
-    e2_ovr: DFF<Bit>,
-    e2_rep_ovr_rc: DFF<Bits<RATE_W>>,
-    e2_rep_ovr_rt: DFF<Bits<RATE_W>>,
-    e2_qa: DFF<Bits<NUM_W>>,
-    e2_ra: DFF<Bits<REM_W>>,
-    e2_qi: DFF<Bits<NUM_W>>,
-    e2_ri: DFF<Bits<REM_W>>,
-    e3_w: DFF<QpWord>,
-    e3_byte_apply: DFF<Bit>,
-    e3_acc_byte: DFF<Bits<ACC_W>>,
-    e3_bc_inc: DFF<Bits<STAGE_W>>,
-    e3_na_e: DFF<Bits<EPOCH_W>>,
-    e3_ni_e: DFF<Bits<EPOCH_W>>,
-    e3_inc_fr: DFF<Bits<EVENTS_W>>,
-    e3_inc_ai: DFF<Bits<EVENTS_W>>,
-    e3_inc_hai: DFF<Bits<EVENTS_W>>,
-    e3_inc_rel: DFF<Bit>,
-    e3_inc_rel_phase: DFF<Bits<PHASE_W>>,
-    e3_inc_rel_rc: DFF<Bits<RATE_W>>,
-    e3_inc_rel_rt: DFF<Bits<RATE_W>>,
-    e3_did_cut: DFF<Bit>,
-    e3_ovr: DFF<Bit>,
-    e3_rep_ovr_rc: DFF<Bits<RATE_W>>,
-    e3_rep_ovr_rt: DFF<Bits<RATE_W>>,
-    e3_qa: DFF<Bits<NUM_W>>,
-    e3_ra: DFF<Bits<REM_W>>,
-    e3_qi: DFF<Bits<NUM_W>>,
-    e3_ri: DFF<Bits<REM_W>>,
+    /// E1's values wait for the byte event's run (`RUN_STAGES - 1` more cycles).
+    e_in: Signal<Local, EWait>,
+    e_line: DelayLine<EWait, 4>,
+    ew: Signal<Local, EWait>,
+    /// The divisions' results wait for it too (`RUN_STAGES - 1 - DIV_STAGES` cycles).
+    dv_in: Signal<Local, DivPair>,
+    div_line: DelayLine<DivPair, 3>,
+    dq: Signal<Local, DivPair>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
     one_stage: Constant<Bits<STAGE_W>>,
@@ -487,6 +554,16 @@ impl Default for RpUpdate {
             lo_val1: Default::default(),
             hi_addr1: Default::default(),
             hi_val1: Default::default(),
+            i_old: Default::default(),
+            i_now: Default::default(),
+            i_ev: Default::default(),
+            h_old: Default::default(),
+            h_now: Default::default(),
+            h_ev: Default::default(),
+            h_eff: Default::default(),
+            h_tdi_m1_e: Default::default(),
+            h_tdi_m1_r: Default::default(),
+            h_t1p: Default::default(),
             eff_a: Default::default(),
             eff_d: Default::default(),
             eff_i: Default::default(),
@@ -522,7 +599,7 @@ impl Default for RpUpdate {
             seg1_w: Default::default(),
             byte_off: Default::default(),
             ctx_b_in: Default::default(),
-            ctx_b: DelayLine::new(SEG_STAGES + 1),
+            ctx_b: DelayLine::new(SEG_STAGES + 1 + CUT_STAGES),
             alpha_b_in: Default::default(),
             alpha_b: DelayLine::new(SEG_STAGES + 1 - POW_STAGES),
             b_old: Default::default(),
@@ -536,6 +613,10 @@ impl Default for RpUpdate {
             b_alpha_cut: Default::default(),
             b_seg1: Default::default(),
             cut: Default::default(),
+            seg1_c_in: Default::default(),
+            seg1_c: DelayLine::new(CUT_STAGES),
+            cs: Default::default(),
+            rt_cut: Default::default(),
             after_cut: Default::default(),
             c_word: Default::default(),
             c_now: Default::default(),
@@ -632,48 +713,12 @@ impl Default for RpUpdate {
             e1_rep_ovr_rt: Default::default(),
             e1_num_a: Default::default(),
             e1_num_i: Default::default(),
-            e2_w: Default::default(),
-            e2_byte_apply: Default::default(),
-            e2_acc_byte: Default::default(),
-            e2_bc_inc: Default::default(),
-            e2_na_e: Default::default(),
-            e2_ni_e: Default::default(),
-            e2_inc_fr: Default::default(),
-            e2_inc_ai: Default::default(),
-            e2_inc_hai: Default::default(),
-            e2_inc_rel: Default::default(),
-            e2_inc_rel_phase: Default::default(),
-            e2_inc_rel_rc: Default::default(),
-            e2_inc_rel_rt: Default::default(),
-            e2_did_cut: Default::default(),
-            e2_ovr: Default::default(),
-            e2_rep_ovr_rc: Default::default(),
-            e2_rep_ovr_rt: Default::default(),
-            e2_qa: Default::default(),
-            e2_ra: Default::default(),
-            e2_qi: Default::default(),
-            e2_ri: Default::default(),
-            e3_w: Default::default(),
-            e3_byte_apply: Default::default(),
-            e3_acc_byte: Default::default(),
-            e3_bc_inc: Default::default(),
-            e3_na_e: Default::default(),
-            e3_ni_e: Default::default(),
-            e3_inc_fr: Default::default(),
-            e3_inc_ai: Default::default(),
-            e3_inc_hai: Default::default(),
-            e3_inc_rel: Default::default(),
-            e3_inc_rel_phase: Default::default(),
-            e3_inc_rel_rc: Default::default(),
-            e3_inc_rel_rt: Default::default(),
-            e3_did_cut: Default::default(),
-            e3_ovr: Default::default(),
-            e3_rep_ovr_rc: Default::default(),
-            e3_rep_ovr_rt: Default::default(),
-            e3_qa: Default::default(),
-            e3_ra: Default::default(),
-            e3_qi: Default::default(),
-            e3_ri: Default::default(),
+            e_in: Default::default(),
+            e_line: DelayLine::new(RUN_STAGES - 1),
+            ew: Default::default(),
+            dv_in: Default::default(),
+            div_line: DelayLine::new(RUN_STAGES - 1 - DIV_STAGES),
+            dq: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
             one_stage: Constant::new(1.into()),
@@ -695,6 +740,16 @@ impl Logic for RpUpdate {
         dff_setup!(
             self,
             clock,
+            i_old,
+            i_now,
+            i_ev,
+            h_old,
+            h_now,
+            h_ev,
+            h_eff,
+            h_tdi_m1_e,
+            h_tdi_m1_r,
+            h_t1p,
             a_old,
             a_now,
             a_ev,
@@ -734,72 +789,39 @@ impl Logic for RpUpdate {
             e1_rep_ovr_rc,
             e1_rep_ovr_rt,
             e1_num_a,
-            e1_num_i,
-            e2_w,
-            e2_byte_apply,
-            e2_acc_byte,
-            e2_bc_inc,
-            e2_na_e,
-            e2_ni_e,
-            e2_inc_fr,
-            e2_inc_ai,
-            e2_inc_hai,
-            e2_inc_rel,
-            e2_inc_rel_phase,
-            e2_inc_rel_rc,
-            e2_inc_rel_rt,
-            e2_did_cut,
-            e2_ovr,
-            e2_rep_ovr_rc,
-            e2_rep_ovr_rt,
-            e2_qa,
-            e2_ra,
-            e2_qi,
-            e2_ri,
-            e3_w,
-            e3_byte_apply,
-            e3_acc_byte,
-            e3_bc_inc,
-            e3_na_e,
-            e3_ni_e,
-            e3_inc_fr,
-            e3_inc_ai,
-            e3_inc_hai,
-            e3_inc_rel,
-            e3_inc_rel_phase,
-            e3_inc_rel_rc,
-            e3_inc_rel_rt,
-            e3_did_cut,
-            e3_ovr,
-            e3_rep_ovr_rc,
-            e3_rep_ovr_rt,
-            e3_qa,
-            e3_ra,
-            e3_qi,
-            e3_ri
+            e1_num_i
         );
         self.recip_ai_unused.next = self.cfg.val().recip_ai;
         self.recip_hai_unused.next = self.cfg.val().recip_hai;
         self.byte_off.next = !self.cfg.val().byte_reset.any();
 
         // ======== step A ========
-        // ---- where "now" is for this QP's timers ----
-        self.eff_a.now_e.next = self.now.val().a_e;
-        self.eff_a.now_r.next = self.now.val().a_r;
-        self.eff_a.now_sub.next = self.now.val().sub;
-        self.eff_a.qp_sub.next = self.old.val().sub;
+        // ---- A0: the inputs ----
+        if self.en.val() {
+            self.i_old.d.next = self.old.val();
+            self.i_now.d.next = self.now.val();
+            self.i_ev.d.next.kind = self.kind.val();
+            self.i_ev.d.next.bytes = self.bytes.val();
+            self.i_ev.d.next.ctl_mode = self.ctl_mode.val();
+            self.i_ev.d.next.ctl_rate = self.ctl_rate.val();
+        }
+        // ---- A1: where "now" is for this QP's timers ----
+        self.eff_a.now_e.next = self.i_now.q.val().a_e;
+        self.eff_a.now_r.next = self.i_now.q.val().a_r;
+        self.eff_a.now_sub.next = self.i_now.q.val().sub;
+        self.eff_a.qp_sub.next = self.i_old.q.val().sub;
         self.eff_a.period.next = self.cfg.val().p_alpha;
-        self.eff_d.now_e.next = self.now.val().d_e;
-        self.eff_d.now_r.next = self.now.val().d_r;
-        self.eff_d.now_sub.next = self.now.val().sub;
-        self.eff_d.qp_sub.next = self.old.val().sub;
+        self.eff_d.now_e.next = self.i_now.q.val().d_e;
+        self.eff_d.now_r.next = self.i_now.q.val().d_r;
+        self.eff_d.now_sub.next = self.i_now.q.val().sub;
+        self.eff_d.qp_sub.next = self.i_old.q.val().sub;
         self.eff_d.period.next = self.cfg.val().p_dec;
-        self.eff_i.now_e.next = self.now.val().i_e;
-        self.eff_i.now_r.next = self.now.val().i_r;
-        self.eff_i.now_sub.next = self.now.val().sub;
-        self.eff_i.qp_sub.next = self.old.val().sub;
+        self.eff_i.now_e.next = self.i_now.q.val().i_e;
+        self.eff_i.now_r.next = self.i_now.q.val().i_r;
+        self.eff_i.now_sub.next = self.i_now.q.val().sub;
+        self.eff_i.qp_sub.next = self.i_old.q.val().sub;
         self.eff_i.period.next = self.cfg.val().p_inc;
-        self.eff.next.sub = self.now.val().sub;
+        self.eff.next.sub = self.i_now.q.val().sub;
         self.eff.next.a_e = self.eff_a.eff_e.val();
         self.eff.next.a_r = self.eff_a.eff_r.val();
         self.eff.next.d_e = self.eff_d.eff_e.val();
@@ -807,53 +829,61 @@ impl Logic for RpUpdate {
         self.eff.next.i_e = self.eff_i.eff_e.val();
         self.eff.next.i_r = self.eff_i.eff_r.val();
 
-        // ---- expiry counts ----
-        self.f_alpha.upto_e.next = self.eff_a.eff_e.val();
-        self.f_alpha.upto_r.next = self.eff_a.eff_r.val();
-        self.f_alpha.first_e.next = self.old.val().ta_e;
-        self.f_alpha.first_r.next = self.old.val().ta_r;
-        self.f_dec.upto_e.next = self.eff_d.eff_e.val();
-        self.f_dec.upto_r.next = self.eff_d.eff_r.val();
-        self.f_dec.first_e.next = self.old.val().td_e;
-        self.f_dec.first_r.next = self.old.val().td_r;
         // Increase events strictly before the cut: up to one microsecond before it.
-        self.tdi_m1_e.next = self.old.val().tdi_e;
-        self.tdi_m1_r.next = self.old.val().tdi_r - self.one_r.val();
-        if !self.old.val().tdi_r.any() {
-            self.tdi_m1_e.next = self.old.val().tdi_e - self.one_e.val();
+        self.tdi_m1_e.next = self.i_old.q.val().tdi_e;
+        self.tdi_m1_r.next = self.i_old.q.val().tdi_r - self.one_r.val();
+        if !self.i_old.q.val().tdi_r.any() {
+            self.tdi_m1_e.next = self.i_old.q.val().tdi_e - self.one_e.val();
             self.tdi_m1_r.next = self.cfg.val().p_inc - self.one_r.val();
         }
-        self.f_k1.upto_e.next = self.tdi_m1_e.val();
-        self.f_k1.upto_r.next = self.tdi_m1_r.val();
-        self.f_k1.first_e.next = self.old.val().ti_e;
-        self.f_k1.first_r.next = self.old.val().ti_r;
-        // Alpha expiries up to and including the cut's instant.
-        self.f_acut.upto_e.next = self.old.val().tda_e;
-        self.f_acut.upto_r.next = self.old.val().tda_r;
-        self.f_acut.first_e.next = self.old.val().ta_e;
-        self.f_acut.first_r.next = self.old.val().ta_r;
-        self.do_cut.next =
-            self.old.val().limited & self.old.val().cnp_dec & (self.f_dec.n.val().any());
-
-        // ---- alpha's first expiry, exactly ----
+        // ---- A1: alpha's first expiry: the product ----
         self.cq.next = self.g_one.val() - self.cfg.val().g;
-        self.mul_t1.a.next = self.old.val().alpha;
+        self.mul_t1.a.next = self.i_old.q.val().alpha;
         self.mul_t1.b.next = self.cq.val();
+        self.t1_frac_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
+        if self.en.val() {
+            self.h_old.d.next = self.i_old.q.val();
+            self.h_now.d.next = self.i_now.q.val();
+            self.h_ev.d.next = self.i_ev.q.val();
+            self.h_eff.d.next = self.eff.val();
+            self.h_tdi_m1_e.d.next = self.tdi_m1_e.val();
+            self.h_tdi_m1_r.d.next = self.tdi_m1_r.val();
+            self.h_t1p.d.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
+        }
+
+        // ---- A2: expiry counts ----
+        self.f_alpha.upto_e.next = self.h_eff.q.val().a_e;
+        self.f_alpha.upto_r.next = self.h_eff.q.val().a_r;
+        self.f_alpha.first_e.next = self.h_old.q.val().ta_e;
+        self.f_alpha.first_r.next = self.h_old.q.val().ta_r;
+        self.f_dec.upto_e.next = self.h_eff.q.val().d_e;
+        self.f_dec.upto_r.next = self.h_eff.q.val().d_r;
+        self.f_dec.first_e.next = self.h_old.q.val().td_e;
+        self.f_dec.first_r.next = self.h_old.q.val().td_r;
+        self.f_k1.upto_e.next = self.h_tdi_m1_e.q.val();
+        self.f_k1.upto_r.next = self.h_tdi_m1_r.q.val();
+        self.f_k1.first_e.next = self.h_old.q.val().ti_e;
+        self.f_k1.first_r.next = self.h_old.q.val().ti_r;
+        // Alpha expiries up to and including the cut's instant.
+        self.f_acut.upto_e.next = self.h_old.q.val().tda_e;
+        self.f_acut.upto_r.next = self.h_old.q.val().tda_r;
+        self.f_acut.first_e.next = self.h_old.q.val().ta_e;
+        self.f_acut.first_r.next = self.h_old.q.val().ta_r;
+        self.do_cut.next =
+            self.h_old.q.val().limited & self.h_old.q.val().cnp_dec & (self.f_dec.n.val().any());
+
+        // alpha's first expiry, exactly.
         self.ext_g.i.next = self.cfg.val().g;
         self.g_q20.next = self.ext_g.o.val() << 10;
-        self.t1_frac_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
-        self.t1.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
-        if self.old.val().cnp_alpha {
-            self.t1.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10) + self.g_q20.val();
+        self.t1.next = self.h_t1p.q.val();
+        if self.h_old.q.val().cnp_alpha {
+            self.t1.next = self.h_t1p.q.val() + self.g_q20.val();
         }
         if self.en.val() {
-            self.a_old.d.next = self.old.val();
-            self.a_now.d.next = self.now.val();
-            self.a_ev.d.next.kind = self.kind.val();
-            self.a_ev.d.next.bytes = self.bytes.val();
-            self.a_ev.d.next.ctl_mode = self.ctl_mode.val();
-            self.a_ev.d.next.ctl_rate = self.ctl_rate.val();
-            self.a_eff.d.next = self.eff.val();
+            self.a_old.d.next = self.h_old.q.val();
+            self.a_now.d.next = self.h_now.q.val();
+            self.a_ev.d.next = self.h_ev.q.val();
+            self.a_eff.d.next = self.h_eff.q.val();
             self.a_n_alpha.d.next = self.f_alpha.n.val();
             self.a_n_acut.d.next = self.f_acut.n.val();
             self.a_k1.d.next = 0.into();
@@ -932,7 +962,6 @@ impl Logic for RpUpdate {
         self.alpha_b.clock.next = self.clock.val();
         self.alpha_b.en.next = self.en.val();
         self.alpha_b.d.next = self.alpha_b_in.val();
-        self.b_alpha_now.next = self.alpha_b.q.val().now;
         self.b_alpha_cut.next = self.alpha_b.q.val().cut;
         if self.en.val() {
             // `seg1`'s result; the context comes out of `ctx_b`, alpha out of `alpha_b`.
@@ -940,21 +969,34 @@ impl Logic for RpUpdate {
         }
 
         // ======== step C ========
-        // ---- the cut ----
+        // ---- the cut's rate half (`CUT_STAGES` registers); seg1's result and alpha at
+        // now wait beside it ----
+        self.cut.clock.next = self.clock.val();
+        self.cut.en.next = self.en.val();
         self.cut.rc.next = self.b_seg1.q.val().rc;
-        self.cut.rt.next = self.b_seg1.q.val().rt;
-        self.cut.t.next = self.b_seg1.q.val().t;
-        self.cut.bc.next = self.b_old.val().bc;
         self.cut.alpha.next = self.b_alpha_cut.val();
-        self.cut.clamp.next = self.cfg.val().clamp_tgt_rate;
-        self.cut.clamp_after_t.next = self.cfg.val().clamp_after_t;
         self.cut.cut_shift.next = self.cfg.val().cut_shift;
         self.cut.max_cut_q16.next = self.cfg.val().max_cut_q16;
         self.cut.min_rate.next = self.cfg.val().min_rate;
+        self.seg1_c_in.next.seg = self.b_seg1.q.val();
+        self.seg1_c_in.next.alpha_now = self.alpha_b.q.val().now;
+        self.seg1_c.clock.next = self.clock.val();
+        self.seg1_c.en.next = self.en.val();
+        self.seg1_c.d.next = self.seg1_c_in.val();
+        self.cs.next = self.seg1_c.q.val().seg;
+        self.b_alpha_now.next = self.seg1_c.q.val().alpha_now;
+        // ---- the word after the cut (the cut's target-rate half: Rt := Rc on a clamp) ----
+        self.rt_cut.next = self.cs.val().rt;
+        if self.cfg.val().clamp_tgt_rate
+            | (self.b_old.val().bc.any())
+            | (self.cfg.val().clamp_after_t & (self.cs.val().t.any()))
+        {
+            self.rt_cut.next = self.cs.val().rc;
+        }
         self.after_cut.next = self.b_old.val();
         if self.b_do_cut.val() {
             self.after_cut.next.rc = self.cut.rc_o.val();
-            self.after_cut.next.rt = self.cut.rt_o.val();
+            self.after_cut.next.rt = self.rt_cut.val();
             self.after_cut.next.t = 0.into();
             self.after_cut.next.bc = 0.into();
             self.after_cut.next.acc = 0.into();
@@ -972,7 +1014,7 @@ impl Logic for RpUpdate {
             self.c_do_cut.d.next = self.b_do_cut.val();
             self.c_dec_any.d.next = self.b_dec_any.val();
             self.c_alpha_now.d.next = self.b_alpha_now.val();
-            self.c_seg1.d.next = self.b_seg1.q.val();
+            self.c_seg1.d.next = self.cs.val();
         }
 
         // ======== step D ========
@@ -1271,100 +1313,86 @@ impl Logic for RpUpdate {
             self.e1_num_i.d.next = self.ext_ni_r.o.val() + self.ahead.val();
         }
 
-        // ======== step E2: the divisions ========
+        // ======== steps E2..: the divisions (`DIV_STAGES`); everything else waits for the
+        // byte event's run ========
+        self.div_a.clock.next = self.clock.val();
+        self.div_a.en.next = self.en.val();
         self.div_a.num.next = self.e1_num_a.q.val();
         self.div_a.p.next = self.cfg.val().p_alpha;
         self.div_a.recip.next = self.cfg.val().recip_alpha;
+        self.div_i.clock.next = self.clock.val();
+        self.div_i.en.next = self.en.val();
         self.div_i.num.next = self.e1_num_i.q.val();
         self.div_i.p.next = self.cfg.val().p_inc;
         self.div_i.recip.next = self.cfg.val().recip_inc;
-        if self.en.val() {
-            self.e2_w.d.next = self.e1_w.q.val();
-            self.e2_byte_apply.d.next = self.e1_byte_apply.q.val();
-            self.e2_acc_byte.d.next = self.e1_acc_byte.q.val();
-            self.e2_bc_inc.d.next = self.e1_bc_inc.q.val();
-            self.e2_na_e.d.next = self.e1_na_e.q.val();
-            self.e2_ni_e.d.next = self.e1_ni_e.q.val();
-            self.e2_inc_fr.d.next = self.e1_inc_fr.q.val();
-            self.e2_inc_ai.d.next = self.e1_inc_ai.q.val();
-            self.e2_inc_hai.d.next = self.e1_inc_hai.q.val();
-            self.e2_inc_rel.d.next = self.e1_inc_rel.q.val();
-            self.e2_inc_rel_phase.d.next = self.e1_inc_rel_phase.q.val();
-            self.e2_inc_rel_rc.d.next = self.e1_inc_rel_rc.q.val();
-            self.e2_inc_rel_rt.d.next = self.e1_inc_rel_rt.q.val();
-            self.e2_did_cut.d.next = self.e1_did_cut.q.val();
-            self.e2_ovr.d.next = self.e1_ovr.q.val();
-            self.e2_rep_ovr_rc.d.next = self.e1_rep_ovr_rc.q.val();
-            self.e2_rep_ovr_rt.d.next = self.e1_rep_ovr_rt.q.val();
-            self.e2_qa.d.next = self.div_a.q.val();
-            self.e2_ra.d.next = self.div_a.r.val();
-            self.e2_qi.d.next = self.div_i.q.val();
-            self.e2_ri.d.next = self.div_i.r.val();
-        }
-
-        // ======== step E3: waits for the byte event's run ========
-        if self.en.val() {
-            self.e3_w.d.next = self.e2_w.q.val();
-            self.e3_byte_apply.d.next = self.e2_byte_apply.q.val();
-            self.e3_acc_byte.d.next = self.e2_acc_byte.q.val();
-            self.e3_bc_inc.d.next = self.e2_bc_inc.q.val();
-            self.e3_na_e.d.next = self.e2_na_e.q.val();
-            self.e3_ni_e.d.next = self.e2_ni_e.q.val();
-            self.e3_inc_fr.d.next = self.e2_inc_fr.q.val();
-            self.e3_inc_ai.d.next = self.e2_inc_ai.q.val();
-            self.e3_inc_hai.d.next = self.e2_inc_hai.q.val();
-            self.e3_inc_rel.d.next = self.e2_inc_rel.q.val();
-            self.e3_inc_rel_phase.d.next = self.e2_inc_rel_phase.q.val();
-            self.e3_inc_rel_rc.d.next = self.e2_inc_rel_rc.q.val();
-            self.e3_inc_rel_rt.d.next = self.e2_inc_rel_rt.q.val();
-            self.e3_did_cut.d.next = self.e2_did_cut.q.val();
-            self.e3_ovr.d.next = self.e2_ovr.q.val();
-            self.e3_rep_ovr_rc.d.next = self.e2_rep_ovr_rc.q.val();
-            self.e3_rep_ovr_rt.d.next = self.e2_rep_ovr_rt.q.val();
-            self.e3_qa.d.next = self.e2_qa.q.val();
-            self.e3_ra.d.next = self.e2_ra.q.val();
-            self.e3_qi.d.next = self.e2_qi.q.val();
-            self.e3_ri.d.next = self.e2_ri.q.val();
-        }
+        self.dv_in.next.qa = self.div_a.q.val();
+        self.dv_in.next.ra = self.div_a.r.val();
+        self.dv_in.next.qi = self.div_i.q.val();
+        self.dv_in.next.ri = self.div_i.r.val();
+        self.div_line.clock.next = self.clock.val();
+        self.div_line.en.next = self.en.val();
+        self.div_line.d.next = self.dv_in.val();
+        self.dq.next = self.div_line.q.val();
+        self.e_in.next.w = self.e1_w.q.val();
+        self.e_in.next.byte_apply = self.e1_byte_apply.q.val();
+        self.e_in.next.acc_byte = self.e1_acc_byte.q.val();
+        self.e_in.next.bc_inc = self.e1_bc_inc.q.val();
+        self.e_in.next.na_e = self.e1_na_e.q.val();
+        self.e_in.next.ni_e = self.e1_ni_e.q.val();
+        self.e_in.next.inc_fr = self.e1_inc_fr.q.val();
+        self.e_in.next.inc_ai = self.e1_inc_ai.q.val();
+        self.e_in.next.inc_hai = self.e1_inc_hai.q.val();
+        self.e_in.next.inc_rel = self.e1_inc_rel.q.val();
+        self.e_in.next.inc_rel_phase = self.e1_inc_rel_phase.q.val();
+        self.e_in.next.inc_rel_rc = self.e1_inc_rel_rc.q.val();
+        self.e_in.next.inc_rel_rt = self.e1_inc_rel_rt.q.val();
+        self.e_in.next.did_cut = self.e1_did_cut.q.val();
+        self.e_in.next.ovr = self.e1_ovr.q.val();
+        self.e_in.next.rep_ovr_rc = self.e1_rep_ovr_rc.q.val();
+        self.e_in.next.rep_ovr_rt = self.e1_rep_ovr_rt.q.val();
+        self.e_line.clock.next = self.clock.val();
+        self.e_line.en.next = self.en.val();
+        self.e_line.d.next = self.e_in.val();
+        self.ew.next = self.e_line.q.val();
 
         // ======== step E4: the byte event, the next decrease check, the report ========
-        self.res.next = self.e3_w.q.val();
-        if self.e3_byte_apply.q.val() {
-            self.res.next.acc = self.e3_acc_byte.q.val();
+        self.res.next = self.ew.val().w;
+        if self.ew.val().byte_apply {
+            self.res.next.acc = self.ew.val().acc_byte;
             self.res.next.rc = self.byte_run.rc_o.val();
             self.res.next.rt = self.byte_run.rt_o.val();
-            self.res.next.bc = self.e3_bc_inc.q.val();
+            self.res.next.bc = self.ew.val().bc_inc;
             self.res.next.limited = self.byte_run.rc_o.val() < self.cfg.val().max_rate;
         }
-        self.ext_qa.i.next = self.e3_qa.q.val();
-        self.ext_qi.i.next = self.e3_qi.q.val();
+        self.ext_qa.i.next = self.dq.val().qa;
+        self.ext_qi.i.next = self.dq.val().qi;
         self.next_word.next = self.res.val();
-        if !self.e3_ovr.q.val() & self.res.val().limited {
-            self.next_word.next.tda_e = self.e3_na_e.q.val() + self.ext_qa.o.val();
-            self.next_word.next.tda_r = self.e3_ra.q.val();
-            self.next_word.next.tdi_e = self.e3_ni_e.q.val() + self.ext_qi.o.val();
-            self.next_word.next.tdi_r = self.e3_ri.q.val();
+        if !self.ew.val().ovr & self.res.val().limited {
+            self.next_word.next.tda_e = self.ew.val().na_e + self.ext_qa.o.val();
+            self.next_word.next.tda_r = self.dq.val().ra;
+            self.next_word.next.tdi_e = self.ew.val().ni_e + self.ext_qi.o.val();
+            self.next_word.next.tdi_r = self.dq.val().ri;
         }
         self.rep_limited.next = false;
         self.rep_rc.next = self.cfg.val().max_rate;
         self.rep_rt.next = self.cfg.val().max_rate;
         self.rep_alpha.next = 0.into();
-        if self.e3_ovr.q.val() {
-            self.rep_rc.next = self.e3_rep_ovr_rc.q.val();
-            self.rep_rt.next = self.e3_rep_ovr_rt.q.val();
+        if self.ew.val().ovr {
+            self.rep_rc.next = self.ew.val().rep_ovr_rc;
+            self.rep_rt.next = self.ew.val().rep_ovr_rt;
         } else if self.res.val().limited {
             self.rep_limited.next = true;
             self.rep_rc.next = self.res.val().rc;
             self.rep_rt.next = self.res.val().rt;
             self.rep_alpha.next = self.res.val().alpha;
         }
-        self.did_cut.next = self.e3_did_cut.q.val();
-        self.inc_fr.next = self.e3_inc_fr.q.val();
-        self.inc_ai.next = self.e3_inc_ai.q.val();
-        self.inc_hai.next = self.e3_inc_hai.q.val();
-        self.inc_rel.next = self.e3_inc_rel.q.val();
-        self.inc_rel_phase.next = self.e3_inc_rel_phase.q.val();
-        self.inc_rel_rc.next = self.e3_inc_rel_rc.q.val();
-        self.inc_rel_rt.next = self.e3_inc_rel_rt.q.val();
+        self.did_cut.next = self.ew.val().did_cut;
+        self.inc_fr.next = self.ew.val().inc_fr;
+        self.inc_ai.next = self.ew.val().inc_ai;
+        self.inc_hai.next = self.ew.val().inc_hai;
+        self.inc_rel.next = self.ew.val().inc_rel;
+        self.inc_rel_phase.next = self.ew.val().inc_rel_phase;
+        self.inc_rel_rc.next = self.ew.val().inc_rel_rc;
+        self.inc_rel_rt.next = self.ew.val().inc_rel_rt;
     }
 }
