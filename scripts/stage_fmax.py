@@ -130,9 +130,15 @@ def main():
             continue
         r = json.load(open(rep))
         fmax = min((v["achieved"] for v in r.get("fmax", {}).values()), default=float("nan"))
+        if a.no_route:
+            # The report has no fmax without routing; the log has the placer's estimate.
+            m = re.findall(r"Max frequency for clock '[^']*': ([0-9.]+) MHz",
+                           open(os.path.join(d, "nextpnr.log")).read())
+            fmax = float(m[-1]) if m else float("nan")
         u = r["utilization"]
-        path = r.get("critical_paths", [{}])[0].get("path", [])
-        ends = ""
+        paths = r.get("critical_paths") or [{}]
+        path = paths[0].get("path", [])
+        ends = "(placement estimate: no path report without routing)" if a.no_route else ""
         if path:
             ends = f"{path[0]['from']['cell']} -> {path[-1]['to']['cell']}"
         print(f"{name:60} {fmax:9.1f} {u['TRELLIS_COMB']['used']:6} {u['TRELLIS_FF']['used']:6} "
