@@ -165,10 +165,13 @@ fn core_flow_16_qps() {
     assert!(n("luts") > 5000, "luts {}", n("luts"));
     assert!(n("ffs") > report["shell"]["ffs"].as_u64().unwrap() + 1000);
     // The RP's rate and alpha arithmetic is on the DSP blocks whatever the QP count (51
-    // MULT18X18D at 1024 QPs, docs/synthesis.md); the per-QP tables shrink with the QP
-    // count (27 DP16KD at 1024 QPs).
+    // MULT18X18D at 1024 QPs before the 100 MHz pipelining, 53 for the 16-QP RP alone
+    // after it; docs/synthesis.md). Block RAM: the RP's context delay lines (up to 55
+    // deep, about 800 bits wide) map to block RAM at any QP count (52 DP16KD for the
+    // 16-QP RP alone out of context at 0ee7c20); the per-QP tables shrink with the QP
+    // count (LUT RAM at 16 QPs). The bound catches a design that grows past that.
     assert!(n("dsp") >= 40, "dsp {}", n("dsp"));
-    assert!(n("bram") <= 27, "bram {}", n("bram"));
+    assert!(n("bram") <= 70, "bram {}", n("bram"));
     assert_eq!(n("io"), 3, "clock, sin, sout");
     let cp = &report["critical_path"];
     assert!(cp["delay_ns"].as_f64().unwrap() > 0.0, "{cp}");

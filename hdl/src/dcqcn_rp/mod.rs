@@ -8,7 +8,7 @@
 //! ```text
 //!  s_cnp_*  ─┐ fixed priority ┌────┐ RAM read ┌────┐ registered ┌──────────────────────┐
 //!  s_tx_*   ─┼ arbiter +      ┤ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: steps A..E │─► m_rate_*
-//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 117)  │
+//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 124)  │
 //!              interlock                        ▲  from W1,W2 └──────────┬───────────┘
 //!                                               └──── write back ◄──────┘
 //! ```

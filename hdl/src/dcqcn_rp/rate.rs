@@ -74,7 +74,7 @@ pub struct RunDiv {
 /// form (golden: `run`): one pipelined multiplier (`n * step`), a 5-step restoring division
 /// and five arithmetic shifters.
 ///
-/// Pipelined in [`RUN_STAGES`] = 14 registers that load when `en` is high, at most one
+/// Pipelined in [`RUN_STAGES`] = 15 registers that load when `en` is high, at most one
 /// carry chain (or one barrel shifter) between two registers:
 ///
 /// | registers | work before them |
@@ -87,8 +87,9 @@ pub struct RunDiv {
 /// | 12 | the three shifts of `d` and `d - step` |
 /// | 13 | `step + ((d - step) >> n)` and `(step + ((d - step) >> j) + step - remainder) >> 1` |
 /// | 14 | the last shift (by `r`) and the choice of the case |
+/// | 15 | `Rc = Rt - d`: the outputs, registered (the segment compares Rc with the max) |
 ///
-/// After register 14: `Rc = Rt - d`. The outputs belong to the inputs presented
+/// The outputs belong to the inputs presented
 /// `RUN_STAGES` advancing cycles earlier; `max` is a parameter and must not change while a
 /// run is in flight.
 #[derive(LogicBlock)]
@@ -234,6 +235,11 @@ pub struct IncRun {
     r14_d_sel: DFF<Bits<RATE_W>>,
     r14_rt: DFF<Bits<RATE_W>>,
     r14_rc: DFF<Bits<RATE_W>>,
+    // Register 15: the outputs (what reads them compares them with the max at once).
+    rc15: Signal<Local, Bits<RATE_W>>,
+    rt15: Signal<Local, Bits<RATE_W>>,
+    r15_rc: DFF<Bits<RATE_W>>,
+    r15_rt: DFF<Bits<RATE_W>>,
     q16: Constant<Bits<5>>,
     q8: Constant<Bits<5>>,
     q4: Constant<Bits<5>>,
@@ -244,7 +250,7 @@ pub struct IncRun {
 
 /// Registers inside an [`IncRun`]: its outputs follow its inputs by this many advancing
 /// cycles.
-pub const RUN_STAGES: usize = PIPE_MUL_STAGES + 11;
+pub const RUN_STAGES: usize = PIPE_MUL_STAGES + 12;
 
 impl Default for IncRun {
     fn default() -> Self {
@@ -364,6 +370,10 @@ impl Default for IncRun {
             r14_d_sel: Default::default(),
             r14_rt: Default::default(),
             r14_rc: Default::default(),
+            rc15: Default::default(),
+            rt15: Default::default(),
+            r15_rc: Default::default(),
+            r15_rt: Default::default(),
             q16: Constant::new(16.into()),
             q8: Constant::new(8.into()),
             q4: Constant::new(4.into()),
@@ -441,7 +451,9 @@ impl Logic for IncRun {
             r14_rt_sel,
             r14_d_sel,
             r14_rt,
-            r14_rc
+            r14_rc,
+            r15_rc,
+            r15_rt
         );
         // ---- registers 1..3: n * step; Rt against the max ----
         self.mul.clock.next = self.clock.val();
@@ -639,14 +651,20 @@ impl Logic for IncRun {
             self.r14_rc.d.next = self.r13_rc.q.val();
         }
 
-        // ---- after register 14: Rc = Rt - d (modulo 2^RATE_W) ----
+        // ---- register 15: Rc = Rt - d (modulo 2^RATE_W) ----
         if !self.r14_n_any.q.val() {
-            self.rc_o.next = self.r14_rc.q.val();
-            self.rt_o.next = self.r14_rt.q.val();
+            self.rc15.next = self.r14_rc.q.val();
+            self.rt15.next = self.r14_rt.q.val();
         } else {
-            self.rc_o.next = self.r14_rt_sel.q.val() - self.r14_d_sel.q.val();
-            self.rt_o.next = self.r14_rt_sel.q.val();
+            self.rc15.next = self.r14_rt_sel.q.val() - self.r14_d_sel.q.val();
+            self.rt15.next = self.r14_rt_sel.q.val();
         }
+        if self.en.val() {
+            self.r15_rc.d.next = self.rc15.val();
+            self.r15_rt.d.next = self.rt15.val();
+        }
+        self.rc_o.next = self.r15_rc.q.val();
+        self.rt_o.next = self.r15_rt.q.val();
     }
 }
 

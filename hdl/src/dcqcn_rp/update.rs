@@ -1,5 +1,5 @@
 //! `RpUpdate`: the reaction point's next-state function for one event, pipelined:
-//! [`UPD_STAGES`] = 117 registers from its inputs (step A) to its outputs (step E's end).
+//! [`UPD_STAGES`] = 124 registers from its inputs (step A) to its outputs (step E's end).
 //!
 //! It is `sim::dcqcn_rp::update` in hardware: catch up every timer expiry since the QP was
 //! last touched (closed form), then apply the event, then note the next decrease check in
@@ -10,19 +10,19 @@
 //! pass lies between two registers (the 100 MHz target on an ECP5-6); the depths are
 //! constants of the blocks, and `UPD_STAGES` is their sum:
 //! `3 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES` with
-//! `SEG_STAGES = PHASE_STAGES + 3 * RUN_STAGES + 2` = 46, `PHASE_STAGES` = 2,
-//! `RUN_STAGES` = 14, `CUT_STAGES` = 5.
+//! `SEG_STAGES = PHASE_STAGES + 3 * RUN_STAGES + 2` = 49, `PHASE_STAGES` = 2,
+//! `RUN_STAGES` = 15, `CUT_STAGES` = 5.
 //!
 //! | steps | work | registered at the end |
 //! |---|---|---|
 //! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle) | `i_*` |
 //! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product (one multiplier) | `h_*` |
 //! | A2 | expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
-//! | B (`SEG_STAGES + 1` = 47 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
+//! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
 //! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut | `c_word`: the word after `seg1` and the cut |
-//! | D (47 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
+//! | D (50 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
 //! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
-//! | E2.. (`RUN_STAGES` - 1 = 13 steps) | the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e_line`, `div_line` (delay lines) |
+//! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e_line`, `div_line` (delay lines) |
 //! | E's end | the byte event's result, the next decrease check, the report | the pipeline's write back |
 //!
 //! The context (`CtxB`, `CtxD`) carries only what later steps read: the old word until the
@@ -30,7 +30,7 @@
 //! every other field, and the whole word of a QP that is not limited, is the old one), now,
 //! the event, the radices' now, and the flags and alphas computed early. Beside the
 //! segments, the cut and the byte event's run it waits in `DelayLine`s (a small RAM each,
-//! written and read back up to 52 cycles later), not in chains of registers: as chains
+//! written and read back up to 55 cycles later), not in chains of registers: as chains
 //! they were about 21 000 of the core's 37 000 flip-flops when the segments were 12 steps
 //! deep, and a deeper segment costs no more context registers.
 //!
@@ -347,8 +347,8 @@ pub struct RpUpdate {
     seg1_w: Signal<Local, SegWord>,
     byte_off: Signal<Local, Bit>,
     // B -> C: the context waits beside `seg1` and the cut in a delay line (one RAM, not
-    // 52 registers).
-    /// The context beside `seg1` and the cut (`SEG_STAGES + 1 + CUT_STAGES` = 52 registers'
+    // 55 registers).
+    /// The context beside `seg1` and the cut (`SEG_STAGES + 1 + CUT_STAGES` = 55 registers'
     /// worth, in a RAM).
     ctx_b_in: Signal<Local, CtxB>,
     ctx_b: DelayLine<CtxB, CTX_AW>,
@@ -397,7 +397,7 @@ pub struct RpUpdate {
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
     // D -> E: the context waits beside `seg2` in a delay line.
-    /// The context beside `seg2` (`SEG_STAGES + 1` = 47 registers' worth, in a RAM).
+    /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a RAM).
     ctx_d_in: Signal<Local, CtxD>,
     ctx_d: DelayLine<CtxD, CTX_AW>,
     // The context at step E1, out of the line.
