@@ -83,7 +83,9 @@ impl ReplayEngine for RtlEngine {
             } else {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(events[events.len() - 1].t_ns));
                 idle_cycles += 1;
-                if idle_cycles > 64 {
+                // The last answers leave the RP `RP_REPORT_LATENCY` cycles after their
+                // event (the NP's are quicker); 64 more is a margin.
+                if idle_cycles > roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY as u32 + 64 {
                     return Err("the RTL did not answer every event".into());
                 }
             }
