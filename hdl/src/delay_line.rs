@@ -2,8 +2,9 @@
 //! chain of `n` registers.
 //!
 //! The RP's context (the old state word, now, the event, about 800 bits) waits beside each
-//! increase segment for 12 cycles. As a register chain that was 12 x 800 flip-flops per
-//! segment, most of the core's 37 000. Here the value is written into a RAM of `2^AW`
+//! increase segment for `SEG_STAGES + 1` cycles (50 since the 100 MHz pipelining; it was
+//! 12 when this block was written, and the chains were then 12 x 800 flip-flops per
+//! segment, most of the core's 37 000). Here the value is written into a RAM of `2^AW`
 //! words at a pointer that advances with `en`, read back `n - 1` advancing cycles later
 //! (the RAM's read is registered) and registered once more at the output (a block RAM's
 //! output is slow: `toolchain.md`). yosys maps the RAM to LUT RAM or block RAM, whichever
