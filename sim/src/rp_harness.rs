@@ -17,6 +17,7 @@ use crate::timebase::TimeStamp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
+use roce_cc_hdl::dcqcn_rp::{REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -132,10 +133,31 @@ pub struct GoldenRpCycle {
     rp: DcqcnRp,
     qps: u32,
     busy_left: u32,
+    /// The input queue (Q0 first, at most two events): accepted, not yet checked.
+    queue: std::collections::VecDeque<InFlight>,
+    /// The event in the hazard check: it goes to S1 at the first advancing edge at which
+    /// no event in the first `HAZARD_SLOTS` slots writes its QP.
+    hz: Option<InFlight>,
     /// The events in flight, newest first: S1, S2, then the update's registers
     /// (`UPD_STAGES` of them); the last one is applied at the next advancing edge.
     pipe: [Option<InFlight>; PIPE_SLOTS],
+    /// The report register: the report of the event applied at the last edge.
+    rep: Option<RateOut>,
+    /// The report FIFO's memory (`2^REP_FIFO_AW` entries) and pointers (one bit wider).
+    fifo: Vec<Option<RateOut>>,
+    wr_ptr: usize,
+    /// `wr_ptr` one edge ago: the entries the FIFO's registered read can see.
+    wr_seen: usize,
+    /// The oldest report not yet in the output register.
+    head: usize,
+    /// The FIFO's read register (the entry at `head`, valid when `head != wr_seen`).
+    rd_data: Option<RateOut>,
+    /// The output register (`m_rate_*`).
     out: Option<RateOut>,
+    /// Events from S1 to the output register, and whether it was below `REP_CREDITS` at
+    /// the last edge (HZ sends an event into S1 only then).
+    owed: usize,
+    credit: bool,
     /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges,
     /// oldest first: the outputs show the oldest, the counters as they were
     /// `INC_COUNT_LAG` edges before the last one.
@@ -150,8 +172,18 @@ impl GoldenRpCycle {
             rp: DcqcnRp::new(p),
             qps: p.qps,
             busy_left: 0,
+            queue: Default::default(),
+            hz: None,
             pipe: [None; PIPE_SLOTS],
+            rep: None,
+            fifo: vec![None; 1 << REP_FIFO_AW],
+            wr_ptr: 0,
+            wr_seen: 0,
+            head: 0,
+            rd_data: None,
             out: None,
+            owed: 0,
+            credit: true,
             inc_lag: Default::default(),
             pins: RpPins::default(),
             outs: RpOuts::default(),
@@ -161,28 +193,15 @@ impl GoldenRpCycle {
 
 impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
-        let adv = self.out.is_none() || pins.m_ready;
-        // The arbiter's choice (command, CNP, packet, query) waits while an event that
-        // writes its QP is in one of the first HAZARD_SLOTS slots.
-        let offered = pins
-            .ctl
-            .map(|c| c.0)
-            .or(pins.cnp)
-            .or(pins.tx.map(|t| t.0))
-            .or(pins.query);
-        let hazard = offered.is_some_and(|q| {
-            self.pipe[..HAZARD_SLOTS]
-                .iter()
-                .flatten()
-                .any(|&(qp, kind, _, _)| qp == q && kind != RpKind::Query)
-        });
-        let take = adv && self.busy_left == 0 && !hazard;
+        // The inputs are ready while the queue has room (fixed priority: command, CNP,
+        // packet, query); the hazard check happens behind the queue.
+        let room = self.queue.len() < 2 && self.busy_left == 0;
         let free = pins.ctl.is_none();
         let outs = RpOuts {
-            ctl_ready: take,
-            cnp_ready: take && free,
-            tx_ready: take && free && pins.cnp.is_none(),
-            query_ready: take && free && pins.cnp.is_none() && pins.tx.is_none(),
+            ctl_ready: room,
+            cnp_ready: room && free,
+            tx_ready: room && free && pins.cnp.is_none(),
+            query_ready: room && free && pins.cnp.is_none() && pins.tx.is_none(),
             busy: self.busy_left > 0,
             report: self.out,
             cnp_received: self.rp.counters.cnp_received,
@@ -217,21 +236,71 @@ impl GoldenRpCycle {
     fn step(&mut self) {
         let pins = self.pins;
         if pins.reset {
+            self.queue.clear();
+            self.hz = None;
             self.pipe = [None; PIPE_SLOTS];
+            self.rep = None;
+            self.wr_ptr = 0;
+            self.wr_seen = 0;
+            self.head = 0;
             self.out = None;
+            self.owed = 0;
+            self.credit = true;
             self.busy_left = self.qps;
             self.rp.reset();
             return;
         }
         self.busy_left = self.busy_left.saturating_sub(1);
-        let adv = self.out.is_none() || pins.m_ready;
-        if !adv {
-            return;
+        let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
+        let push = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
+        // The report FIFO and the output register.
+        let ptr_mask = (2 << REP_FIFO_AW) - 1;
+        let o_free = self.out.is_none() || pins.m_ready;
+        let o_pop = self.out.is_some() && pins.m_ready;
+        let rd_valid = self.head != self.wr_seen;
+        let mut head_next = self.head;
+        if o_free {
+            self.out = if rd_valid { self.rd_data } else { None };
+            if rd_valid {
+                head_next = (self.head + 1) & ptr_mask;
+            }
         }
-        self.out = None;
+        let rd_data = self.fifo[head_next % self.fifo.len()];
+        self.head = head_next;
+        self.wr_seen = self.wr_ptr;
+        if let Some(r) = self.rep {
+            let n = self.fifo.len();
+            self.fifo[self.wr_ptr % n] = Some(r);
+            self.wr_ptr = (self.wr_ptr + 1) & ptr_mask;
+        }
+        self.rd_data = rd_data;
+        // The pipeline (it never waits), and the reports owed.
+        let take = self.advance();
+        let credit = self.owed < REP_CREDITS;
+        self.owed = self.owed + usize::from(take) - usize::from(o_pop);
+        self.credit = credit;
+        // The accepted event joins the queue after Q0 moved on (into Q0 if it did).
+        if let Some(e) = push {
+            debug_assert!(self.queue.len() < 2);
+            self.queue.push_back(e);
+        }
+    }
+
+    /// The pipeline moves one slot (the last one's event is applied into the report
+    /// register); the hazard check's event enters S1 if no event in the first
+    /// `HAZARD_SLOTS` slots writes its QP and a credit is left (returned: it did), and Q0
+    /// moves to the check if it is free.
+    fn advance(&mut self) -> bool {
+        let hazard = self.hz.is_some_and(|(q, ..)| {
+            self.pipe[..HAZARD_SLOTS]
+                .iter()
+                .flatten()
+                .any(|&(qp, kind, _, _)| qp == q && kind != RpKind::Query)
+        });
+        self.rep = None;
         if let Some((qp, kind, now, ctl)) = self.pipe[PIPE_SLOTS - 1] {
             let report = self.rp.apply(&now, qp, kind);
-            self.out = Some(RateOut {
+            self.rep = Some(RateOut {
                 qp,
                 query: kind == RpKind::Query,
                 ctl,
@@ -240,8 +309,13 @@ impl GoldenRpCycle {
             });
         }
         self.pipe.rotate_right(1);
-        let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
-        self.pipe[0] = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
+        self.pipe[0] = None;
+        let take = self.hz.is_some() && !hazard && self.credit;
+        if take || self.hz.is_none() {
+            self.pipe[0] = self.hz.take();
+            self.hz = self.queue.pop_front();
+        }
+        take
     }
 }
 

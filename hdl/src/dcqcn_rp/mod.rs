@@ -6,28 +6,38 @@
 //! `docs/dcqcn_rp.md`.
 //!
 //! ```text
-//!  s_cnp_*  ─┐ fixed priority ┌────┐ RAM read ┌────┐ registered ┌──────────────────────┐
-//!  s_tx_*   ─┼ arbiter +      ┤ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: steps A..E │─► m_rate_*
-//!  s_query_*─┘ same-QP        └────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES = 124)  │
-//!              interlock                        ▲  from W1,W2 └──────────┬───────────┘
-//!                                               └──── write back ◄──────┘
+//!  s_ctl_* ─┐ fixed    ┌────┐  ┌────┐ no   ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
+//!  s_cnp_* ─┤ priority ┤ Q0 ├─►│ HZ ├─────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
+//!  s_tx_*  ─┤ arbiter  │ Q1 │  └────┘hazard└────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
+//!  s_query_┘           └────┘  match vector           ▲      from W1,W2   └───────┬───────┘
+//!                     input queue                      └──── write back ◄─────────┘
 //! ```
 //!
-//! Pipeline: an event accepted in cycle `c` has its state word read from block RAM at the
-//! end of `c` (S1) and registered at the end of `c+1` (S2: registered RAM output). Its next
-//! state is computed by [`update::RpUpdate`] in `1 + UPD_STAGES` steps from `c+2` and
-//! written back at the end of `c+2+UPD_STAGES`; its report (the QP's state after the event;
-//! for a query, its state now) is valid [`RP_REPORT_LATENCY`] cycles after acceptance. The
-//! report stream is the per-QP rate update the pacer follows; `m_rate_query` marks the
-//! answers to queries. Queries write nothing.
+//! Pipeline: the arbiter's choice is accepted into a two-entry input queue (Q0, Q1); the
+//! inputs are ready while Q1 is empty (a register and one gate, so no ready depends on the
+//! interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
+//! first edge at which no event in flight writes its QP. S1 reads its state word from block
+//! RAM; S2 registers it (registered RAM output) and forwards the two words written last
+//! (W1, W2, newest first). Its next state is computed by [`update::RpUpdate`] in
+//! `1 + UPD_STAGES` steps and written back from step E; its report (the QP's state after
+//! the event; for a query, its state now) is valid [`RP_REPORT_LATENCY`] cycles after
+//! acceptance when nothing waits. The report stream is the per-QP rate update the pacer
+//! follows; `m_rate_query` marks the answers to queries. Queries write nothing. `now` is
+//! sampled when the event is accepted at the input.
 //!
-//! Events on different QPs are accepted one per cycle. An event whose QP is written by an
-//! event in S1, S2 or the first `UPD_STAGES - 2` update registers waits at the input (the
-//! same-QP interlock, all `s_*_ready` low); the two words written last (W1, W2) are
-//! forwarded to S2, newest first. So an event on one QP follows the previous one that
-//! wrote it by at least `UPD_STAGES + 1` cycles, and every sequence is applied exactly as
-//! the golden model applies it. When `m_rate_valid && !m_rate_ready` the whole pipeline
-//! holds (all `s_*_ready` low).
+//! The same-QP interlock: the event in HZ waits while an event that writes its QP is in S1,
+//! S2 or the first `UPD_STAGES - 2` update registers (its word would reach the RAM or the
+//! forwarding registers too late to be read). So an event on one QP follows the previous
+//! one that wrote it into S1 by at least `UPD_STAGES + 1` cycles, and every sequence is
+//! applied exactly as the golden model applies it. Events on different QPs go on one per
+//! cycle. For timing the check is split over two registers: when an event enters HZ, its
+//! QP was compared (in Q0) with every slot of the window and the results are registered
+//! one slot further on (`hz_match`); while it waits the vector shifts with the pipeline, and
+//! only S1, the slot it fills, is compared in HZ itself. The decision is an OR of registered
+//! bits and one `QB`-bit compare, never a compare against the input pins.
+//!
+//! When `m_rate_valid && !m_rate_ready` the pipeline from Q0 on holds; the input queue
+//! still fills until Q1 is taken.
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
@@ -51,22 +61,45 @@ use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
 use inc_count::IncCount;
 use rust_hdl::prelude::*;
-use state::{QpWord, RpCfgWord, TimeWord};
+use state::{QpWord, RateReport, RpCfgWord, RpEvent, TimeWord};
 use update::{RpUpdate, UPD_STAGES};
 use widths::*;
 
 /// Cycles from an event's acceptance (the edge that takes it) to its report's
-/// `m_rate_valid`, when the report stream does not stall: S1, S2 (step A), the update's
+/// `m_rate_valid`, when the report stream does not stall and no hazard holds it: the input
+/// queue (Q0), the hazard check (HZ), S1, S2 (step A), the update's
 /// [`UPD_STAGES`](update::UPD_STAGES) registers, the report register.
-pub const RP_REPORT_LATENCY: usize = 3 + UPD_STAGES;
+pub const RP_REPORT_LATENCY: usize = 8 + UPD_STAGES;
+
+/// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
+pub const REP_FIFO_AW: usize = 8;
+
+/// Width of the report FIFO's pointers and of the count of reports owed.
+const REP_PTR_W: usize = REP_FIFO_AW + 1;
+
+/// The most events the RP owes reports for (from S1 to the output register) before HZ stops
+/// sending events into S1: the report FIFO's size less two, so the FIFO cannot overflow with
+/// a credit that is one cycle old. Far above the pipeline's depth: a consumer that takes every
+/// report never meets it.
+pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 2;
 
 /// Update registers whose event's word would reach the RAM or the forwarding registers
-/// too late for an event offered now: the interlock compares the offered QP with S1, S2 and
+/// too late for an event entering S1 now: the interlock compares HZ's QP with S1, S2 and
 /// the tags beside the update's first `HAZ_STAGES` registers.
 const HAZ_STAGES: usize = UPD_STAGES - 2;
 
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
+
+/// Length of the hazard check's match vector: `hz_match[j]` says whether pipeline slot
+/// `j + 1` holds an event that writes the checked QP (slot 0 is S1, compared directly; slot
+/// 1 is S2; slot `2 + i` is the tag beside update register `i`), for slots 1 to
+/// `UPD_STAGES - 1`, the interlock's window.
+const HZ_W: usize = UPD_STAGES - 1;
+
+/// Tags compared when an event enters the hazard check (they are one slot further on when
+/// the vector is used): tags `0..HZ_TAGS`.
+const HZ_TAGS: usize = HAZ_STAGES - 1;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -171,6 +204,28 @@ pub struct DcqcnRp<const QB: usize> {
     tbl_lo: LutRam<POW_W, 7>,
     tbl_hi: LutRam<POW_W, 7>,
     upd: RpUpdate,
+    /// Input queue, head (Q0): an accepted event waiting for the hazard check.
+    q0_valid: DFF<Bit>,
+    /// Q0's QP.
+    q0_qp: DFF<Bits<QB>>,
+    /// Q0's event.
+    q0_ev: DFF<RpEvent>,
+    /// Input queue, second entry (Q1): filled only while Q0 cannot move on; the inputs'
+    /// `ready` is low while it is full.
+    q1_valid: DFF<Bit>,
+    /// Q1's QP.
+    q1_qp: DFF<Bits<QB>>,
+    /// Q1's event.
+    q1_ev: DFF<RpEvent>,
+    /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
+    hz_valid: DFF<Bit>,
+    /// HZ's QP.
+    hz_qp: DFF<Bits<QB>>,
+    /// HZ's event.
+    hz_ev: DFF<RpEvent>,
+    /// HZ's match vector (see [`HZ_W`]): computed against the slots when the event enters
+    /// HZ, shifted with the pipeline while it waits.
+    hz_match: [DFF<Bit>; HZ_W],
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
@@ -206,15 +261,35 @@ pub struct DcqcnRp<const QB: usize> {
     w2_valid: DFF<Bit>,
     w2_qp: DFF<Bits<QB>>,
     w2_word: DFF<QpWord>,
+    /// Report register (after step E): a report is written into the FIFO.
     out_valid: DFF<Bit>,
+    /// The report register's QP.
     out_qp: DFF<Bits<QB>>,
-    out_query: DFF<Bit>,
-    out_limited: DFF<Bit>,
-    out_rc: DFF<Bits<RATE_W>>,
-    out_rt: DFF<Bits<RATE_W>>,
-    out_alpha: DFF<Bits<ALPHA_W>>,
-    out_mode: DFF<Bits<MODE_W>>,
-    out_ctl: DFF<Bit>,
+    /// The report register's report.
+    out_rep: DFF<RateReport>,
+    /// Report FIFO, reports.
+    fifo_rep: RAM<RateReport, REP_FIFO_AW>,
+    /// Report FIFO, QPs.
+    fifo_qp: RAM<Bits<QB>, REP_FIFO_AW>,
+    /// FIFO write pointer (one bit above the address).
+    wr_ptr: DFF<Bits<REP_PTR_W>>,
+    /// `wr_ptr` one cycle ago: the reports the FIFO's registered read can see.
+    wr_seen: DFF<Bits<REP_PTR_W>>,
+    /// FIFO read pointer: the oldest report not yet in the output register; the FIFO's read
+    /// register holds it when `head != wr_seen`.
+    head: DFF<Bits<REP_PTR_W>>,
+    /// Output register: `m_rate_valid`.
+    o_valid: DFF<Bit>,
+    /// Output register: `m_rate_qp`.
+    o_qp: DFF<Bits<QB>>,
+    /// Output register: the rest of the report.
+    o_rep: DFF<RateReport>,
+    /// Events from S1 to the output register (reports owed).
+    owed: DFF<Bits<REP_PTR_W>>,
+    /// `owed` was below [`REP_CREDITS`] last cycle: HZ may send an event into S1.
+    credit: DFF<Bit>,
+    one_ptr: Constant<Bits<REP_PTR_W>>,
+    credits: Constant<Bits<REP_PTR_W>>,
     sweep: DFF<Bits<QB>>,
     busy_q: DFF<Bit>,
     cnps: DFF<Bits<COUNTER_W>>,
@@ -228,11 +303,33 @@ pub struct DcqcnRp<const QB: usize> {
     kind_cnp: Constant<Bits<KIND_W>>,
     kind_tx: Constant<Bits<KIND_W>>,
     kind_query: Constant<Bits<KIND_W>>,
-    adv: Signal<Local, Bit>,
+    /// The output register is empty or taken this cycle: it loads the FIFO's head.
+    o_free: Signal<Local, Bit>,
+    /// The consumer takes the output register's report this cycle.
+    o_pop: Signal<Local, Bit>,
+    /// The FIFO's read register holds the report at `head`.
+    rd_valid: Signal<Local, Bit>,
+    /// `head` after this edge.
+    head_next: Signal<Local, Bits<REP_PTR_W>>,
+    /// HZ's event goes to S1 at this edge.
     take: Signal<Local, Bit>,
+    /// Q0's event goes to HZ at this edge.
+    pop: Signal<Local, Bit>,
+    /// The arbiter's choice is accepted into the input queue at this edge.
+    push: Signal<Local, Bit>,
+    /// The input queue has room (Q1 empty) and the RAM sweep is over: the inputs' ready.
+    room: Signal<Local, Bit>,
     in_valid: Signal<Local, Bit>,
     in_kind: Signal<Local, Bits<KIND_W>>,
     in_qp: Signal<Local, Bits<QB>>,
+    /// The arbiter's choice, less its QP.
+    in_ev: Signal<Local, RpEvent>,
+    /// S1 holds an event that writes back.
+    s1_wr: Signal<Local, Bit>,
+    /// S2 holds an event that writes back.
+    s2_wr: Signal<Local, Bit>,
+    /// S1 writes HZ's QP.
+    s1_hit: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
     /// The tag beside step E: valid, writes back, kind, QP, from the command stream.
     e_valid: Signal<Local, Bit>,
@@ -242,7 +339,7 @@ pub struct DcqcnRp<const QB: usize> {
     e_ctl: Signal<Local, Bit>,
     /// The event leaving the update (step E) writes its word back.
     wb_writes: Signal<Local, Bit>,
-    /// The offered event's QP is written by an event still in flight (see the module docs).
+    /// HZ's QP is written by an event still in flight (see the module docs).
     hazard: Signal<Local, Bit>,
 }
 
@@ -298,6 +395,16 @@ impl<const QB: usize> DcqcnRp<QB> {
             tbl_lo: Default::default(),
             tbl_hi: Default::default(),
             upd: Default::default(),
+            q0_valid: Default::default(),
+            q0_qp: Default::default(),
+            q0_ev: Default::default(),
+            q1_valid: Default::default(),
+            q1_qp: Default::default(),
+            q1_ev: Default::default(),
+            hz_valid: Default::default(),
+            hz_qp: Default::default(),
+            hz_ev: Default::default(),
+            hz_match: std::array::from_fn(|_| Default::default()),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
@@ -328,13 +435,19 @@ impl<const QB: usize> DcqcnRp<QB> {
             w2_word: Default::default(),
             out_valid: Default::default(),
             out_qp: Default::default(),
-            out_query: Default::default(),
-            out_limited: Default::default(),
-            out_rc: Default::default(),
-            out_rt: Default::default(),
-            out_alpha: Default::default(),
-            out_mode: Default::default(),
-            out_ctl: Default::default(),
+            out_rep: Default::default(),
+            fifo_rep: Default::default(),
+            fifo_qp: Default::default(),
+            wr_ptr: Default::default(),
+            wr_seen: Default::default(),
+            head: Default::default(),
+            o_valid: Default::default(),
+            o_qp: Default::default(),
+            o_rep: Default::default(),
+            owed: Default::default(),
+            credit: Default::default(),
+            one_ptr: Constant::new(1.into()),
+            credits: Constant::new((REP_CREDITS as u64).into()),
             sweep: Default::default(),
             busy_q: Default::default(),
             cnps: Default::default(),
@@ -348,11 +461,21 @@ impl<const QB: usize> DcqcnRp<QB> {
             kind_cnp: Constant::new(0.into()),
             kind_tx: Constant::new(1.into()),
             kind_query: Constant::new(2.into()),
-            adv: Default::default(),
+            o_free: Default::default(),
+            o_pop: Default::default(),
+            rd_valid: Default::default(),
+            head_next: Default::default(),
             take: Default::default(),
+            pop: Default::default(),
+            push: Default::default(),
+            room: Default::default(),
             in_valid: Default::default(),
             in_kind: Default::default(),
             in_qp: Default::default(),
+            in_ev: Default::default(),
+            s1_wr: Default::default(),
+            s2_wr: Default::default(),
+            s1_hit: Default::default(),
             fwd: Default::default(),
             wb_writes: Default::default(),
             hazard: Default::default(),
@@ -375,45 +498,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            s1_valid,
-            s1_kind,
-            s1_qp,
-            s1_bytes,
-            s1_mode,
-            s1_rate,
-            s1_now,
-            s1_ctl,
-            s2_valid,
-            s2_kind,
-            s2_qp,
-            s2_bytes,
-            s2_mode,
-            s2_rate,
-            s2_now,
-            s2_ctl,
-            s2_word,
-            w1_valid,
-            w1_qp,
-            w1_word,
-            w2_valid,
-            w2_qp,
-            w2_word,
-            out_valid,
-            out_qp,
-            out_query,
-            out_limited,
-            out_rc,
-            out_rt,
-            out_alpha,
-            out_mode,
-            out_ctl,
-            sweep,
-            busy_q,
-            cnps,
-            cuts
+            self, clock, q0_valid, q0_qp, q0_ev, q1_valid, q1_qp, q1_ev, hz_valid, hz_qp, hz_ev,
+            s1_valid, s1_kind, s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid,
+            s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp,
+            w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head,
+            o_valid, o_qp, o_rep, owed, credit, sweep, busy_q, cnps, cuts
         );
+        for i in 0..HZ_W {
+            self.hz_match[i].clock.next = self.clock.val();
+            self.hz_match[i].d.next = self.hz_match[i].q.val();
+        }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
             self.tag_valid[i].d.next = self.tag_valid[i].q.val();
@@ -427,6 +521,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
         }
         self.ram.read_clock.next = self.clock.val();
+        self.fifo_rep.read_clock.next = self.clock.val();
+        self.fifo_rep.write_clock.next = self.clock.val();
+        self.fifo_qp.read_clock.next = self.clock.val();
+        self.fifo_qp.write_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.tbl_lo.clock.next = self.clock.val();
         self.tbl_hi.clock.next = self.clock.val();
@@ -464,77 +562,112 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.in_qp.next = self.s_tx_qp.val();
         }
 
-        // ---- same-QP interlock: the offered event waits while an event that writes its
-        // QP is in S1, S2 or the update's first UPD_STAGES - 2 registers (its word would
-        // reach the RAM or the forwarding registers too late to be read) ----
-        self.hazard.next = false;
-        if (self.s1_valid.q.val()
-            & (self.s1_kind.q.val() != self.kind_query.val())
-            & (self.s1_qp.q.val() == self.in_qp.val()))
-            | (self.s2_valid.q.val()
-                & (self.s2_kind.q.val() != self.kind_query.val())
-                & (self.s2_qp.q.val() == self.in_qp.val()))
-        {
-            self.hazard.next = self.in_valid.val();
-        }
-        for i in 0..HAZ_STAGES {
-            if self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.in_qp.val()) {
-                self.hazard.next = self.in_valid.val();
-            }
-        }
-
-        self.adv.next = !self.out_valid.q.val() | self.m_rate_ready.val();
-        self.take.next = self.adv.val() & !self.busy_q.q.val() & !self.hazard.val();
-        self.s_ctl_ready.next = self.take.val();
-        self.s_cnp_ready.next = self.take.val() & !self.s_ctl_valid.val();
-        self.s_tx_ready.next = self.take.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
-        self.s_query_ready.next = self.take.val()
+        self.in_ev.next.kind = self.in_kind.val();
+        self.in_ev.next.bytes = self.s_tx_bytes.val();
+        self.in_ev.next.mode = self.s_ctl_mode.val();
+        self.in_ev.next.rate = self.s_ctl_rate.val();
+        self.in_ev.next.now = self.now.val();
+        self.in_ev.next.ctl = self.s_ctl_valid.val();
+        // Ready is a register and one gate: the queue has room when Q1 is empty.
+        self.room.next = !self.q1_valid.q.val() & !self.busy_q.q.val();
+        self.s_ctl_ready.next = self.room.val();
+        self.s_cnp_ready.next = self.room.val() & !self.s_ctl_valid.val();
+        self.s_tx_ready.next = self.room.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
+        self.s_query_ready.next = self.room.val()
             & !self.s_ctl_valid.val()
             & !self.s_cnp_valid.val()
             & !self.s_tx_valid.val();
+        self.push.next = self.room.val() & self.in_valid.val();
 
-        // ---- S1: read the QP's word (re-read the held event while stalled) ----
-        self.ram.read_address.next = self.s1_qp.q.val();
-        if self.adv.val() {
-            self.ram.read_address.next = self.in_qp.val();
-            self.s1_valid.d.next = self.take.val() & self.in_valid.val();
-            self.s1_kind.d.next = self.in_kind.val();
-            self.s1_qp.d.next = self.in_qp.val();
-            self.s1_bytes.d.next = self.s_tx_bytes.val();
-            self.s1_mode.d.next = self.s_ctl_mode.val();
-            self.s1_rate.d.next = self.s_ctl_rate.val();
-            self.s1_now.d.next = self.now.val();
-            self.s1_ctl.d.next = self.s_ctl_valid.val();
+        // ---- hazard check (HZ): the event waits while an event that writes its QP is in
+        // S1, S2 or the update's first UPD_STAGES - 2 registers (its word would reach the
+        // RAM or the forwarding registers too late to be read). S1 is compared directly;
+        // the other slots' matches were computed when the event entered HZ (one slot
+        // earlier) and shift with the pipeline while it waits ----
+        self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
+        self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
+        self.s1_hit.next = self.s1_wr.val() & (self.s1_qp.q.val() == self.hz_qp.q.val());
+        self.hazard.next = self.s1_hit.val();
+        for i in 0..HZ_W {
+            if self.hz_match[i].q.val() {
+                self.hazard.next = true;
+            }
         }
+        self.take.next = self.hz_valid.q.val() & !self.hazard.val() & self.credit.q.val();
+        self.pop.next = self.q0_valid.q.val() & (!self.hz_valid.q.val() | self.take.val());
+        if !self.hz_valid.q.val() | self.take.val() {
+            // HZ takes Q0's event (or empties): its matches against the slots now,
+            // each one slot further on at the edge.
+            self.hz_valid.d.next = self.q0_valid.q.val();
+            self.hz_qp.d.next = self.q0_qp.q.val();
+            self.hz_ev.d.next = self.q0_ev.q.val();
+            self.hz_match[0].d.next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
+            self.hz_match[1].d.next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
+            for i in 0..HZ_TAGS {
+                self.hz_match[i + 2].d.next =
+                    self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
+            }
+        } else {
+            // HZ's event waits: its matches move on with the slots.
+            self.hz_match[0].d.next = self.s1_hit.val();
+            for i in 1..HZ_W {
+                self.hz_match[i].d.next = self.hz_match[i - 1].q.val();
+            }
+        }
+        // ---- input queue: Q0 moves on to HZ, the accepted event fills Q0 or Q1 ----
+        if self.pop.val() {
+            self.q0_valid.d.next = self.q1_valid.q.val();
+            self.q0_qp.d.next = self.q1_qp.q.val();
+            self.q0_ev.d.next = self.q1_ev.q.val();
+            self.q1_valid.d.next = false;
+        }
+        if self.push.val() {
+            if self.q0_valid.q.val() & !self.pop.val() {
+                self.q1_valid.d.next = true;
+                self.q1_qp.d.next = self.in_qp.val();
+                self.q1_ev.d.next = self.in_ev.val();
+            } else {
+                self.q0_valid.d.next = true;
+                self.q0_qp.d.next = self.in_qp.val();
+                self.q0_ev.d.next = self.in_ev.val();
+            }
+        }
+
+        // ---- S1: read the QP's word ----
+        self.ram.read_address.next = self.hz_qp.q.val();
+        self.s1_valid.d.next = self.take.val();
+        self.s1_kind.d.next = self.hz_ev.q.val().kind;
+        self.s1_qp.d.next = self.hz_qp.q.val();
+        self.s1_bytes.d.next = self.hz_ev.q.val().bytes;
+        self.s1_mode.d.next = self.hz_ev.q.val().mode;
+        self.s1_rate.d.next = self.hz_ev.q.val().rate;
+        self.s1_now.d.next = self.hz_ev.q.val().now;
+        self.s1_ctl.d.next = self.hz_ev.q.val().ctl;
 
         // ---- S2: registered RAM output, forwarding, next state ----
-        if self.adv.val() {
-            self.s2_valid.d.next = self.s1_valid.q.val();
-            self.s2_kind.d.next = self.s1_kind.q.val();
-            self.s2_qp.d.next = self.s1_qp.q.val();
-            self.s2_bytes.d.next = self.s1_bytes.q.val();
-            self.s2_mode.d.next = self.s1_mode.q.val();
-            self.s2_rate.d.next = self.s1_rate.q.val();
-            self.s2_now.d.next = self.s1_now.q.val();
-            self.s2_ctl.d.next = self.s1_ctl.q.val();
-            self.s2_word.d.next = self.ram.read_data.val();
-        }
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_kind.d.next = self.s1_kind.q.val();
+        self.s2_qp.d.next = self.s1_qp.q.val();
+        self.s2_bytes.d.next = self.s1_bytes.q.val();
+        self.s2_mode.d.next = self.s1_mode.q.val();
+        self.s2_rate.d.next = self.s1_rate.q.val();
+        self.s2_now.d.next = self.s1_now.q.val();
+        self.s2_ctl.d.next = self.s1_ctl.q.val();
+        self.s2_word.d.next = self.ram.read_data.val();
         // ---- the event's tag through the update's steps (A -> tag 0 -> .. -> tag
         // UPD_STAGES - 1 = E) ----
-        if self.adv.val() {
-            self.tag_valid[0].d.next = self.s2_valid.q.val();
-            self.tag_wr[0].d.next =
-                self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-            self.tag_kind[0].d.next = self.s2_kind.q.val();
-            self.tag_qp[0].d.next = self.s2_qp.q.val();
-            self.tag_ctl[0].d.next = self.s2_ctl.q.val();
-            for i in 1..UPD_STAGES {
-                self.tag_valid[i].d.next = self.tag_valid[i - 1].q.val();
-                self.tag_wr[i].d.next = self.tag_wr[i - 1].q.val();
-                self.tag_kind[i].d.next = self.tag_kind[i - 1].q.val();
-                self.tag_qp[i].d.next = self.tag_qp[i - 1].q.val();
-                self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
-            }
+        self.tag_valid[0].d.next = self.s2_valid.q.val();
+        self.tag_wr[0].d.next =
+            self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
+        self.tag_kind[0].d.next = self.s2_kind.q.val();
+        self.tag_qp[0].d.next = self.s2_qp.q.val();
+        self.tag_ctl[0].d.next = self.s2_ctl.q.val();
+        for i in 1..UPD_STAGES {
+            self.tag_valid[i].d.next = self.tag_valid[i - 1].q.val();
+            self.tag_wr[i].d.next = self.tag_wr[i - 1].q.val();
+            self.tag_kind[i].d.next = self.tag_kind[i - 1].q.val();
+            self.tag_qp[i].d.next = self.tag_qp[i - 1].q.val();
+            self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
         }
         self.fwd.next = self.s2_word.q.val();
         if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
@@ -544,7 +677,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.fwd.next = self.w1_word.q.val();
         }
         self.upd.clock.next = self.clock.val();
-        self.upd.en.next = self.adv.val();
+        // The update runs every cycle: nothing after HZ ever waits (the report FIFO takes
+        // every report, see `credit`).
+        self.upd.en.next = true;
         self.upd.old.next = self.fwd.val();
         self.upd.kind.next = self.s2_kind.q.val();
         self.upd.bytes.next = self.s2_bytes.q.val();
@@ -573,35 +708,70 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
 
         // ---- write back (or sweep) from step E, history for forwarding, report ----
         self.wb_writes.next = self.e_wr.val();
-        self.ram.write_enable.next = self.adv.val() & self.wb_writes.val();
+        self.ram.write_enable.next = self.wb_writes.val();
         self.ram.write_address.next = self.e_qp.val();
         self.ram.write_data.next = self.upd.next_word.val();
-        if self.adv.val() {
-            self.w1_valid.d.next = self.wb_writes.val();
-            self.w1_qp.d.next = self.e_qp.val();
-            self.w1_word.d.next = self.upd.next_word.val();
-            self.w2_valid.d.next = self.w1_valid.q.val();
-            self.w2_qp.d.next = self.w1_qp.q.val();
-            self.w2_word.d.next = self.w1_word.q.val();
-            self.out_valid.d.next = self.e_valid.val();
-            self.out_qp.d.next = self.e_qp.val();
-            self.out_query.d.next = self.e_kind.val() == self.kind_query.val();
-            if self.e_valid.val() & (self.e_kind.val() == self.kind_cnp.val()) {
-                self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
-            }
-            if self.wb_writes.val() & self.upd.did_cut.val() {
-                self.cuts.d.next = self.cuts.q.val() + self.one_count.val();
-            }
-            self.out_limited.d.next = self.upd.rep_limited.val();
-            self.out_rc.d.next = self.upd.rep_rc.val();
-            self.out_rt.d.next = self.upd.rep_rt.val();
-            self.out_alpha.d.next = self.upd.rep_alpha.val();
-            self.out_mode.d.next = self.upd.next_word.val().mode;
-            self.out_ctl.d.next = self.e_ctl.val();
+        self.w1_valid.d.next = self.wb_writes.val();
+        self.w1_qp.d.next = self.e_qp.val();
+        self.w1_word.d.next = self.upd.next_word.val();
+        self.w2_valid.d.next = self.w1_valid.q.val();
+        self.w2_qp.d.next = self.w1_qp.q.val();
+        self.w2_word.d.next = self.w1_word.q.val();
+        self.out_valid.d.next = self.e_valid.val();
+        self.out_qp.d.next = self.e_qp.val();
+        self.out_rep.d.next.query = self.e_kind.val() == self.kind_query.val();
+        if self.e_valid.val() & (self.e_kind.val() == self.kind_cnp.val()) {
+            self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
         }
+        if self.wb_writes.val() & self.upd.did_cut.val() {
+            self.cuts.d.next = self.cuts.q.val() + self.one_count.val();
+        }
+        self.out_rep.d.next.limited = self.upd.rep_limited.val();
+        self.out_rep.d.next.rc = self.upd.rep_rc.val();
+        self.out_rep.d.next.rt = self.upd.rep_rt.val();
+        self.out_rep.d.next.alpha = self.upd.rep_alpha.val();
+        self.out_rep.d.next.mode = self.upd.next_word.val().mode;
+        self.out_rep.d.next.ctl = self.e_ctl.val();
+
+        // ---- report FIFO: the report register is written at wr_ptr; the FIFO's read
+        // register holds the report at `head` once it was written an edge before; the
+        // output register loads it when it is empty or taken ----
+        self.fifo_rep.write_enable.next = self.out_valid.q.val();
+        self.fifo_qp.write_enable.next = self.out_valid.q.val();
+        self.fifo_rep.write_address.next = self.wr_ptr.q.val().get_bits::<REP_FIFO_AW>(0);
+        self.fifo_qp.write_address.next = self.wr_ptr.q.val().get_bits::<REP_FIFO_AW>(0);
+        self.fifo_rep.write_data.next = self.out_rep.q.val();
+        self.fifo_qp.write_data.next = self.out_qp.q.val();
+        if self.out_valid.q.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one_ptr.val();
+        }
+        self.wr_seen.d.next = self.wr_ptr.q.val();
+        self.o_free.next = !self.o_valid.q.val() | self.m_rate_ready.val();
+        self.o_pop.next = self.o_valid.q.val() & self.m_rate_ready.val();
+        self.rd_valid.next = self.head.q.val() != self.wr_seen.q.val();
+        self.head_next.next = self.head.q.val();
+        if self.o_free.val() {
+            self.o_valid.d.next = self.rd_valid.val();
+            self.o_qp.d.next = self.fifo_qp.read_data.val();
+            self.o_rep.d.next = self.fifo_rep.read_data.val();
+            if self.rd_valid.val() {
+                self.head_next.next = self.head.q.val() + self.one_ptr.val();
+            }
+        }
+        self.head.d.next = self.head_next.val();
+        self.fifo_rep.read_address.next = self.head_next.val().get_bits::<REP_FIFO_AW>(0);
+        self.fifo_qp.read_address.next = self.head_next.val().get_bits::<REP_FIFO_AW>(0);
+        // Reports owed: +1 for an event into S1, -1 for a report taken.
+        if self.take.val() & !self.o_pop.val() {
+            self.owed.d.next = self.owed.q.val() + self.one_ptr.val();
+        }
+        if !self.take.val() & self.o_pop.val() {
+            self.owed.d.next = self.owed.q.val() - self.one_ptr.val();
+        }
+        self.credit.d.next = self.owed.q.val() < self.credits.val();
         // ---- increase-event counters (pipelined after the write back) ----
         self.inc.reset.next = self.reset.val();
-        self.inc.valid.next = self.adv.val() & self.wb_writes.val();
+        self.inc.valid.next = self.wb_writes.val();
         self.inc.fr.next = self.upd.inc_fr.val();
         self.inc.ai.next = self.upd.inc_ai.val();
         self.inc.hai.next = self.upd.inc_hai.val();
@@ -624,6 +794,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
         }
         if self.reset.val() {
+            self.q0_valid.d.next = false;
+            self.q1_valid.d.next = false;
+            self.hz_valid.d.next = false;
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
             for i in 0..UPD_STAGES {
@@ -633,6 +806,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.out_valid.d.next = false;
+            self.wr_ptr.d.next = 0.into();
+            self.wr_seen.d.next = 0.into();
+            self.head.d.next = 0.into();
+            self.o_valid.d.next = false;
+            self.owed.d.next = 0.into();
+            self.credit.d.next = true;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
             self.cnps.d.next = 0.into();
@@ -644,14 +823,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.cnt_increase_fr.next = self.inc.cnt_fr.val();
         self.cnt_increase_ai.next = self.inc.cnt_ai.val();
         self.cnt_increase_hai.next = self.inc.cnt_hai.val();
-        self.m_rate_valid.next = self.out_valid.q.val();
-        self.m_rate_qp.next = self.out_qp.q.val();
-        self.m_rate_query.next = self.out_query.q.val();
-        self.m_rate_limited.next = self.out_limited.q.val();
-        self.m_rate_rc.next = self.out_rc.q.val();
-        self.m_rate_rt.next = self.out_rt.q.val();
-        self.m_rate_alpha.next = self.out_alpha.q.val();
-        self.m_rate_mode.next = self.out_mode.q.val();
-        self.m_rate_ctl.next = self.out_ctl.q.val();
+        self.m_rate_valid.next = self.o_valid.q.val();
+        self.m_rate_qp.next = self.o_qp.q.val();
+        self.m_rate_query.next = self.o_rep.q.val().query;
+        self.m_rate_limited.next = self.o_rep.q.val().limited;
+        self.m_rate_rc.next = self.o_rep.q.val().rc;
+        self.m_rate_rt.next = self.o_rep.q.val().rt;
+        self.m_rate_alpha.next = self.o_rep.q.val().alpha;
+        self.m_rate_mode.next = self.o_rep.q.val().mode;
+        self.m_rate_ctl.next = self.o_rep.q.val().ctl;
     }
 }

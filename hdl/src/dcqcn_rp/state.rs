@@ -112,3 +112,41 @@ pub struct RpCfgWord {
     /// `floor(2^28 / hai_rate)` (= `floor(2^20 / rpg_hai_rate)`).
     pub recip_hai: Bits<STEP_RECIP_W>,
 }
+
+/// An accepted event while it waits in the RP's input queue or its hazard check: all but
+/// its QP (whose width is the RP's generic `QB`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RpEvent {
+    /// 0 CNP, 1 packet, 2 query, 3 reset the QP, 4 reset it and set its mode.
+    pub kind: Bits<KIND_W>,
+    /// Packet length, bytes (packets only).
+    pub bytes: Bits<BYTES_W>,
+    /// The mode a command sets (commands only).
+    pub mode: Bits<MODE_W>,
+    /// The host's rate a command sets, Mb/s Q.8 (commands only).
+    pub rate: Bits<RATE_W>,
+    /// Now, as sampled when the event was accepted at the input.
+    pub now: TimeWord,
+    /// The event came from the command stream.
+    pub ctl: Bit,
+}
+
+/// One report of the rate stream, less its QP: what the report register, the report FIFO
+/// and the output register hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RateReport {
+    /// The report answers a query.
+    pub query: Bit,
+    /// A rate limiter is allocated to the QP.
+    pub limited: Bit,
+    /// Current rate Rc, Mb/s Q.8.
+    pub rc: Bits<RATE_W>,
+    /// Target rate Rt, Mb/s Q.8.
+    pub rt: Bits<RATE_W>,
+    /// alpha, Q.20.
+    pub alpha: Bits<ALPHA_W>,
+    /// The QP's mode after the event.
+    pub mode: Bits<MODE_W>,
+    /// The report follows a command.
+    pub ctl: Bit,
+}
