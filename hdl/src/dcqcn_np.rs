@@ -216,7 +216,7 @@ pub struct DcqcnNp<const QB: usize> {
     /// S3: an event is here.
     s3_valid: DFF<Bit>,
     /// S3: the base word says no CNP was sent.
-    s3_b_unsent: DFF<Bit>,
+    s3_unsent: DFF<Bit>,
     /// S3: this event's epoch minus the base word's (modulo 2^32).
     s3_b_de: DFF<Bits<EPOCH_W>>,
     /// S3: this event's (rem, sub) is at or after the base word's.
@@ -343,7 +343,7 @@ impl<const QB: usize> DcqcnNp<QB> {
             tr_rs: std::array::from_fn(|_| Default::default()),
             tr_clr: std::array::from_fn(|_| Default::default()),
             s3_valid: Default::default(),
-            s3_b_unsent: Default::default(),
+            s3_unsent: Default::default(),
             s3_b_de: Default::default(),
             s3_b_ge: Default::default(),
             s3_de: std::array::from_fn(|_| Default::default()),
@@ -398,9 +398,9 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s1_valid, s1_clr, s1_qp, s1_e, s1_rs, s2_valid, s2_clr, s2_qp, s2_e,
-            s2_rs, s2_base, s3_valid, s3_b_unsent, s3_b_de, s3_b_ge, s4_valid, s4_base,
-            w1_ram_we, w1_port_we, port, out_valid, out_qp, inc_sent, inc_supp, inc_stall, sent,
-            suppressed, stall, sweep, busy_q
+            s2_rs, s2_base, s3_valid, s3_unsent, s3_b_de, s3_b_ge, s4_valid, s4_base, w1_ram_we,
+            w1_port_we, port, out_valid, out_qp, inc_sent, inc_supp, inc_stall, sent, suppressed,
+            stall, sweep, busy_q
         );
         for i in 0..FWD {
             self.tr_qp[i].clock.next = self.clock.val();
@@ -472,7 +472,7 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         // the events move on down the trail ----
         if self.adv.val() {
             self.s3_valid.d.next = self.s2_valid.q.val();
-            self.s3_b_unsent.d.next = !self.s2_base.q.val().sent;
+            self.s3_unsent.d.next = !self.s2_base.q.val().sent;
             self.s3_b_de.d.next = self.s2_e.q.val() - self.s2_base.q.val().e;
             self.s3_b_ge.d.next = self.s2_rs.q.val() >= self.s2_base.q.val().rs;
             for i in 0..FWD {
@@ -498,7 +498,7 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         // (rem, sub) at or after ----
         if self.adv.val() {
             self.s4_valid.d.next = self.s3_valid.q.val();
-            self.s4_base.d.next = self.s3_b_unsent.q.val()
+            self.s4_base.d.next = self.s3_unsent.q.val()
                 | (self.s3_b_de.q.val() & self.hi_epoch.val()).any()
                 | ((self.s3_b_de.q.val() == self.one_epoch.val()) & self.s3_b_ge.q.val());
             for i in 0..FWD {
