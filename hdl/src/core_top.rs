@@ -23,9 +23,11 @@
 //! a bad event never blocks the stream; it is refused even while the RAM sweep runs.
 //!
 //! Latency and backpressure are the units' own: see `dcqcn_rp` (a report on `m_rate_*`
-//! three cycles after each accepted CNP, packet or query) and `dcqcn_np` (a CNP request
-//! three cycles after an accepted CE mark that passes the limiter). The two units are
-//! independent: backpressure on one output holds only its own unit.
+//! `RP_REPORT_LATENCY` = 132 cycles after each accepted CNP, packet or query when the
+//! consumer keeps up) and `dcqcn_np` (a CNP request
+//! `NP_LATENCY` = 5 cycles after an accepted CE mark that passes the limiter; its counters
+//! one cycle later). The two units are independent: backpressure on one output holds only
+//! its own unit.
 //!
 //! Room for HPCC (`../shared/reference/hpcc.md`, a later issue): an ACK stream joins the
 //! input streams (with its own QP check) and feeds a window unit beside the RP; the rate
@@ -177,11 +179,13 @@ pub struct RoceCcCore<const QB: usize> {
     pub cnt_increase_ai: Signal<Out, Bits<COUNTER_W>>,
     /// RP increase events in hyper increase.
     pub cnt_increase_hai: Signal<Out, Bits<COUNTER_W>>,
-    /// CE marks that produced a CNP request.
+    /// CE marks that produced a CNP request (`dcqcn_np::NP_COUNT_LAG` cycle after the
+    /// request shows on `m_cnp_valid`).
     pub cnt_cnp_sent: Signal<Out, Bits<COUNTER_W>>,
-    /// CE marks suppressed by the CNP limiter.
+    /// CE marks suppressed by the CNP limiter (lags as `cnt_cnp_sent`).
     pub cnt_cnp_suppressed: Signal<Out, Bits<COUNTER_W>>,
-    /// Cycles a CNP request waited for `m_cnp_ready`.
+    /// Cycles a CNP request waited for `m_cnp_ready` (each counted `NP_COUNT_LAG` cycle
+    /// later).
     pub cnt_cnp_stall: Signal<Out, Bits<COUNTER_W>>,
 
     rp: DcqcnRp<QB>,

@@ -5,30 +5,49 @@
 //! statement: `sim::dcqcn_np` (the golden model); design notes: `docs/dcqcn_np.md`.
 //!
 //! ```text
-//!  s_rx_* ──► CE? ──► S1: RAM read ──► S2: registered word ──► decide ──► out reg ──► m_cnp_*
-//!                                        + forward W1, W2       │  (per_flow: the QP's
-//!                                        (or the port register) │   word; per_port: one
-//!                                         ▲                     │   register)
-//!                                         └──── write back ◄────┘
+//!  s_rx_* ─► CE? ─► S1: RAM read ─► S2: base word ─► S3: pass bits ─► S4: decide ─► W1 ─► out
+//!                   (address)       subtract and     reduce each      priority     │   m_cnp_*
+//!                                   compare vs the   subtract to      select by    │
+//!                                   base and the 5   one "passes"     the earlier  │
+//!                                   earlier events   bit              events' "hit"│
+//!                                          ▲                                       │
+//!                                          └── RAM / port register write (from W1) ┘
 //! ```
 //!
-//! A packet accepted in cycle `c` (any ECN value; only CE, `0b11`, goes on) has its QP's
-//! word read at the end of `c`, registered at the end of `c+1`, and is decided in `c+2`
-//! against the time of the last CNP: a CNP request is sent if none was sent yet, if
-//! `min_time_between_cnps` is 0, or if at least `min_time_between_cnps` microseconds have
-//! passed (in cycles: `t - last >= min_time_between_cnps * clock_mhz`). The request is in
-//! the output register at the end of `c+2` (`m_cnp_valid` in `c+3`); a suppressed mark
-//! increments `cnt_suppressed`. The decision writes the new "last" back at the end of `c+2`
-//! and the two previous write-backs are forwarded (as in `dcqcn_rp`), so back-to-back marks
-//! on one QP see each other: one decision per cycle for any QP.
+//! Timing of a packet accepted in cycle `c` (any ECN value; only CE, `0b11`, goes on):
+//!
+//! - `c`: the QP's word is read from the RAM (address at the end of `c`);
+//! - `c+1` (S1): the RAM's output; registered as the *base* word (the port register in
+//!   `per_port` mode);
+//! - `c+2` (S2): the base word and the time of each of the 5 events before (in S3, S4, W1,
+//!   W2, W3) are subtracted from this event's time (one 32-bit subtract of epochs and one
+//!   27-bit compare of (rem, sub) each, in parallel), and its QP is compared with theirs;
+//! - `c+3` (S3): each subtract is reduced to one bit, "a mark now passes a limiter last set
+//!   at that time" (`de > 1 or de == 1 and (rem, sub) later`; an earlier clear passes);
+//! - `c+4` (S4): the decision. The limiter's state is that written by the newest of the 5
+//!   earlier events that wrote it (per flow: same QP and a passing mark or a clear; per
+//!   port: any passing mark), else the base word: a priority select over the registered
+//!   pass bits by the earlier events' registered `hit` flags, newest first;
+//! - end of `c+4`: the request in the output register (`m_cnp_valid` in `c+5`,
+//!   [`NP_LATENCY`] cycles after acceptance), the event's `hit` flag and write in W1;
+//! - end of `c+5`: W1 writes the RAM (per flow) or the port register (per port), and the
+//!   counter for the decision increments (from a registered enable): `cnt_sent` and
+//!   `cnt_suppressed` show a decision [`NP_COUNT_LAG`] cycle after `m_cnp_valid` would.
+//!
+//! A RAM read at the end of `c` misses the writes of the events up to 5 slots ahead (the
+//! write is at the end of W1, the fifth stage after acceptance), which is why 5 earlier
+//! events are forwarded; one packet per cycle for any mix of QPs, with no hazard stall.
 //!
 //! Backpressure: while `m_cnp_valid && !m_cnp_ready` the whole NP holds (`s_rx_ready` low,
-//! no decision, no RAM write) and `cnt_stall` counts the cycle; no decision is lost and
-//! the packets wait upstream. A CNP request is never dropped.
+//! no decision) and `cnt_stall` counts the cycle ([`NP_COUNT_LAG`] cycle later); no
+//! decision is lost and the packets wait upstream. A CNP request is never dropped. While
+//! holding, S1's word is re-read and W1's write repeated (the same word): a read may then
+//! see writes of events it forwards anyway, which changes nothing.
 //!
 //! Time: `now` is the time base's cycle-within-microsecond and the microsecond count in the
 //! radix of `min_time_between_cnps` (`us = e * period + r`, see `sim::timebase`). With that,
-//! "`t - last >= period`" is a subtraction of epochs and a compare, no multiply.
+//! "`t - last >= period`" is a subtraction of epochs and a compare, no multiply. `(r, sub)`
+//! travels as one 27-bit key ([`RsKey`]: `r` above `sub`) so that their order is one compare.
 //!
 //! A clear (`s_clr_*`, from the register block) goes down the same pipeline and writes the
 //! QP's word back to "no CNP sent" (the per-port limiter is kept); it sends nothing and
@@ -48,17 +67,37 @@ pub const DSCP_W: usize = 6;
 pub const PRIO_W: usize = 3;
 pub use crate::COUNTER_W;
 
+/// Width of the (rem, sub) key of a time: `REM_W + SUB_W`.
+pub const RS_W: usize = SUB_W + REM_W;
+/// Cycles from an accepted CE mark that passes to its request on `m_cnp_*` (output ready).
+pub const NP_LATENCY: usize = 5;
+/// Cycles the counters lag: `cnt_sent` / `cnt_suppressed` count a decision this many cycles
+/// after `m_cnp_valid` would show its request (`NP_LATENCY + NP_COUNT_LAG` cycles after the
+/// mark's acceptance), and `cnt_stall` counts a held cycle this many cycles later.
+pub const NP_COUNT_LAG: usize = 1;
+/// Earlier events forwarded to a decision (those whose write a RAM read can miss).
+const FWD: usize = 5;
+
+/// The (rem, sub) part of a time as one number: `r * 2^SUB_W + sub` (the first field is the
+/// low bits), so that "(r, sub) at or after (r', sub')" is one compare of two keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct RsKey {
+    /// Cycle within the microsecond (low bits).
+    pub sub: Bits<SUB_W>,
+    /// Microseconds within the period (high bits).
+    pub r: Bits<REM_W>,
+}
+
 /// One QP's (or the port's) limiter state: one block-RAM word (60 bits). Mirrors
 /// `sim::dcqcn_np::NpState`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct NpWord {
     /// A CNP was sent (since reset).
     pub sent: Bit,
-    /// Time of the last CNP: cycle within the microsecond.
-    pub sub: Bits<SUB_W>,
-    /// Time of the last CNP: microseconds in the `min_time_between_cnps` radix.
+    /// Time of the last CNP: (rem, sub) as an [`RsKey`].
+    pub rs: Bits<RS_W>,
+    /// Time of the last CNP: periods of `min_time_between_cnps` (epoch, modulo 2^32).
     pub e: Bits<EPOCH_W>,
-    pub r: Bits<REM_W>,
 }
 
 /// "Now" for the NP, from the core's time base.
@@ -96,7 +135,8 @@ pub struct DcqcnNp<const QB: usize> {
     /* Clear stream (register block: reset one QP's limiter) */
     /// Forget `s_clr_qp`'s last CNP (priority over received packets).
     pub s_clr_valid: Signal<In, Bit>,
-    /// The clear is taken this cycle.
+    /// The clear is taken this cycle (a register and one LUT: `!busy` and the output's
+    /// handshake).
     pub s_clr_ready: Signal<Out, Bit>,
     /// QP whose limiter is cleared.
     pub s_clr_qp: Signal<In, Bits<QB>>,
@@ -112,7 +152,8 @@ pub struct DcqcnNp<const QB: usize> {
     pub s_rx_ecn: Signal<In, Bits<ECN_W>>,
 
     /* CNP request stream */
-    /// A CNP should be sent.
+    /// A CNP should be sent ([`NP_LATENCY`] cycles after the mark was accepted, if the
+    /// output was ready).
     pub m_cnp_valid: Signal<Out, Bit>,
     /// The CNP generator takes the request; low holds the NP (counted in `cnt_stall`).
     pub m_cnp_ready: Signal<In, Bit>,
@@ -130,52 +171,131 @@ pub struct DcqcnNp<const QB: usize> {
     pub cfg: Signal<In, NpCfgWord>,
     /// The RAM sweep after reset is running; no packet is accepted.
     pub busy: Signal<Out, Bit>,
-    /// CE marks that produced a CNP request (since reset, wrapping).
+    /// CE marks that produced a CNP request (since reset, wrapping). Lags: a decision is
+    /// counted [`NP_COUNT_LAG`] cycle after its request shows on `m_cnp_valid`.
     pub cnt_sent: Signal<Out, Bits<COUNTER_W>>,
-    /// CE marks suppressed by the limiter (since reset, wrapping).
+    /// CE marks suppressed by the limiter (since reset, wrapping). Lags as `cnt_sent`.
     pub cnt_suppressed: Signal<Out, Bits<COUNTER_W>>,
     /// Cycles the CNP output was not ready while holding a request (since reset, wrapping).
+    /// Lags: a held cycle is counted [`NP_COUNT_LAG`] cycle after it.
     pub cnt_stall: Signal<Out, Bits<COUNTER_W>>,
 
+    /// The per-QP limiter words (read at acceptance, written from W1).
     ram: RAM<NpWord, QB>,
+    /// S1: a CE mark or a clear is here (the RAM is reading its QP's word).
     s1_valid: DFF<Bit>,
+    /// S1: the event is a clear.
     s1_clr: DFF<Bit>,
+    /// S1: the event's QP.
     s1_qp: DFF<Bits<QB>>,
-    s1_now: DFF<NpTimeWord>,
+    /// S1: the event's time, epoch.
+    s1_e: DFF<Bits<EPOCH_W>>,
+    /// S1: the event's time, (rem, sub) key.
+    s1_rs: DFF<Bits<RS_W>>,
+    /// S2: an event is here.
     s2_valid: DFF<Bit>,
+    /// S2: the event is a clear.
     s2_clr: DFF<Bit>,
+    /// S2: the event's QP.
     s2_qp: DFF<Bits<QB>>,
-    s2_now: DFF<NpTimeWord>,
-    s2_word: DFF<NpWord>,
-    w1_valid: DFF<Bit>,
-    w1_qp: DFF<Bits<QB>>,
-    w1_word: DFF<NpWord>,
-    w2_valid: DFF<Bit>,
-    w2_qp: DFF<Bits<QB>>,
-    w2_word: DFF<NpWord>,
+    /// S2: the event's time, epoch.
+    s2_e: DFF<Bits<EPOCH_W>>,
+    /// S2: the event's time, (rem, sub) key.
+    s2_rs: DFF<Bits<RS_W>>,
+    /// S2: the base word: the QP's RAM word (per flow) or the port register (per port), as
+    /// they were before the last `FWD` events' writes at most.
+    s2_base: DFF<NpWord>,
+    /// The events after S2, by index: 0 = S3, 1 = S4, 2 = W1, 3 = W2, 4 = W3: QP.
+    tr_qp: [DFF<Bits<QB>>; FWD],
+    /// The events after S2 (as `tr_qp`): time, epoch.
+    tr_e: [DFF<Bits<EPOCH_W>>; FWD],
+    /// The events after S2 (as `tr_qp`): time, (rem, sub) key.
+    tr_rs: [DFF<Bits<RS_W>>; FWD],
+    /// The events after S2 (as `tr_qp`): a clear.
+    tr_clr: [DFF<Bit>; FWD],
+    /// S3: an event is here.
+    s3_valid: DFF<Bit>,
+    /// S3: the base word says no CNP was sent.
+    s3_unsent: DFF<Bit>,
+    /// S3: this event's epoch minus the base word's (modulo 2^32).
+    s3_b_de: DFF<Bits<EPOCH_W>>,
+    /// S3: this event's (rem, sub) is at or after the base word's.
+    s3_b_ge: DFF<Bit>,
+    /// S3: this event's epoch minus that of the event `i + 1` before it.
+    s3_de: [DFF<Bits<EPOCH_W>>; FWD],
+    /// S3: this event's (rem, sub) is at or after that of the event `i + 1` before it.
+    s3_ge: [DFF<Bit>; FWD],
+    /// S3: the event `i + 1` before shares this event's limiter (same QP, or per port).
+    s3_same: [DFF<Bit>; FWD],
+    /// S3: the event `i + 1` before is a clear (it writes "no CNP sent").
+    s3_zero: [DFF<Bit>; FWD],
+    /// S4: an event is here (its clear flag and QP are `tr_clr[1]`, `tr_qp[1]`).
+    s4_valid: DFF<Bit>,
+    /// S4: a mark passes the base word.
+    s4_base: DFF<Bit>,
+    /// S4: a mark passes the word the event `i + 1` before writes, if it writes.
+    s4_cand: [DFF<Bit>; FWD],
+    /// S4: the event `i + 1` before shares this event's limiter.
+    s4_same: [DFF<Bit>; FWD],
+    /// W1..W5 (index 0..4): the event there wrote its limiter (per flow: a passing mark
+    /// or a clear; per port: a passing mark). Index `i` is the event `i + 1` before S4's.
+    hit: [DFF<Bit>; FWD],
+    /// W1: the event writes its QP's RAM word (a clear, or a passing mark per flow).
+    w1_ram_we: DFF<Bit>,
+    /// W1: the event writes the port register (a passing mark per port).
+    w1_port_we: DFF<Bit>,
+    /// The per-port limiter (written from W1).
     port: DFF<NpWord>,
+    /// The CNP request register: valid.
     out_valid: DFF<Bit>,
+    /// The CNP request register: QP.
     out_qp: DFF<Bits<QB>>,
+    /// A mark passed last cycle: `sent` increments.
+    inc_sent: DFF<Bit>,
+    /// A mark was suppressed last cycle: `suppressed` increments.
+    inc_supp: DFF<Bit>,
+    /// The NP held last cycle: `stall` increments.
+    inc_stall: DFF<Bit>,
+    /// `cnt_sent`.
     sent: DFF<Bits<COUNTER_W>>,
+    /// `cnt_suppressed`.
     suppressed: DFF<Bits<COUNTER_W>>,
+    /// `cnt_stall`.
     stall: DFF<Bits<COUNTER_W>>,
+    /// The RAM sweep's address.
     sweep: DFF<Bits<QB>>,
+    /// The RAM sweep runs.
     busy_q: DFF<Bit>,
+    /// The sweep's last address.
     sweep_last: Constant<Bits<QB>>,
+    /// 1 (QP width).
     one_qb: Constant<Bits<QB>>,
+    /// 1 (epoch width).
     one_epoch: Constant<Bits<EPOCH_W>>,
+    /// All epoch bits but bit 0: `de & hi_epoch != 0` is `de >= 2`.
+    hi_epoch: Constant<Bits<EPOCH_W>>,
+    /// 1 (counter width).
     one_count: Constant<Bits<COUNTER_W>>,
+    /// ECN = CE.
     ce: Constant<Bits<ECN_W>>,
+    /// "No CNP sent".
     zero_word: Constant<NpWord>,
+    /// The pipeline advances (the output register is empty or taken).
     adv: Signal<Local, Bit>,
+    /// An input event is taken.
     take: Signal<Local, Bit>,
-    fwd: Signal<Local, NpWord>,
-    old: Signal<Local, NpWord>,
-    de: Signal<Local, Bits<EPOCH_W>>,
-    later_in_period: Signal<Local, Bit>,
+    /// `now`'s (rem, sub) as a key.
+    now_key: Signal<Local, RsKey>,
+    /// S4: a mark passes the limiter's state (before `no_limit`).
+    sel: Signal<Local, Bit>,
+    /// S4: a mark passes.
     pass: Signal<Local, Bit>,
-    new_word: Signal<Local, NpWord>,
-    writes: Signal<Local, Bit>,
+    /// S4: a CE mark (not a clear) is decided.
+    mark: Signal<Local, Bit>,
+    /// S4: the mark passes (a request).
+    passed: Signal<Local, Bit>,
+    /// W1's word: "no CNP sent" for a clear, else "sent at the event's time".
+    w1_word: Signal<Local, NpWord>,
 }
 
 impl<const QB: usize> DcqcnNp<QB> {
@@ -210,21 +330,39 @@ impl<const QB: usize> DcqcnNp<QB> {
             s1_valid: Default::default(),
             s1_clr: Default::default(),
             s1_qp: Default::default(),
-            s1_now: Default::default(),
+            s1_e: Default::default(),
+            s1_rs: Default::default(),
             s2_valid: Default::default(),
             s2_clr: Default::default(),
             s2_qp: Default::default(),
-            s2_now: Default::default(),
-            s2_word: Default::default(),
-            w1_valid: Default::default(),
-            w1_qp: Default::default(),
-            w1_word: Default::default(),
-            w2_valid: Default::default(),
-            w2_qp: Default::default(),
-            w2_word: Default::default(),
+            s2_e: Default::default(),
+            s2_rs: Default::default(),
+            s2_base: Default::default(),
+            tr_qp: std::array::from_fn(|_| Default::default()),
+            tr_e: std::array::from_fn(|_| Default::default()),
+            tr_rs: std::array::from_fn(|_| Default::default()),
+            tr_clr: std::array::from_fn(|_| Default::default()),
+            s3_valid: Default::default(),
+            s3_unsent: Default::default(),
+            s3_b_de: Default::default(),
+            s3_b_ge: Default::default(),
+            s3_de: std::array::from_fn(|_| Default::default()),
+            s3_ge: std::array::from_fn(|_| Default::default()),
+            s3_same: std::array::from_fn(|_| Default::default()),
+            s3_zero: std::array::from_fn(|_| Default::default()),
+            s4_valid: Default::default(),
+            s4_base: Default::default(),
+            s4_cand: std::array::from_fn(|_| Default::default()),
+            s4_same: std::array::from_fn(|_| Default::default()),
+            hit: std::array::from_fn(|_| Default::default()),
+            w1_ram_we: Default::default(),
+            w1_port_we: Default::default(),
             port: Default::default(),
             out_valid: Default::default(),
             out_qp: Default::default(),
+            inc_sent: Default::default(),
+            inc_supp: Default::default(),
+            inc_stall: Default::default(),
             sent: Default::default(),
             suppressed: Default::default(),
             stall: Default::default(),
@@ -233,18 +371,18 @@ impl<const QB: usize> DcqcnNp<QB> {
             sweep_last: Constant::new(Bits::<QB>::mask()),
             one_qb: Constant::new(1.into()),
             one_epoch: Constant::new(1.into()),
+            hi_epoch: Constant::new(((1u64 << EPOCH_W) - 2).into()),
             one_count: Constant::new(1.into()),
             ce: Constant::new(3.into()),
             zero_word: Constant::new(NpWord::default()),
             adv: Default::default(),
             take: Default::default(),
-            fwd: Default::default(),
-            old: Default::default(),
-            de: Default::default(),
-            later_in_period: Default::default(),
+            now_key: Default::default(),
+            sel: Default::default(),
             pass: Default::default(),
-            new_word: Default::default(),
-            writes: Default::default(),
+            mark: Default::default(),
+            passed: Default::default(),
+            w1_word: Default::default(),
         }
     }
 }
@@ -259,10 +397,35 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_clr, s1_qp, s1_now, s2_valid, s2_clr, s2_qp, s2_now, s2_word,
-            w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, port, out_valid, out_qp, sent,
-            suppressed, stall, sweep, busy_q
+            self, clock, s1_valid, s1_clr, s1_qp, s1_e, s1_rs, s2_valid, s2_clr, s2_qp, s2_e,
+            s2_rs, s2_base, s3_valid, s3_unsent, s3_b_de, s3_b_ge, s4_valid, s4_base, w1_ram_we,
+            w1_port_we, port, out_valid, out_qp, inc_sent, inc_supp, inc_stall, sent, suppressed,
+            stall, sweep, busy_q
         );
+        for i in 0..FWD {
+            self.tr_qp[i].clock.next = self.clock.val();
+            self.tr_qp[i].d.next = self.tr_qp[i].q.val();
+            self.tr_e[i].clock.next = self.clock.val();
+            self.tr_e[i].d.next = self.tr_e[i].q.val();
+            self.tr_rs[i].clock.next = self.clock.val();
+            self.tr_rs[i].d.next = self.tr_rs[i].q.val();
+            self.tr_clr[i].clock.next = self.clock.val();
+            self.tr_clr[i].d.next = self.tr_clr[i].q.val();
+            self.s3_de[i].clock.next = self.clock.val();
+            self.s3_de[i].d.next = self.s3_de[i].q.val();
+            self.s3_ge[i].clock.next = self.clock.val();
+            self.s3_ge[i].d.next = self.s3_ge[i].q.val();
+            self.s3_same[i].clock.next = self.clock.val();
+            self.s3_same[i].d.next = self.s3_same[i].q.val();
+            self.s3_zero[i].clock.next = self.clock.val();
+            self.s3_zero[i].d.next = self.s3_zero[i].q.val();
+            self.s4_cand[i].clock.next = self.clock.val();
+            self.s4_cand[i].d.next = self.s4_cand[i].q.val();
+            self.s4_same[i].clock.next = self.clock.val();
+            self.s4_same[i].d.next = self.s4_same[i].q.val();
+            self.hit[i].clock.next = self.clock.val();
+            self.hit[i].d.next = self.hit[i].q.val();
+        }
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
 
@@ -271,8 +434,10 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         self.take.next = self.adv.val() & !self.busy_q.q.val();
         self.s_clr_ready.next = self.take.val();
         self.s_rx_ready.next = self.take.val() & !self.s_clr_valid.val();
+        self.now_key.next.sub = self.now.val().sub;
+        self.now_key.next.r = self.now.val().r;
 
-        // ---- S1: read the QP's word (re-read the held packet's while stalled) ----
+        // ---- S1: read the QP's word (re-read the held event's while stalled) ----
         self.ram.read_address.next = self.s1_qp.q.val();
         if self.adv.val() {
             self.ram.read_address.next = self.s_rx_qp.val();
@@ -286,76 +451,126 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
                 self.s1_clr.d.next = true;
                 self.s1_qp.d.next = self.s_clr_qp.val();
             }
-            self.s1_now.d.next = self.now.val();
+            self.s1_e.d.next = self.now.val().e;
+            self.s1_rs.d.next = self.now_key.val().into();
         }
 
-        // ---- S2: registered RAM output, forwarding, decision ----
+        // ---- S1 -> S2: the base word (RAM output, or the port register per port) ----
         if self.adv.val() {
             self.s2_valid.d.next = self.s1_valid.q.val();
             self.s2_clr.d.next = self.s1_clr.q.val();
             self.s2_qp.d.next = self.s1_qp.q.val();
-            self.s2_now.d.next = self.s1_now.q.val();
-            self.s2_word.d.next = self.ram.read_data.val();
-        }
-        self.fwd.next = self.s2_word.q.val();
-        if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
-            self.fwd.next = self.w2_word.q.val();
-        }
-        if self.w1_valid.q.val() & (self.w1_qp.q.val() == self.s2_qp.q.val()) {
-            self.fwd.next = self.w1_word.q.val();
-        }
-        self.old.next = self.fwd.val();
-        if self.cfg.val().per_port {
-            self.old.next = self.port.q.val();
-        }
-        // Whole periods between the last CNP and now (modulo 2^32), then the position
-        // within the period: (r, sub) now at or after (r, sub) then.
-        self.de.next = self.s2_now.q.val().e - self.old.val().e;
-        self.later_in_period.next = (self.s2_now.q.val().r > self.old.val().r)
-            | ((self.s2_now.q.val().r == self.old.val().r)
-                & (self.s2_now.q.val().sub >= self.old.val().sub));
-        self.pass.next = !self.old.val().sent
-            | self.cfg.val().no_limit
-            | (self.de.val() > self.one_epoch.val())
-            | ((self.de.val() == self.one_epoch.val()) & self.later_in_period.val());
-        self.new_word.next = self.zero_word.val();
-        self.new_word.next.sent = true;
-        self.new_word.next.sub = self.s2_now.q.val().sub;
-        self.new_word.next.e = self.s2_now.q.val().e;
-        self.new_word.next.r = self.s2_now.q.val().r;
-        if self.s2_clr.q.val() {
-            self.new_word.next = self.zero_word.val();
-            self.pass.next = false;
+            self.s2_e.d.next = self.s1_e.q.val();
+            self.s2_rs.d.next = self.s1_rs.q.val();
+            self.s2_base.d.next = self.ram.read_data.val();
+            if self.cfg.val().per_port {
+                self.s2_base.d.next = self.port.q.val();
+            }
         }
 
-        // ---- write back, forwarding history, port register, output, counters ----
-        self.writes.next = self.s2_valid.q.val()
-            & ((self.pass.val() & !self.cfg.val().per_port) | self.s2_clr.q.val());
-        self.ram.write_enable.next = self.adv.val() & self.writes.val();
-        self.ram.write_address.next = self.s2_qp.q.val();
-        self.ram.write_data.next = self.new_word.val();
+        // ---- S2 -> S3: subtract and compare against the base and the 5 events before;
+        // the events move on down the trail ----
         if self.adv.val() {
-            self.w1_valid.d.next = self.writes.val();
-            self.w1_qp.d.next = self.s2_qp.q.val();
-            self.w1_word.d.next = self.new_word.val();
-            self.w2_valid.d.next = self.w1_valid.q.val();
-            self.w2_qp.d.next = self.w1_qp.q.val();
-            self.w2_word.d.next = self.w1_word.q.val();
-            if self.s2_valid.q.val() & self.pass.val() & self.cfg.val().per_port {
-                self.port.d.next = self.new_word.val();
+            self.s3_valid.d.next = self.s2_valid.q.val();
+            self.s3_unsent.d.next = !self.s2_base.q.val().sent;
+            self.s3_b_de.d.next = self.s2_e.q.val() - self.s2_base.q.val().e;
+            self.s3_b_ge.d.next = self.s2_rs.q.val() >= self.s2_base.q.val().rs;
+            for i in 0..FWD {
+                self.s3_de[i].d.next = self.s2_e.q.val() - self.tr_e[i].q.val();
+                self.s3_ge[i].d.next = self.s2_rs.q.val() >= self.tr_rs[i].q.val();
+                self.s3_same[i].d.next =
+                    self.cfg.val().per_port | (self.s2_qp.q.val() == self.tr_qp[i].q.val());
+                self.s3_zero[i].d.next = self.tr_clr[i].q.val();
             }
-            self.out_valid.d.next = self.s2_valid.q.val() & self.pass.val();
-            self.out_qp.d.next = self.s2_qp.q.val();
-            if self.s2_valid.q.val() & !self.s2_clr.q.val() {
-                if self.pass.val() {
-                    self.sent.d.next = self.sent.q.val() + self.one_count.val();
-                } else {
-                    self.suppressed.d.next = self.suppressed.q.val() + self.one_count.val();
-                }
+            self.tr_qp[0].d.next = self.s2_qp.q.val();
+            self.tr_e[0].d.next = self.s2_e.q.val();
+            self.tr_rs[0].d.next = self.s2_rs.q.val();
+            self.tr_clr[0].d.next = self.s2_clr.q.val();
+            for i in 1..FWD {
+                self.tr_qp[i].d.next = self.tr_qp[i - 1].q.val();
+                self.tr_e[i].d.next = self.tr_e[i - 1].q.val();
+                self.tr_rs[i].d.next = self.tr_rs[i - 1].q.val();
+                self.tr_clr[i].d.next = self.tr_clr[i - 1].q.val();
             }
-        } else {
+        }
+
+        // ---- S3 -> S4: each subtract to one "passes" bit: de >= 2, or de == 1 and
+        // (rem, sub) at or after ----
+        if self.adv.val() {
+            self.s4_valid.d.next = self.s3_valid.q.val();
+            self.s4_base.d.next = self.s3_unsent.q.val()
+                | (self.s3_b_de.q.val() & self.hi_epoch.val()).any()
+                | ((self.s3_b_de.q.val() == self.one_epoch.val()) & self.s3_b_ge.q.val());
+            for i in 0..FWD {
+                self.s4_cand[i].d.next = self.s3_zero[i].q.val()
+                    | (self.s3_de[i].q.val() & self.hi_epoch.val()).any()
+                    | ((self.s3_de[i].q.val() == self.one_epoch.val()) & self.s3_ge[i].q.val());
+                self.s4_same[i].d.next = self.s3_same[i].q.val();
+            }
+        }
+
+        // ---- S4: the decision; the newest earlier writer of the limiter wins ----
+        self.sel.next = self.s4_base.q.val();
+        if self.hit[4].q.val() & self.s4_same[4].q.val() {
+            self.sel.next = self.s4_cand[4].q.val();
+        }
+        if self.hit[3].q.val() & self.s4_same[3].q.val() {
+            self.sel.next = self.s4_cand[3].q.val();
+        }
+        if self.hit[2].q.val() & self.s4_same[2].q.val() {
+            self.sel.next = self.s4_cand[2].q.val();
+        }
+        if self.hit[1].q.val() & self.s4_same[1].q.val() {
+            self.sel.next = self.s4_cand[1].q.val();
+        }
+        if self.hit[0].q.val() & self.s4_same[0].q.val() {
+            self.sel.next = self.s4_cand[0].q.val();
+        }
+        self.pass.next = self.cfg.val().no_limit | self.sel.val();
+        self.mark.next = self.s4_valid.q.val() & !self.tr_clr[1].q.val();
+        self.passed.next = self.mark.val() & self.pass.val();
+        if self.adv.val() {
+            self.hit[0].d.next = self.passed.val()
+                | (self.s4_valid.q.val() & self.tr_clr[1].q.val() & !self.cfg.val().per_port);
+            for i in 1..FWD {
+                self.hit[i].d.next = self.hit[i - 1].q.val();
+            }
+            self.w1_ram_we.d.next = (self.passed.val() & !self.cfg.val().per_port)
+                | (self.s4_valid.q.val() & self.tr_clr[1].q.val());
+            self.w1_port_we.d.next = self.passed.val() & self.cfg.val().per_port;
+            self.out_valid.d.next = self.passed.val();
+            self.out_qp.d.next = self.tr_qp[1].q.val();
+        }
+        self.inc_sent.d.next = self.adv.val() & self.passed.val();
+        self.inc_supp.d.next = self.adv.val() & self.mark.val() & !self.pass.val();
+        self.inc_stall.d.next = !self.adv.val();
+
+        // ---- W1: write the limiter (repeated while holding: the same word) ----
+        self.w1_word.next = self.zero_word.val();
+        if !self.tr_clr[2].q.val() {
+            self.w1_word.next.sent = true;
+            self.w1_word.next.rs = self.tr_rs[2].q.val();
+            self.w1_word.next.e = self.tr_e[2].q.val();
+        }
+        self.ram.write_enable.next = self.w1_ram_we.q.val();
+        self.ram.write_address.next = self.tr_qp[2].q.val();
+        self.ram.write_data.next = self.w1_word.val();
+        if self.w1_port_we.q.val() {
+            self.port.d.next = self.w1_word.val();
+        }
+
+        // ---- counters, from the registered enables ----
+        if self.inc_sent.q.val() {
+            self.sent.d.next = self.sent.q.val() + self.one_count.val();
+        }
+        if self.inc_supp.q.val() {
+            self.suppressed.d.next = self.suppressed.q.val() + self.one_count.val();
+        }
+        if self.inc_stall.q.val() {
             self.stall.d.next = self.stall.q.val() + self.one_count.val();
         }
+
+        // ---- RAM sweep after reset; reset ----
         if self.busy_q.q.val() {
             self.ram.write_enable.next = true;
             self.ram.write_address.next = self.sweep.q.val();
@@ -368,9 +583,17 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         if self.reset.val() {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
-            self.w1_valid.d.next = false;
-            self.w2_valid.d.next = false;
+            self.s3_valid.d.next = false;
+            self.s4_valid.d.next = false;
+            for i in 0..FWD {
+                self.hit[i].d.next = false;
+            }
+            self.w1_ram_we.d.next = false;
+            self.w1_port_we.d.next = false;
             self.out_valid.d.next = false;
+            self.inc_sent.d.next = false;
+            self.inc_supp.d.next = false;
+            self.inc_stall.d.next = false;
             self.port.d.next = self.zero_word.val();
             self.sent.d.next = 0.into();
             self.suppressed.d.next = 0.into();
@@ -386,5 +609,34 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         self.cnt_sent.next = self.sent.q.val();
         self.cnt_suppressed.next = self.suppressed.q.val();
         self.cnt_stall.next = self.stall.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The (rem, sub) key orders as the pair: `r` above `sub`.
+    #[test]
+    fn rs_key_orders_rem_then_sub() {
+        let key = |r: u64, sub: u64| -> u64 {
+            let b: Bits<RS_W> = RsKey {
+                sub: sub.into(),
+                r: r.into(),
+            }
+            .into();
+            b.to_u64()
+        };
+        assert_eq!(key(0, 5), 5);
+        assert_eq!(key(1, 0), 1 << SUB_W);
+        assert!(key(2, 0) > key(1, (1 << SUB_W) - 1));
+    }
+
+    /// The NP builds and writes Verilog at the shipped size (the pipeline's arrays and
+    /// structs translate).
+    #[test]
+    fn np_generates_verilog() {
+        let v = crate::verilog_of(DcqcnNp::<4>::new());
+        assert!(v.contains("module top"));
     }
 }

@@ -56,7 +56,8 @@ pub struct CoreOuts {
     pub cnp: Option<CnpRequest>,
     /// `cnt_bad_qp_*`.
     pub bad_qp: BadQpCounts,
-    /// `cnt_cnp_*`.
+    /// `cnt_cnp_*` (one cycle behind the NP's decisions and held cycles, see
+    /// `roce_cc_hdl::dcqcn_np::NP_COUNT_LAG`; `GoldenNpCycle` models the lag).
     pub np: NpCounts,
     /// `cnt_cnp_received`.
     pub cnp_received: u64,

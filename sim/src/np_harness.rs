@@ -6,7 +6,9 @@ use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, DcqcnNp, NpConfig};
 use crate::hdl_sim::{settle, tick};
 use crate::lockstep::CycleDut;
 use crate::timebase::TimeStamp;
-use roce_cc_hdl::dcqcn_np::{DcqcnNp as HdlDcqcnNp, NpCfgWord, NpTimeWord};
+use roce_cc_hdl::dcqcn_np::{
+    DcqcnNp as HdlDcqcnNp, NP_COUNT_LAG, NP_LATENCY, NpCfgWord, NpTimeWord,
+};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -43,21 +45,33 @@ pub struct NpOuts {
     pub counts: NpCounts,
 }
 
-/// The golden NP with the hardware's pipeline timing (see `roce_cc_hdl::dcqcn_np`):
-/// decided two cycles after acceptance, offered the cycle after; the whole NP holds
-/// while an offered request is not taken.
+/// An accepted CE mark or clear on its way to the decision: `(qp, now, clear)`.
+type NpEvent = (u32, TimeStamp, bool);
+
+/// Pipeline registers before the decision (`roce_cc_hdl::dcqcn_np`: S1 to S4).
+const DECIDE_STAGES: usize = NP_LATENCY - 1;
+
+/// The golden NP with the hardware's pipeline timing (see `roce_cc_hdl::dcqcn_np`): an
+/// accepted event is decided `NP_LATENCY - 1` cycles after acceptance, a request offered
+/// the cycle after (`NP_LATENCY`); the whole NP holds while an offered request is not
+/// taken. The counter outputs lag the counts by [`NP_COUNT_LAG`] (= 1) cycle, as the
+/// hardware's counters increment from registered enables: they show the counts as they
+/// were before the last clock edge.
 pub struct GoldenNpCycle {
     np: DcqcnNp,
     qps: u32,
     busy_left: u32,
-    /// Accepted CE marks and clears in S1 and S2: `(qp, now, clear)`.
-    s1: Option<(u32, TimeStamp, bool)>,
-    s2: Option<(u32, TimeStamp, bool)>,
+    /// Accepted CE marks and clears in S1..S4 (index 0 = S1; S4 is decided next).
+    pipe: [Option<NpEvent>; DECIDE_STAGES],
     out: Option<CnpRequest>,
     stall: u64,
+    /// The counters as the outputs show them (before the last edge's increments).
+    shown: NpCounts,
     pins: NpPins,
     outs: NpOuts,
 }
+
+const _: () = assert!(NP_COUNT_LAG == 1, "GoldenNpCycle models a lag of one cycle");
 
 impl GoldenNpCycle {
     /// Panics on parameters [`NpConfig::new`] refuses (tests build valid ones).
@@ -66,10 +80,10 @@ impl GoldenNpCycle {
             np: DcqcnNp::new(p).expect("valid NP parameters"),
             qps: p.qps,
             busy_left: 0,
-            s1: None,
-            s2: None,
+            pipe: [None; DECIDE_STAGES],
             out: None,
             stall: 0,
+            shown: NpCounts::default(),
             pins: NpPins::default(),
             outs: NpOuts::default(),
         }
@@ -84,11 +98,7 @@ impl GoldenNpCycle {
             rx_ready: take && pins.clr.is_none(),
             busy: self.busy_left > 0,
             cnp: self.out,
-            counts: NpCounts {
-                sent: self.np.counters.sent,
-                suppressed: self.np.counters.suppressed,
-                stall: self.stall,
-            },
+            counts: self.shown,
         }
     }
 }
@@ -103,14 +113,20 @@ impl CycleDut<NpPins, NpOuts> for GoldenNpCycle {
     fn clock(&mut self) {
         let pins = self.pins;
         if pins.reset {
-            self.s1 = None;
-            self.s2 = None;
+            self.pipe = [None; DECIDE_STAGES];
             self.out = None;
             self.stall = 0;
+            self.shown = NpCounts::default();
             self.busy_left = self.qps;
             self.np.reset();
             return;
         }
+        // The counters' registered enables: this edge shows what the previous edges did.
+        self.shown = NpCounts {
+            sent: self.np.counters.sent,
+            suppressed: self.np.counters.suppressed,
+            stall: self.stall,
+        };
         self.busy_left = self.busy_left.saturating_sub(1);
         let adv = self.out.is_none() || pins.cnp_ready;
         if !adv {
@@ -118,18 +134,19 @@ impl CycleDut<NpPins, NpOuts> for GoldenNpCycle {
             return;
         }
         self.out = None;
-        match self.s2.take() {
+        match self.pipe[DECIDE_STAGES - 1] {
             Some((qp, _, true)) => self.np.reset_qp(qp),
             Some((qp, now, false)) => {
                 self.out = self.np.on_packet(&now, qp, crate::dcqcn_np::ECN_CE);
             }
             None => {}
         }
-        self.s2 = self.s1.take();
+        self.pipe.copy_within(0..DECIDE_STAGES - 1, 1);
+        self.pipe[0] = None;
         if let (Some(qp), true) = (pins.clr, self.outs.clr_ready) {
-            self.s1 = Some((qp, pins.now, true));
+            self.pipe[0] = Some((qp, pins.now, true));
         } else if self.outs.rx_ready {
-            self.s1 = pins
+            self.pipe[0] = pins
                 .rx
                 .filter(|&(_, ecn)| ecn == crate::dcqcn_np::ECN_CE)
                 .map(|(qp, _)| (qp, pins.now, false));

@@ -20,8 +20,8 @@ use roce_cc_params::Params;
 use std::collections::VecDeque;
 
 /// Cycles from a CE mark's acceptance to its CNP request on `m_cnp_*` when the output is
-/// ready (`roce_cc_hdl::dcqcn_np`: decided in `c+2`, offered in `c+3`).
-pub const CNP_LATENCY_CYCLES: u64 = 3;
+/// ready (`roce_cc_hdl::dcqcn_np::NP_LATENCY`: decided in `c+4`, offered in `c+5`).
+pub const CNP_LATENCY_CYCLES: u64 = roce_cc_hdl::dcqcn_np::NP_LATENCY as u64;
 
 /// Replays through any core top ([`CycleDut`] with the core's pins).
 pub struct RtlEngine {
