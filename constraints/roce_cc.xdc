@@ -21,7 +21,7 @@ create_clock -period 4.000 -name core_clk [get_ports clock]
 # synchroniser, so no timing relation to the clock exists.
 set_false_path -from [get_ports -quiet btn1]
 # The UART receive line: sampled by the bridge's two-flip-flop synchroniser; the bridge
-# samples it 217 (115200 baud at 25 MHz) or more clocks per bit, so its timing does not
+# samples it 868 (115200 baud at the ULX3S design's 100 MHz) or more clocks per bit, so its timing does not
 # matter beyond the synchroniser.
 set_false_path -from [get_ports -quiet ftdi_txd]
 # The UART transmit line comes from a flip-flop and changes at most once per bit period.
@@ -36,6 +36,9 @@ set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *bri
 set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *bridge/rx_n2* && IS_SEQUENTIAL}]
 set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *btn_s1* && IS_SEQUENTIAL}]
 set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *btn_s2* && IS_SEQUENTIAL}]
+# The board reset's synchroniser of a clock generator's lock output (`BoardReset`).
+set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *lock_s1* && IS_SEQUENTIAL}]
+set_property -quiet ASYNC_REG TRUE [get_cells -quiet -hier -filter {NAME =~ *lock_s2* && IS_SEQUENTIAL}]
 
 # ---- I/O of roce_cc_top when it is the top level (out-of-context timing runs) ----
 # Its ports connect to logic in the same clock domain in a real design; for an

@@ -28,8 +28,10 @@ struct Cli {
 enum Cmd {
     /// Write the Verilog of every top the core ships, plus the Verilator lint waivers.
     ///
-    /// Writes DIR/<top>.v for each top and DIR/waivers.vlt, prints the paths written and
-    /// the Verilator command that lints them. Each top's module is named `top`.
+    /// Writes DIR/<top>.v for each top, DIR/waivers.vlt and DIR/ecp5_cells.v (lint-only
+    /// stand-ins for the vendor cells the board design instantiates: its PLL), prints the
+    /// paths written and the Verilator command that lints them. Each top's module is named
+    /// `top`.
     Verilog {
         /// Directory to write into (created if missing; existing files are overwritten).
         #[arg(long, value_name = "DIR")]
@@ -244,7 +246,8 @@ fn verilog(dir: &Path) -> Result<(), Failure> {
         Ok(path)
     };
     let waivers = write("waivers.vlt", roce_cc_hdl::LINT_WAIVERS)?;
-    let mut text = format!("{}\n", waivers.display());
+    let cells = write("ecp5_cells.v", roce_cc_hdl::LINT_VENDOR_CELLS)?;
+    let mut text = format!("{}\n{}\n", waivers.display(), cells.display());
     let mut tops = Vec::new();
     for (name, verilog) in roce_cc_hdl::verilog_tops() {
         let path = write(&format!("{name}.v"), &verilog)?;
@@ -253,8 +256,9 @@ fn verilog(dir: &Path) -> Result<(), Failure> {
     }
     for top in &tops {
         text.push_str(&format!(
-            "lint: verilator --lint-only -Wall -Wno-DECLFILENAME {} {} --top-module top\n",
+            "lint: verilator --lint-only -Wall -Wno-DECLFILENAME {} {} {} --top-module top\n",
             waivers.display(),
+            cells.display(),
             top.display()
         ));
     }

@@ -10,7 +10,8 @@
 //! - `--board NAME`: a board design with its pin constraints, down to a bitstream. For
 //!   `ulx3s-85f`: `roce_cc_hdl::board_ulx3s::BoardUlx3s` (the core with its register block,
 //!   the time base and the UART bridge) with `constraints/ulx3s.lpf` (compiled into the
-//!   binary). Files: `board.v`, `board.lpf`, `yosys.log`, `yosys_stat.json`, `board.json`,
+//!   binary); the design makes its 100 MHz core clock with an ECP5 PLL, and the target is
+//!   that core clock. Files: `board.v`, `board.lpf`, `yosys.log`, `yosys_stat.json`, `board.json`,
 //!   `nextpnr.log`, `nextpnr_report.json`, `board.config` (nextpnr's textual
 //!   configuration), `ecppack.log`, the bitstream `roce_cc.bit`, `report.json` and
 //!   `summary.md`. The target clock is the board's; when the design misses it the
@@ -23,7 +24,7 @@
 
 use crate::{Failure, bad_input, internal, print_out};
 use clap::Args;
-use roce_cc_hdl::board_ulx3s::{BOARD_BAUD, BOARD_CLOCK_MHZ, BoardUlx3s};
+use roce_cc_hdl::board_ulx3s::{BOARD_BAUD, BOARD_CORE_MHZ, BoardUlx3s};
 use roce_cc_hdl::synth_shell::{FOLD_W, IN_W, OUT_W, SynthShell, shell_ffs};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -41,7 +42,8 @@ pub(crate) struct SynthArgs {
     core: bool,
     /// Build a board design down to a bitstream, DIR/roce_cc.bit: the core with its
     /// register block, the time base and the UART bridge, with the board's pins and clock
-    /// (ulx3s-85f: the ULX3S with an LFE5U-85F, 25 MHz; constraints/ulx3s.lpf).
+    /// (ulx3s-85f: the ULX3S with an LFE5U-85F, core clock 100 MHz from a PLL on its 25 MHz
+    /// oscillator; constraints/ulx3s.lpf).
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["core", "freq", "device"])]
     board: Option<String>,
     /// QPs of the core: a power of two, 2..=16384.
@@ -106,7 +108,7 @@ struct Board {
     design: &'static str,
     /// The device on the board (a [`DEVICES`] name; package and speed as for every device).
     device: &'static str,
-    /// The core clock, MHz: the target.
+    /// The core clock, MHz: the target (on the ULX3S the PLL's output, not the oscillator).
     clock_mhz: u32,
     /// The pin constraints: where they live in the repository, and their text.
     lpf_path: &'static str,
@@ -117,9 +119,10 @@ struct Board {
 
 const BOARDS: &[Board] = &[Board {
     name: "ulx3s-85f",
-    design: "board_ulx3s (BoardUlx3s): roce_cc_top + timebase + uart_bridge",
+    design: "board_ulx3s (BoardUlx3s): roce_cc_top + timebase + uart_bridge on the EHXPLLL's \
+             100 MHz clock (25 MHz oscillator)",
     device: "85k",
-    clock_mhz: BOARD_CLOCK_MHZ,
+    clock_mhz: BOARD_CORE_MHZ,
     lpf_path: "constraints/ulx3s.lpf",
     lpf: include_str!("../../constraints/ulx3s.lpf"),
     verilog: ulx3s_verilog,

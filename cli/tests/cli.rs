@@ -251,7 +251,7 @@ fn bad_traces_give_file_line_and_message() {
 }
 
 #[test]
-fn verilog_writes_every_top_and_the_waivers() {
+fn verilog_writes_every_top_the_waivers_and_the_cell_stand_ins() {
     let dir = scratch("verilog").join("out");
     let r = run(&["verilog", "--out", dir.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -261,13 +261,20 @@ fn verilog_writes_every_top_and_the_waivers() {
         roce_cc_hdl::LINT_WAIVERS
     );
     assert!(r.stdout.contains(waivers.to_str().unwrap()));
+    let cells = dir.join("ecp5_cells.v");
+    assert_eq!(
+        std::fs::read_to_string(&cells).unwrap(),
+        roce_cc_hdl::LINT_VENDOR_CELLS
+    );
+    assert!(r.stdout.contains(cells.to_str().unwrap()));
     for (name, verilog) in roce_cc_hdl::verilog_tops() {
         let v = dir.join(format!("{name}.v"));
         assert_eq!(std::fs::read_to_string(&v).unwrap(), verilog, "{name}");
         assert!(r.stdout.contains(v.to_str().unwrap()), "{}", r.stdout);
         let hint = format!(
-            "verilator --lint-only -Wall -Wno-DECLFILENAME {} {} --top-module top",
+            "verilator --lint-only -Wall -Wno-DECLFILENAME {} {} {} --top-module top",
             waivers.display(),
+            cells.display(),
             v.display()
         );
         assert!(r.stdout.contains(&hint), "{}", r.stdout);

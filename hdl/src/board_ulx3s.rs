@@ -11,62 +11,89 @@
 //! exist for quick tests of the flow.
 //!
 //! ```text
-//!  clk_25mhz ─► (one clock domain, 25 MHz, no PLL) ─────────────────────────────────┐
-//!  btn1 ─► 2-FF sync ─┐                                                              │
-//!  power-on counter ──┴─► reset ─► uart_bridge, roce_cc_top, timebase               │
+//!  clk_25mhz ─► Ecp5Pll (EHXPLLL, x4) ─► clk: the one clock domain, 100 MHz ─────────┐
+//!                  └─ locked ─► 2-FF sync ─┐                                          │
+//!  btn1 ─────────────────────► 2-FF sync ─┼─► BoardReset ─► reset ─► uart_bridge,     │
+//!  power-on counter (restarts while unlocked) ┘              roce_cc_top, timebase   │
 //!  ftdi_txd ─► uart_bridge ─ m_axil ─► roce_cc_top ─ tb_restart, tb_p_* ─► timebase ─┘
 //!  ftdi_rxd ◄─┘                        ▲ now, now_cnp ◄───────────────────┘
 //!             event streams tied idle; rate reports and CNP requests always taken
 //! ```
 //!
-//! Clocking: the core runs directly from the 25 MHz oscillator (no EHXPLLL). The bitstream
-//! is built with `clock_mhz = 25`, so the time base counts 25 cycles per microsecond and
-//! the register block reports 25 MHz. A PLL to a faster core clock is a later step.
+//! Clocking: an ECP5 PLL ([`crate::ecp5_pll::Ecp5Pll`], [`PLL_25_TO_100`]) multiplies the
+//! 25 MHz oscillator by four; its output, [`BOARD_CORE_MHZ`] = 100 MHz, clocks everything
+//! (core, register block, time base, UART bridge, LEDs). Nothing runs on the oscillator
+//! itself, so the design has one clock domain. The bitstream is built with
+//! `clock_mhz = 100`: the time base counts 100 cycles per microsecond, the register block
+//! reports 100 MHz, and the UART divisor is computed at 100 MHz (868 for 115200 baud).
+//! nextpnr derives the 100 MHz constraint of the PLL output from the instance's
+//! `FREQUENCY_PIN_CLKOP` attribute; constraints/ulx3s.lpf constrains only the oscillator.
 //!
-//! Reset: a 4-bit power-on counter holds reset for 15 cycles after configuration (the
-//! ECP5's flip-flops start at zero), and FIRE1 (`btn1`, active high) resets the whole
-//! design while pressed, through a two-flip-flop synchroniser. The design is single-clock;
-//! the only asynchronous inputs are `btn1` and `ftdi_txd` (synchronised in the bridge).
+//! Reset ([`BoardReset`]): the design is held in reset until the PLL reports lock (its
+//! LOCK output, synchronised by two flip-flops in the 100 MHz domain) and then for 15 more
+//! cycles (a 4-bit power-on counter that restarts whenever lock is lost), and while FIRE1
+//! (`btn1`, active high) is pressed, through a second two-flip-flop synchroniser. The reset
+//! is synchronous; its register starts in reset (the ECP5's flip-flops start at zero and
+//! the register holds "running"). The only asynchronous inputs are `btn1`, the PLL's lock
+//! and `ftdi_txd` (synchronised in the bridge).
 
 use crate::core_top::QPN_W;
 use crate::dcqcn_np::{DSCP_W, PRIO_W};
 use crate::dcqcn_rp::widths::{ALPHA_W, BYTES_W, MODE_W, RATE_W, SUB_W};
+use crate::ecp5_pll::{Ecp5Pll, Ecp5PllConfig, PLL_25_TO_100};
 use crate::timebase::Timebase;
 use crate::top::RoceCcTop;
 use crate::uart_bridge::{UartBridge, default_timeout};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
-/// The ULX3S oscillator, MHz (the core clock: no PLL).
-pub const BOARD_CLOCK_MHZ: u32 = 25;
+/// The ULX3S oscillator, MHz: the PLL's input (pin G2).
+pub const BOARD_OSC_MHZ: u32 = 25;
+/// The board design's core clock, MHz: the PLL's output, the one clock every part of the
+/// design runs on.
+pub const BOARD_CORE_MHZ: u32 = 100;
+/// The PLL of the board: [`BOARD_OSC_MHZ`] in, [`BOARD_CORE_MHZ`] out.
+pub const BOARD_PLL: Ecp5PllConfig = PLL_25_TO_100;
+/// The clock the board design's logic runs at, MHz (= [`BOARD_CORE_MHZ`]; the oscillator is
+/// [`BOARD_OSC_MHZ`]).
+pub const BOARD_CLOCK_MHZ: u32 = BOARD_CORE_MHZ;
+
+// The PLL's settings agree with the board's clocks (checked when this compiles).
+const _: () = assert!(BOARD_PLL.clki_mhz == BOARD_OSC_MHZ);
+const _: () = assert!(
+    BOARD_PLL.clki_mhz / BOARD_PLL.clki_div * BOARD_PLL.clkfb_div == BOARD_CORE_MHZ
+        && BOARD_PLL.clki_mhz % BOARD_PLL.clki_div == 0
+);
+
 /// The UART's baud rate as shipped.
 pub const BOARD_BAUD: u32 = 115_200;
 /// QP-address bits of the board design (1024 QPs).
 pub const BOARD_QB: usize = 10;
 
-/// The build parameters of the board's bitstream: 1024 QPs at 25 MHz.
+/// The build parameters of the board's bitstream: 1024 QPs at [`BOARD_CORE_MHZ`].
 pub fn board_params() -> Params {
     board_params_for(BOARD_QB)
 }
 
-/// The build parameters of a board bitstream for `2^qb` QPs at 25 MHz.
+/// The build parameters of a board bitstream for `2^qb` QPs at [`BOARD_CORE_MHZ`].
 pub fn board_params_for(qb: usize) -> Params {
     Params {
         qps: 1 << qb,
-        clock_mhz: BOARD_CLOCK_MHZ,
+        clock_mhz: BOARD_CORE_MHZ,
         ..Params::default()
     }
 }
 
-/// The UART divisor for `baud` at the board clock (nearest integer); panics if the rate
-/// error is above 2% (the receiver tolerates about 4% in total).
+/// The UART divisor for `baud` at the board's core clock, [`BOARD_CORE_MHZ`] (nearest
+/// integer); panics if the rate error is above 2% (the receiver tolerates about 4% in
+/// total).
 pub fn board_divisor(baud: u32) -> u32 {
-    let clock = BOARD_CLOCK_MHZ as u64 * 1_000_000;
+    let clock = BOARD_CORE_MHZ as u64 * 1_000_000;
     let div = ((clock + baud as u64 / 2) / baud as u64) as u32;
     let err = (clock as f64 / div as f64 - baud as f64).abs() / baud as f64;
     assert!(
         err < 0.02,
-        "board_ulx3s: {baud} baud is {:.1}% off at {BOARD_CLOCK_MHZ} MHz (divisor {div})",
+        "board_ulx3s: {baud} baud is {:.1}% off at {BOARD_CORE_MHZ} MHz (divisor {div})",
         err * 100.0
     );
     div
@@ -75,7 +102,7 @@ pub fn board_divisor(baud: u32) -> u32 {
 /// The ULX3S board top for `2^QB` QPs (the shipped bitstream: `QB` = [`BOARD_QB`]).
 #[derive(LogicBlock)]
 pub struct BoardUlx3s<const QB: usize> {
-    /// The 25 MHz oscillator (pin G2).
+    /// The 25 MHz oscillator (pin G2): the PLL's reference, nothing else.
     pub clk_25mhz: Signal<In, Clock>,
     /// FIRE1 button (pin R1, active high, pulled down): reset while pressed.
     pub btn1: Signal<In, Bit>,
@@ -83,26 +110,25 @@ pub struct BoardUlx3s<const QB: usize> {
     pub ftdi_txd: Signal<In, Bit>,
     /// Serial data to the host: the FTDI chip's RXD (pin L4).
     pub ftdi_rxd: Signal<Out, Bit>,
-    /// LED 0 (pin B2): heartbeat, about 1.5 Hz (the clock runs).
+    /// LED 0 (pin B2): heartbeat, about 1.5 Hz (the PLL's output clock runs).
     pub led0: Signal<Out, Bit>,
     /// LED 1 (pin C2): the UART bridge is busy with a request.
     pub led1: Signal<Out, Bit>,
     /// LED 2 (pin C1): the core is applying parameters or sweeping its RAM.
     pub led2: Signal<Out, Bit>,
-    /// LED 3 (pin D2): the design is held in reset.
+    /// LED 3 (pin D2): the design is held in reset (PLL not locked yet, power-on count,
+    /// or FIRE1 pressed).
     pub led3: Signal<Out, Bit>,
 
+    pll: Ecp5Pll,
+    rst: BoardReset,
+    /// The core clock: the PLL's output.
+    clk: Signal<Local, Clock>,
     bridge: UartBridge,
     top: RoceCcTop<QB>,
     tb: Timebase,
-    por: DFF<Bits<4>>,
-    btn_s1: DFF<Bit>,
-    btn_s2: DFF<Bit>,
-    rst: DFF<Bit>,
-    heartbeat: DFF<Bits<24>>,
-    k_por_done: Constant<Bits<4>>,
-    k_one4: Constant<Bits<4>>,
-    k_one24: Constant<Bits<24>>,
+    heartbeat: DFF<Bits<HEARTBEAT_W>>,
+    k_one_hb: Constant<Bits<HEARTBEAT_W>>,
     k_clock_mhz: Constant<Bits<SUB_W>>,
     k_qpn0: Constant<Bits<QPN_W>>,
     k_bytes0: Constant<Bits<BYTES_W>>,
@@ -142,18 +168,15 @@ impl<const QB: usize> BoardUlx3s<QB> {
             led1: Default::default(),
             led2: Default::default(),
             led3: Default::default(),
+            pll: Ecp5Pll::new(BOARD_PLL),
+            rst: BoardReset::default(),
+            clk: Default::default(),
             bridge: UartBridge::new(div, default_timeout(div)),
             top: RoceCcTop::new(&board_params_for(QB), roce_cc_regmap::fw_id()),
             tb: Timebase::default(),
-            por: Default::default(),
-            btn_s1: Default::default(),
-            btn_s2: Default::default(),
-            rst: Default::default(),
             heartbeat: Default::default(),
-            k_por_done: Constant::new(15.into()),
-            k_one4: Constant::new(1.into()),
-            k_one24: Constant::new(1.into()),
-            k_clock_mhz: Constant::new((BOARD_CLOCK_MHZ as u64).into()),
+            k_one_hb: Constant::new(1.into()),
+            k_clock_mhz: Constant::new((BOARD_CORE_MHZ as u64).into()),
             k_qpn0: Constant::new(0.into()),
             k_bytes0: Constant::new(0.into()),
             unused_outputs: Default::default(),
@@ -176,21 +199,21 @@ impl Default for BoardUlx3s<BOARD_QB> {
 impl<const QB: usize> Logic for BoardUlx3s<QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk_25mhz, por, btn_s1, btn_s2, rst, heartbeat);
-        self.bridge.clock.next = self.clk_25mhz.val();
-        self.top.clock.next = self.clk_25mhz.val();
-        self.tb.clock.next = self.clk_25mhz.val();
+        // ---- clock: the PLL's output drives every register ----
+        self.pll.clk_in.next = self.clk_25mhz.val();
+        self.clk.next = self.pll.clk_out.val();
+        dff_setup!(self, clk, heartbeat);
+        self.rst.clock.next = self.clk.val();
+        self.bridge.clock.next = self.clk.val();
+        self.top.clock.next = self.clk.val();
+        self.tb.clock.next = self.clk.val();
 
-        // ---- reset: power-on counter and the synchronised button ----
-        self.btn_s1.d.next = self.btn1.val();
-        self.btn_s2.d.next = self.btn_s1.q.val();
-        if self.por.q.val() != self.k_por_done.val() {
-            self.por.d.next = self.por.q.val() + self.k_one4.val();
-        }
-        self.rst.d.next = (self.por.q.val() != self.k_por_done.val()) | self.btn_s2.q.val();
-        self.bridge.reset.next = self.rst.q.val();
-        self.top.reset.next = self.rst.q.val();
-        self.tb.reset.next = self.rst.q.val();
+        // ---- reset: until the PLL locks, power-on count, FIRE1 ----
+        self.rst.locked.next = self.pll.locked.val();
+        self.rst.button.next = self.btn1.val();
+        self.bridge.reset.next = self.rst.reset.val();
+        self.top.reset.next = self.rst.reset.val();
+        self.tb.reset.next = self.rst.reset.val();
 
         // ---- UART bridge -> register block ----
         self.bridge.rxd.next = self.ftdi_txd.val();
@@ -253,10 +276,184 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
             ^ self.bridge.error.val();
 
         // ---- LEDs ----
-        self.heartbeat.d.next = self.heartbeat.q.val() + self.k_one24.val();
-        self.led0.next = self.heartbeat.q.val().get_bit(23);
+        self.heartbeat.d.next = self.heartbeat.q.val() + self.k_one_hb.val();
+        self.led0.next = self.heartbeat.q.val().get_bit(25);
         self.led1.next = self.bridge.busy.val();
         self.led2.next = self.top.busy.val();
-        self.led3.next = self.rst.q.val();
+        self.led3.next = self.rst.reset.val();
+    }
+}
+
+/// Width of the heartbeat counter: its top bit (bit 25, LED 0) toggles every 2^25 cycles,
+/// a period of about 0.67 s (1.5 Hz) at 100 MHz.
+const HEARTBEAT_W: usize = 26;
+
+/// Power-on count: cycles of reset after the PLL's lock is seen (4-bit counter).
+const POR_CYCLES: u64 = 15;
+
+/// The board's reset, in the core clock's domain: high until the PLL's `locked` has been
+/// seen high (through two flip-flops) for [`POR_CYCLES`] cycles, and while `button` is
+/// pressed (through two more). Losing lock restarts the count. The output comes from a
+/// flip-flop that holds "running" (its inverse), so a design whose flip-flops start at zero
+/// starts in reset.
+#[derive(LogicBlock)]
+pub struct BoardReset {
+    /// The core clock (the PLL's output).
+    pub clock: Signal<In, Clock>,
+    /// The PLL's lock, asynchronous to `clock`: synchronised here.
+    pub locked: Signal<In, Bit>,
+    /// A reset button, active high, asynchronous: synchronised here.
+    pub button: Signal<In, Bit>,
+    /// Synchronous reset for the design, active high.
+    pub reset: Signal<Out, Bit>,
+    lock_s1: DFF<Bit>,
+    lock_s2: DFF<Bit>,
+    btn_s1: DFF<Bit>,
+    btn_s2: DFF<Bit>,
+    por: DFF<Bits<4>>,
+    run: DFF<Bit>,
+    k_por_done: Constant<Bits<4>>,
+    k_one4: Constant<Bits<4>>,
+    k_zero4: Constant<Bits<4>>,
+}
+
+impl Default for BoardReset {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            locked: Default::default(),
+            button: Default::default(),
+            reset: Default::default(),
+            lock_s1: Default::default(),
+            lock_s2: Default::default(),
+            btn_s1: Default::default(),
+            btn_s2: Default::default(),
+            por: Default::default(),
+            run: Default::default(),
+            k_por_done: Constant::new(POR_CYCLES.into()),
+            k_one4: Constant::new(1.into()),
+            k_zero4: Constant::new(0.into()),
+        }
+    }
+}
+
+impl Logic for BoardReset {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, lock_s1, lock_s2, btn_s1, btn_s2, por, run);
+        self.lock_s1.d.next = self.locked.val();
+        self.lock_s2.d.next = self.lock_s1.q.val();
+        self.btn_s1.d.next = self.button.val();
+        self.btn_s2.d.next = self.btn_s1.q.val();
+        if !self.lock_s2.q.val() {
+            self.por.d.next = self.k_zero4.val();
+        } else if self.por.q.val() != self.k_por_done.val() {
+            self.por.d.next = self.por.q.val() + self.k_one4.val();
+        }
+        self.run.d.next = self.lock_s2.q.val()
+            & (self.por.q.val() == self.k_por_done.val())
+            & !self.btn_s2.q.val();
+        self.reset.next = !self.run.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One rising and one falling edge of `r`'s clock, settling after each.
+    fn cycle(r: &mut BoardReset) {
+        for level in [true, false] {
+            r.clock.next = Clock::from(level);
+            assert!(simulate(r, 100), "BoardReset did not settle");
+        }
+    }
+
+    /// Cycles until `reset` is low, at most `limit`.
+    fn cycles_to_release(r: &mut BoardReset, limit: usize) -> Option<usize> {
+        (1..=limit).find(|_| {
+            cycle(r);
+            !r.reset.val()
+        })
+    }
+
+    #[test]
+    fn reset_waits_for_lock_then_counts_and_follows_the_button() {
+        let mut r = BoardReset::default();
+        r.connect_all();
+        assert!(simulate(&mut r, 100));
+        assert!(r.reset.val(), "starts in reset");
+        // No lock: reset stays.
+        assert_eq!(cycles_to_release(&mut r, 200), None);
+        // Lock: two synchroniser cycles, POR_CYCLES counting, one for the output register.
+        r.locked.next = true;
+        assert_eq!(
+            cycles_to_release(&mut r, 200),
+            Some(2 + POR_CYCLES as usize + 1)
+        );
+        // The button resets through its own synchroniser and releases at once.
+        r.button.next = true;
+        assert_eq!(
+            (1..=10).find(|_| {
+                cycle(&mut r);
+                r.reset.val()
+            }),
+            Some(3)
+        );
+        r.button.next = false;
+        assert_eq!(cycles_to_release(&mut r, 10), Some(3));
+        // Losing lock resets, and the count starts again after lock returns.
+        r.locked.next = false;
+        cycle(&mut r);
+        cycle(&mut r);
+        cycle(&mut r);
+        assert!(r.reset.val());
+        r.locked.next = true;
+        assert_eq!(
+            cycles_to_release(&mut r, 200),
+            Some(2 + POR_CYCLES as usize + 1)
+        );
+    }
+
+    #[test]
+    fn board_clock_is_the_pll_output() {
+        assert_eq!(BOARD_CLOCK_MHZ, 100);
+        assert_eq!(BOARD_PLL.clkop_mhz(), BOARD_CORE_MHZ as f64);
+        assert_eq!(board_params_for(4).clock_mhz, 100);
+        assert_eq!(board_divisor(115_200), 868);
+        assert_eq!(board_divisor(1_000_000), 100);
+    }
+
+    #[test]
+    fn board_verilog_instantiates_the_pll_and_clocks_everything_from_it() {
+        let v = crate::verilog_of(BoardUlx3s::<1>::with_qps_baud(BOARD_BAUD));
+        assert_eq!(v.matches("EHXPLLL #(").count(), 1, "one PLL");
+        for want in [
+            "(* FREQUENCY_PIN_CLKI=\"25\" *)",
+            "(* FREQUENCY_PIN_CLKOP=\"100\" *)",
+            ".CLKI_DIV(1),",
+            ".CLKFB_DIV(4),",
+            ".CLKOP_DIV(6),",
+            ".CLKOP_CPHASE(2),",
+            ".CLKOP_FPHASE(0),",
+            ".CLKOP_ENABLE(\"ENABLED\"),",
+            ".FEEDBK_PATH(\"CLKOP\")",
+            ".LOCK(pll_lock)",
+        ] {
+            assert!(v.contains(want), "board Verilog lacks {want:?}");
+        }
+        // The oscillator goes to the PLL only: every other instance's clock is the PLL's.
+        let osc_uses: Vec<&str> = v
+            .lines()
+            .filter(|l| {
+                l.contains("clk_25mhz")
+                    && !l.contains("input wire")
+                    && !l.trim_start().starts_with("module top(")
+            })
+            .collect();
+        assert!(
+            osc_uses.iter().all(|l| l.contains("pll$clk_in")),
+            "the oscillator drives something else: {osc_uses:?}"
+        );
     }
 }

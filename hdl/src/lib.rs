@@ -8,7 +8,10 @@
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
 //! - [`uart_bridge`]: a UART and a framed command protocol to an AXI4-Lite master (the host's
 //!   way to the registers on a board without PCIe).
-//! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART).
+//! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART),
+//!   clocked at 100 MHz by an ECP5 PLL.
+//! - [`ecp5_pll`]: a `Verilog::Custom` leaf wrapping the ECP5 PLL primitive (`EHXPLLL`), a
+//!   vendor cell rust-hdl cannot instantiate; its Rust model passes the input clock through.
 //! - [`synth_shell`]: the core top wrapped for synthesis alone (every port kept, three pins).
 //! - [`delay_line`]: a value delayed by `n` cycles in a small RAM (the RP's context beside
 //!   its long steps), instead of `n` registers.
@@ -28,6 +31,7 @@ pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod delay_line;
+pub mod ecp5_pll;
 pub mod lut_ram;
 pub mod pipe_mul;
 pub mod synth_shell;
@@ -49,6 +53,11 @@ pub const COUNTER_W: usize = 48;
 /// The lint waiver file shipped with every generated top (`hdl/lint/waivers.vlt`).
 pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");
 
+/// Lint-only stand-ins for the vendor cells a top may instantiate (`hdl/lint/ecp5_cells.v`:
+/// the ECP5 PLL, `EHXPLLL`, as [`ecp5_pll`] uses it). Verilator and a plain yosys run read
+/// it beside a top; it is never synthesised (`synth_ecp5` has the real cells).
+pub const LINT_VENDOR_CELLS: &str = include_str!("../lint/ecp5_cells.v");
+
 /// QP-address bits of the units as shipped (1024 QPs; any 1..=14 builds).
 pub const QP_BITS: usize = 10;
 
@@ -69,8 +78,9 @@ pub const BOARD_ULX3S: &str = "board_ulx3s";
 
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
 /// instantiates), each unit on its own at 1024 QPs, the AXI4-Lite front end of the
-/// register block, the UART bridge (at the board's 115200 baud and 25 MHz) and the ULX3S
-/// board design.
+/// register block, the UART bridge (at the board's 115200 baud and 100 MHz core clock) and
+/// the ULX3S board design (which instantiates a vendor PLL: lint it with
+/// [`LINT_VENDOR_CELLS`]).
 pub fn verilog_tops() -> Vec<(String, String)> {
     vec![
         (

@@ -195,10 +195,11 @@ pub struct UartBridge {
 }
 
 impl UartBridge {
-    /// A bridge whose bit period is `divisor` clock cycles (clock / baud, e.g. 217 for
-    /// 115200 baud at 25 MHz), dropping a partial frame after `timeout` cycles without a
-    /// byte (see [`default_timeout`]). Panics on a divisor below 4 (the receiver samples in
-    /// the middle of each bit) or above 65535, or a timeout shorter than two byte times.
+    /// A bridge whose bit period is `divisor` clock cycles (clock / baud, e.g. 868 for
+    /// 115200 baud at the ULX3S design's 100 MHz), dropping a partial frame after `timeout`
+    /// cycles without a byte (see [`default_timeout`]). Panics on a divisor below 4 (the
+    /// receiver samples in the middle of each bit) or above 65535, or a timeout shorter than
+    /// two byte times.
     pub fn new(divisor: u32, timeout: u32) -> Self {
         assert!(
             (4..=0xffff).contains(&divisor),

@@ -3,6 +3,9 @@
 //!
 //! - `verilator --lint-only -Wall` with the checked-in waiver file (`hdl/lint/waivers.vlt`)
 //!   reports nothing;
+//! - vendor cells (the board design's ECP5 PLL, `EHXPLLL`) are read from the lint-only
+//!   stand-ins `hdl/lint/ecp5_cells.v` by both Verilator and yosys, as a user would lint the
+//!   tops `roce-cc verilog` writes with that file;
 //! - yosys finds no latch, no combinational loop and no undriven net after elaboration
 //!   (`proc; flatten; check -assert`: every latch is inferred at `proc`);
 //! - full synthesis, `synth_ecp5` (Lattice ECP5 cells: block RAM, DSP multipliers, LUT4), of
@@ -11,8 +14,17 @@
 //!   and prints the cell counts. About 6 minutes on two cores; `ROCE_CC_NO_SYNTH=1` skips
 //!   it for a quick local run (CI never sets it).
 
-use roce_cc_bridge_gen::{YosysFlow, lint_top, yosys_check_with};
-use std::path::PathBuf;
+use roce_cc_bridge_gen::{
+    YosysFlow, lint_top, lint_top_with_cells, yosys_check_with, yosys_check_with_cells,
+};
+use std::path::{Path, PathBuf};
+
+/// Writes the vendor cells' lint-only stand-ins into `dir`; returns the file.
+fn vendor_cells(dir: &Path) -> PathBuf {
+    let cells = dir.join("ecp5_cells.v");
+    std::fs::write(&cells, roce_cc_hdl::LINT_VENDOR_CELLS).unwrap();
+    cells
+}
 
 /// Writes every top and the waiver file into a fresh directory under the target dir.
 fn emit() -> (PathBuf, Vec<PathBuf>) {
@@ -21,6 +33,7 @@ fn emit() -> (PathBuf, Vec<PathBuf>) {
     std::fs::create_dir_all(&dir).unwrap();
     let waivers = dir.join("waivers.vlt");
     std::fs::write(&waivers, roce_cc_hdl::LINT_WAIVERS).unwrap();
+    vendor_cells(&dir);
     let tops = roce_cc_hdl::verilog_tops()
         .into_iter()
         .map(|(name, text)| {
@@ -55,9 +68,10 @@ fn every_waiver_has_a_reason_and_none_is_blanket() {
 #[test]
 fn verilator_lint_is_clean() {
     let (waivers, tops) = emit();
+    let cells = waivers.with_file_name("ecp5_cells.v");
     assert!(!tops.is_empty());
     for top in &tops {
-        if let Err(e) = lint_top(top, &waivers) {
+        if let Err(e) = lint_top_with_cells(top, &[&cells], &waivers) {
             let n = e.lines().filter(|l| l.starts_with("%Warning")).count();
             let head: Vec<&str> = e.lines().take(40).collect();
             panic!("{}: {n} lint warnings:\n{}", top.display(), head.join("\n"));
@@ -67,9 +81,10 @@ fn verilator_lint_is_clean() {
 
 #[test]
 fn yosys_finds_no_latch_loop_or_undriven_net() {
-    let (_, tops) = emit();
+    let (waivers, tops) = emit();
+    let cells = waivers.with_file_name("ecp5_cells.v");
     for top in &tops {
-        let stat = yosys_check_with(top, YosysFlow::Elaborate)
+        let stat = yosys_check_with_cells(top, &[&cells], YosysFlow::Elaborate)
             .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
         eprintln!("{}: {stat}", top.display());
     }
@@ -116,4 +131,36 @@ fn synth_shell_is_lint_clean() {
     let stat = yosys_check_with(&top, YosysFlow::Elaborate)
         .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
     eprintln!("{}: {stat}", top.display());
+}
+
+/// The board design instantiates the ECP5 PLL (`hdl/src/ecp5_pll.rs`) with the dividers of
+/// 25 -> 100 MHz, and the stand-in the gates read for it is a black box to yosys (so the
+/// elaboration check never takes the stand-in's pass-through for the real cell).
+#[test]
+fn board_has_the_pll_and_its_stand_in_is_a_black_box() {
+    let (_, board) = roce_cc_hdl::verilog_tops()
+        .into_iter()
+        .find(|(name, _)| name == roce_cc_hdl::BOARD_ULX3S)
+        .expect("the board design is shipped");
+    assert_eq!(
+        board.matches("EHXPLLL #(").count(),
+        1,
+        "one PLL on the board"
+    );
+    for want in [
+        "(* FREQUENCY_PIN_CLKI=\"25\" *)",
+        "(* FREQUENCY_PIN_CLKOP=\"100\" *)",
+        ".CLKI_DIV(1),",
+        ".CLKFB_DIV(4),",
+        ".CLKOP_DIV(6),",
+        ".FEEDBK_PATH(\"CLKOP\")",
+    ] {
+        assert!(board.contains(want), "board Verilog lacks {want:?}");
+    }
+    let cells = roce_cc_hdl::LINT_VENDOR_CELLS;
+    let at = cells.find("module EHXPLLL").expect("EHXPLLL stand-in");
+    assert!(
+        cells[..at].trim_end().ends_with("(* blackbox *)"),
+        "the EHXPLLL stand-in must be a yosys black box"
+    );
 }

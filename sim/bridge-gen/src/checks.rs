@@ -21,9 +21,17 @@ const LATCH_CELLS: &[&str] = &[
 /// file) waives; otherwise `Err` with Verilator's messages. `DECLFILENAME` (file name differs
 /// from the module name) is off because rust-hdl names every top module `top`.
 pub fn lint_top(verilog: &Path, waivers: &Path) -> Result<(), String> {
+    lint_top_with_cells(verilog, &[], waivers)
+}
+
+/// [`lint_top`] for a top that instantiates vendor cells: `cells` (Verilog files of
+/// lint-only stand-ins for those cells, e.g. `roce_cc_hdl::LINT_VENDOR_CELLS` written to a
+/// file) are read before the top and linted with it.
+pub fn lint_top_with_cells(verilog: &Path, cells: &[&Path], waivers: &Path) -> Result<(), String> {
     let mut cmd = Command::new(tools::verilator());
     cmd.args(["--lint-only", "-Wall", "-Wno-DECLFILENAME"])
         .arg(waivers)
+        .args(cells)
         .arg(verilog)
         .args(["--top-module", "top"]);
     tools::run(&mut cmd).map(|_| ())
@@ -54,6 +62,18 @@ pub enum YosysFlow {
 /// Like [`yosys_check`], taking the design through `flow` before `check -assert` and the
 /// latch check.
 pub fn yosys_check_with(verilog: &Path, flow: YosysFlow) -> Result<String, String> {
+    yosys_check_with_cells(verilog, &[], flow)
+}
+
+/// [`yosys_check_with`] for a top that instantiates vendor cells: `cells` (Verilog files
+/// whose modules are marked `(* blackbox *)`) are read before the top, so `hierarchy
+/// -check` knows them. For [`YosysFlow::Elaborate`] and [`YosysFlow::Generic`]; `synth_ecp5`
+/// reads Lattice's own cell library and needs none.
+pub fn yosys_check_with_cells(
+    verilog: &Path,
+    cells: &[&Path],
+    flow: YosysFlow,
+) -> Result<String, String> {
     let stat = scratch_file("stat.txt");
     let steps = match flow {
         YosysFlow::Elaborate => "hierarchy -check -top top; proc; flatten; opt_clean",
@@ -66,7 +86,7 @@ pub fn yosys_check_with(verilog: &Path, flow: YosysFlow) -> Result<String, Strin
         stat.display()
     );
     let mut cmd = Command::new(tools::yosys());
-    cmd.args(["-q", "-p", &script]).arg(verilog);
+    cmd.args(["-q", "-p", &script]).args(cells).arg(verilog);
     let result = tools::run(&mut cmd);
     let summary = std::fs::read_to_string(&stat).map(|text| stat_summary(&text));
     let _ = std::fs::remove_file(&stat);

@@ -44,7 +44,9 @@ mod runtime;
 mod shim;
 mod tools;
 
-pub use checks::{YosysFlow, lint_top, yosys_check, yosys_check_with};
+pub use checks::{
+    YosysFlow, lint_top, lint_top_with_cells, yosys_check, yosys_check_with, yosys_check_with_cells,
+};
 pub use ports::{Dir, Port, ports_of};
 pub use runtime::build_runtime;
 
