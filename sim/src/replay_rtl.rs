@@ -84,8 +84,13 @@ impl ReplayEngine for RtlEngine {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(events[events.len() - 1].t_ns));
                 idle_cycles += 1;
                 // The last answers leave the RP `RP_REPORT_LATENCY` cycles after their
-                // event (the NP's are quicker); 64 more is a margin.
-                if idle_cycles > roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY as u32 + 64 {
+                // event, plus what the interlock held them in the RP's input queue (the
+                // NP's are quicker); 64 more is a margin.
+                if idle_cycles
+                    > (roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY
+                        + roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX) as u32
+                        + 64
+                {
                     return Err("the RTL did not answer every event".into());
                 }
             }

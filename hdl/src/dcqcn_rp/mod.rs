@@ -71,6 +71,12 @@ use widths::*;
 /// [`UPD_STAGES`](update::UPD_STAGES) registers, the report register.
 pub const RP_REPORT_LATENCY: usize = 8 + UPD_STAGES;
 
+/// The longest an accepted event can wait in the input queue and HZ when the report stream
+/// keeps up: it and the two events ahead of it are each held by the interlock for at most
+/// `UPD_STAGES + 1` cycles. A caller that waits for the last answers after a burst waits
+/// this much longer than [`RP_REPORT_LATENCY`].
+pub const RP_QUEUE_WAIT_MAX: usize = 3 * (UPD_STAGES + 1);
+
 /// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
 pub const REP_FIFO_AW: usize = 8;
 
