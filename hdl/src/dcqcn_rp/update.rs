@@ -174,8 +174,6 @@ pub struct CtxD {
     pub seg1_rel_phase: Bits<PHASE_W>,
     pub seg1_rel_rc: Bits<RATE_W>,
     pub seg1_rel_rt: Bits<RATE_W>,
-    /// The increase timer fired after the cut.
-    pub k2_any: Bit,
 }
 
 /// What step E1 leaves for step E's end while the byte event's run and the divisions go on.
@@ -400,6 +398,11 @@ pub struct RpUpdate {
     /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a RAM).
     ctx_d_in: Signal<Local, CtxD>,
     ctx_d: DelayLine<CtxD, CTX_AW>,
+    /// The increase timer fired after the cut (`f_k2`'s count is not zero), registered:
+    /// its two carry chains must not end at the delay line's RAM input.
+    k2_q: DFF<Bit>,
+    /// `k2_q` beside `seg2` (`SEG_STAGES` more steps: with `k2_q`, as long as `ctx_d`).
+    k2_line: DelayLine<Bit, CTX_AW>,
     // The context at step E1, out of the line.
     d_word: Signal<Local, QpWord>,
     d_now: Signal<Local, TimeWord>,
@@ -632,6 +635,8 @@ impl Default for RpUpdate {
             seg2_w: Default::default(),
             ctx_d_in: Default::default(),
             ctx_d: DelayLine::new(SEG_STAGES + 1),
+            k2_q: Default::default(),
+            k2_line: DelayLine::new(SEG_STAGES),
             d_word: Default::default(),
             d_now: Default::default(),
             d_ev: Default::default(),
@@ -740,6 +745,7 @@ impl Logic for RpUpdate {
         dff_setup!(
             self,
             clock,
+            k2_q,
             i_old,
             i_now,
             i_ev,
@@ -1066,7 +1072,12 @@ impl Logic for RpUpdate {
         self.ctx_d_in.next.seg1_rel_phase = self.c_seg1.q.val().rel_phase;
         self.ctx_d_in.next.seg1_rel_rc = self.c_seg1.q.val().rel_rc;
         self.ctx_d_in.next.seg1_rel_rt = self.c_seg1.q.val().rel_rt;
-        self.ctx_d_in.next.k2_any = self.f_k2.n.val().any();
+        if self.en.val() {
+            self.k2_q.d.next = self.f_k2.n.val().any();
+        }
+        self.k2_line.clock.next = self.clock.val();
+        self.k2_line.en.next = self.en.val();
+        self.k2_line.d.next = self.k2_q.q.val();
         self.ctx_d.clock.next = self.clock.val();
         self.ctx_d.en.next = self.en.val();
         self.ctx_d.d.next = self.ctx_d_in.val();
@@ -1077,7 +1088,7 @@ impl Logic for RpUpdate {
         self.d_do_cut.next = self.ctx_d.q.val().do_cut;
         self.d_dec_any.next = self.ctx_d.q.val().dec_any;
         self.d_alpha_now.next = self.ctx_d.q.val().alpha_now;
-        self.d_k2_any.next = self.ctx_d.q.val().k2_any;
+        self.d_k2_any.next = self.k2_line.q.val();
         if self.en.val() {
             // `seg2`'s result; the context comes out of `ctx_d`.
             self.d_seg2.d.next = self.seg2_w.val();
