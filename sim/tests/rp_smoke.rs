@@ -2,8 +2,9 @@
 //! a quick, deterministic check that runs before the proptest campaign.
 
 use roce_cc_params::Params;
+use roce_cc_sim::dcqcn_rp::RpCounters;
 use roce_cc_sim::lockstep::Named;
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RateOut, RpOuts, RpPins};
 use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
@@ -35,13 +36,13 @@ fn stream() -> Vec<Step> {
         .collect()
 }
 
-#[test]
-fn three_implementations_agree_on_a_fixed_stream() {
+/// `steps` through the golden model, rust-hdl and Verilator for 16 QPs in lock step
+/// (panics with the first mismatch); the reports taken and the golden counters.
+fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters) {
     let p = Params {
         qps: 16,
         ..Params::default()
     };
-    let steps = stream();
     let mut g = GoldenRpCycle::new(&p);
     let mut h = HdlRp::<4>::new(&p);
     let mut v = VerilatedRp::exact(&p).expect("16-QP model is built");
@@ -50,8 +51,15 @@ fn three_implementations_agree_on_a_fixed_stream() {
         ("rust-hdl", &mut h),
         ("verilator", &mut v),
     ];
+    let reports = run_lockstep(&p, steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
+    (reports, g.counters())
+}
+
+#[test]
+fn three_implementations_agree_on_a_fixed_stream() {
+    let steps = stream();
     let t = std::time::Instant::now();
-    let reports = run_lockstep(&p, &steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
+    let (reports, c) = all_three_16_qps(&steps);
     eprintln!("{} cycles in {:?}", steps.len(), t.elapsed());
     let limited = reports.iter().filter(|r| r.report.limited).count();
     // The stream must exercise the interesting states, or the agreement means little.
@@ -64,7 +72,6 @@ fn three_implementations_agree_on_a_fixed_stream() {
     // ... and increase events (compared every cycle above). With the connectx profile's
     // frequent cuts this stream reaches fast recovery and additive increase only; the
     // proptest campaign (`rp_three_way.rs`) covers hyper increase.
-    let c = g.counters();
     eprintln!("{c:?}");
     assert!(c.increase_fr > 0 && c.increase_ai > 0, "{c:?}");
 }
@@ -77,10 +84,6 @@ fn three_implementations_agree_on_a_fixed_stream() {
 /// order, and resume.
 #[test]
 fn report_fifo_fills_under_backpressure_and_drains() {
-    let p = Params {
-        qps: 16,
-        ..Params::default()
-    };
     let steps: Vec<Step> = (0..1700u32)
         .map(|i| Step {
             ctl: None,
@@ -91,15 +94,7 @@ fn report_fifo_fills_under_backpressure_and_drains() {
             m_ready: i >= 700,
         })
         .collect();
-    let mut g = GoldenRpCycle::new(&p);
-    let mut h = HdlRp::<4>::new(&p);
-    let mut v = VerilatedRp::exact(&p).expect("16-QP model is built");
-    let mut duts: Vec<Named<RpPins, RpOuts>> = vec![
-        ("golden", &mut g),
-        ("rust-hdl", &mut h),
-        ("verilator", &mut v),
-    ];
-    let reports = run_lockstep(&p, &steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
+    let (reports, _) = all_three_16_qps(&steps);
     let owed = roce_cc_hdl::dcqcn_rp::REP_CREDITS;
     // 1700 offered; while stalled the RP takes about REP_CREDITS events plus its queue,
     // so well under 1700 get through, and after the stall one per cycle again.
