@@ -36,8 +36,11 @@
 //! only S1, the slot it fills, is compared in HZ itself. The decision is an OR of registered
 //! bits and one `QB`-bit compare, never a compare against the input pins.
 //!
-//! When `m_rate_valid && !m_rate_ready` the pipeline from Q0 on holds; the input queue
-//! still fills until Q1 is taken.
+//! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
+//! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
+//! When `m_rate_valid && !m_rate_ready` reports collect in the FIFO; HZ sends an event into
+//! S1 only while fewer than [`REP_CREDITS`] reports were owed the cycle before, so the FIFO
+//! never overflows; then the input queue fills and the readies drop.
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
