@@ -162,7 +162,8 @@ pub struct DcqcnRp<const QB: usize> {
     /* Rate report stream: one report per accepted event, in acceptance order */
     /// A report is offered.
     pub m_rate_valid: Signal<Out, Bit>,
-    /// The consumer takes the report; low holds the whole pipeline.
+    /// The consumer takes the report; while low, reports wait in the report FIFO (and the
+    /// inputs stop once `REP_CREDITS` are owed).
     pub m_rate_ready: Signal<In, Bit>,
     /// QP reported.
     pub m_rate_qp: Signal<Out, Bits<QB>>,
