@@ -111,7 +111,8 @@ pub struct RoceCcCore<const QB: usize> {
     /* Per-QP rate reports (one per accepted RP event) */
     /// A report is offered.
     pub m_rate_valid: Signal<Out, Bit>,
-    /// The consumer (pacer) takes it; low holds the RP.
+    /// The consumer (pacer) takes it; while low, reports collect in the RP's report FIFO,
+    /// and the RP's inputs stop when it is full.
     pub m_rate_ready: Signal<In, Bit>,
     /// QP reported.
     pub m_rate_qp: Signal<Out, Bits<QB>>,
