@@ -428,18 +428,7 @@ mod tests {
     fn board_verilog_instantiates_the_pll_and_clocks_everything_from_it() {
         let v = crate::verilog_of(BoardUlx3s::<1>::with_qps_baud(BOARD_BAUD));
         assert_eq!(v.matches("EHXPLLL #(").count(), 1, "one PLL");
-        for want in [
-            "(* FREQUENCY_PIN_CLKI=\"25\" *)",
-            "(* FREQUENCY_PIN_CLKOP=\"100\" *)",
-            ".CLKI_DIV(1),",
-            ".CLKFB_DIV(4),",
-            ".CLKOP_DIV(6),",
-            ".CLKOP_CPHASE(2),",
-            ".CLKOP_FPHASE(0),",
-            ".CLKOP_ENABLE(\"ENABLED\"),",
-            ".FEEDBK_PATH(\"CLKOP\")",
-            ".LOCK(pll_lock)",
-        ] {
+        for want in crate::ecp5_pll::PLL_25_TO_100_MARKERS {
             assert!(v.contains(want), "board Verilog lacks {want:?}");
         }
         // The oscillator goes to the PLL only: every other instance's clock is the PLL's.

@@ -194,6 +194,24 @@ always @(*) locked = pll_lock;
     )
 }
 
+/// What the Verilog of a [`PLL_25_TO_100`] instance must contain, written out by hand
+/// (not derived from the config): its frequency attributes, the cell and its divider and
+/// feedback parameters. The PLL's own test and the board's test both check these.
+#[cfg(test)]
+pub(crate) const PLL_25_TO_100_MARKERS: &[&str] = &[
+    "(* FREQUENCY_PIN_CLKI=\"25\" *)",
+    "(* FREQUENCY_PIN_CLKOP=\"100\" *)",
+    "EHXPLLL #(",
+    ".CLKI_DIV(1),",
+    ".CLKFB_DIV(4),",
+    ".CLKOP_DIV(6),",
+    ".CLKOP_CPHASE(2),",
+    ".CLKOP_FPHASE(0),",
+    ".CLKOP_ENABLE(\"ENABLED\"),",
+    ".FEEDBK_PATH(\"CLKOP\")",
+    ".LOCK(pll_lock)",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,24 +226,14 @@ mod tests {
     #[test]
     fn verilog_has_the_instance_and_its_parameters() {
         let v = custom_verilog(&PLL_25_TO_100);
-        for want in [
-            "(* FREQUENCY_PIN_CLKI=\"25\" *)",
-            "(* FREQUENCY_PIN_CLKOP=\"100\" *)",
-            "EHXPLLL #(",
-            ".CLKI_DIV(1),",
-            ".CLKFB_DIV(4),",
-            ".CLKOP_DIV(6),",
-            ".CLKOP_CPHASE(2),",
-            ".CLKOP_FPHASE(0),",
-            ".CLKOP_ENABLE(\"ENABLED\"),",
-            ".FEEDBK_PATH(\"CLKOP\")",
+        let ports = [
             ".CLKI(clk_in),",
             ".CLKFB(pll_clkop),",
             ".CLKOP(pll_clkop),",
-            ".LOCK(pll_lock)",
             "always @(*) clk_out = pll_clkop;",
             "always @(*) locked = pll_lock;",
-        ] {
+        ];
+        for want in PLL_25_TO_100_MARKERS.iter().chain(&ports) {
             assert!(v.contains(want), "missing {want:?} in\n{v}");
         }
     }
