@@ -4,31 +4,37 @@
 //! `sim::dcqcn_np::NpConfig::new`; `sim::cfg_compiler` adds the timing.
 //!
 //! ```text
-//!  start ─► latch params ─► DIV: 5 divisions, 24 cycles each ─► TABLE_LO: 128 writes ─► TABLE_HI: 128 writes ─► commit
-//!                            2^18 / dce_tcp_rtt                  c^j, j = 0..127          c^(128 j)              rp_cfg, np_cfg
-//!                            2^18 / rpg_time_reset               (one multiply each)     (one multiply each)    (busy falls)
+//!  start ─► latch params ─► DIV: 5 divisions, 24 cycles each ─► TABLE_LO: 128 entries ─► TABLE_HI: 128 entries ─► commit
+//!                            2^18 / dce_tcp_rtt                  c^j, j = 0..127           c^(128 j)               rp_cfg, np_cfg
+//!                            2^18 / rpg_time_reset               (4 cycles each: one       (4 cycles each)         (busy falls)
+//!                                                                pipelined multiply)
 //!                            (100 - rpg_min_dec_fac) 2^16 / 100
 //!                            2^20 / rpg_ai_rate, 2^20 / rpg_hai_rate
 //! ```
 //!
 //! A `start` while idle latches `params` at the clock edge; `busy` is high for exactly
 //! [`COMPILE_CYCLES`] cycles from the next one. The power table is written on `tbl_*`
-//! (the RP's load port) in cycles 120..=375 of that window: `c^j` at address `j` in
-//! 120..=247, `c^(128 j)` at `128 + j` in 248..=375, where `c = (1024 - dce_tcp_g) / 1024`
-//! in Q.24 and each entry is the previous one times `c` (or `c^128`), truncated. The new
+//! (the RP's load port), one entry every [`TBL_PERIOD`] = 4 cycles after the divisions:
+//! `c^j` at address `j` in cycle `120 + 4 j` of that window, `c^(128 j)` at `128 + j` in
+//! cycle `120 + 4 (128 + j)` (the last write is in cycle 1140 of 1144), where
+//! `c = (1024 - dce_tcp_g) / 1024` in Q.24 and each entry is the previous one times `c` (or
+//! `c^128`), truncated. An entry takes four cycles because the next one is its product:
+//! the multiply is pipelined over three registers ([`PipeMul`]) and the product returns to
+//! the running power in a fourth, so no cycle holds more than one DSP pass or one carry
+//! chain (a 25 x 25 combinational multiply with its adder tree took 15.8 ns). The new
 //! `rp_cfg` and `np_cfg` appear together when `busy` falls; until then the previous ones
 //! stay. The caller keeps the units idle while `busy` is high. `start` while busy is
 //! ignored. After `reset` the outputs are all zero (not a valid configuration) until the
 //! first compile.
 //!
 //! The divisions are restoring, one quotient bit per cycle (24-bit numerator, 20-bit
-//! divisor). The multiplies are one 25 x 25 `WideMul` (a DSP block). The parameters are
+//! divisor). The multiplies are one 25 x 25 [`PipeMul`] (four DSP blocks). The parameters are
 //! assumed valid: the register block refuses out-of-range values before they get here.
 
 use crate::dcqcn_np::{DSCP_W, NpCfgWord, PRIO_W};
 use crate::dcqcn_rp::state::RpCfgWord;
 use crate::dcqcn_rp::widths::*;
-use crate::wide_mul::WideMul;
+use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -39,8 +45,12 @@ pub const MBPS_W: usize = 20;
 pub const DIVISIONS: u32 = 5;
 /// Cycles of the divisions (24 each); the table writes follow.
 pub const DIV_CYCLES: u32 = DIVISIONS * 24;
-/// Cycles `busy` is high for one compile: the divisions, then 256 table writes.
-pub const COMPILE_CYCLES: u32 = DIV_CYCLES + 256;
+/// Cycles per power-table entry: the entry's product goes through the pipelined
+/// multiplier ([`PIPE_MUL_STAGES`] registers) and back into the running power (one more).
+pub const TBL_PERIOD: u32 = PIPE_MUL_STAGES as u32 + 1;
+/// Cycles `busy` is high for one compile: the divisions, then 256 table entries of
+/// [`TBL_PERIOD`] cycles each.
+pub const COMPILE_CYCLES: u32 = DIV_CYCLES + 256 * TBL_PERIOD;
 
 /// The parameters as the host writes them (ConnectX names and units; ranges as in
 /// `roce_cc_params::SPECS`). `clock_mhz` and `qps` are fixed by the build and are not here.
@@ -134,10 +144,28 @@ pub struct CfgCompiler {
     recip_hai: DFF<Bits<STEP_RECIP_W>>,
     max_cut: DFF<Bits<CUTFRAC_W>>,
     acc: DFF<Bits<POW_W>>,
-    c128: DFF<Bits<POW_W>>,
+    /// The multiplier's constant operand, a register so that no selection sits before the
+    /// DSPs: `c` (Q.10, an integer up to 1024) through the low table, `c^128` (Q.24)
+    /// through the high one. Loaded when each table starts.
+    mul_b: DFF<Bits<POW_W>>,
     rp_q: DFF<RpCfgWord>,
     np_q: DFF<NpCfgWord>,
-    mul: WideMul<POW_W, POW_W, 50>,
+    /// The max rate, Mb/s Q.8, registered from the latched parameters (settled two cycles
+    /// after `start`, long before the commit), so that its comparison and the first-CNP
+    /// rate's are not one path.
+    max_q8_r: DFF<Bits<RATE_W>>,
+    /// The first-CNP rate, Mb/s Q.8, registered from `max_q8_r`.
+    first_q8_r: DFF<Bits<RATE_W>>,
+    /// The power step, `acc * c` (or `acc * c^128`), pipelined.
+    mul: PipeMul<POW_W, POW_W>,
+    /// `c = 1024 - dce_tcp_g`, registered from the latched parameters.
+    c_r: DFF<Bits<G_W>>,
+    /// Cycle within the current table entry, `0..TBL_PERIOD`; the entry is written in
+    /// cycle 0 and its successor is taken from the multiplier in the last.
+    sub: DFF<Bits<2>>,
+    k_last_sub: Constant<Bits<2>>,
+    k_one_sub: Constant<Bits<2>>,
+    k_zero_sub: Constant<Bits<2>>,
     ext_c: ZeroExt<G_W, POW_W>,
     ext_ai: ZeroExt<MBPS_W, RATE_W>,
     ext_hai: ZeroExt<MBPS_W, RATE_W>,
@@ -188,8 +216,8 @@ pub struct CfgCompiler {
     rem_next: Signal<Local, Bits<DREM_W>>,
     next_num: Signal<Local, Bits<NUM_BITS>>,
     next_den: Signal<Local, Bits<MBPS_W>>,
-    product: Signal<Local, Bits<50>>,
-    mul_unused: Signal<Local, Bits<50>>,
+    product: Signal<Local, Bits<64>>,
+    mul_unused: Signal<Local, Bits<64>>,
 }
 
 impl Default for CfgCompiler {
@@ -218,10 +246,17 @@ impl Default for CfgCompiler {
             recip_hai: Default::default(),
             max_cut: Default::default(),
             acc: Default::default(),
-            c128: Default::default(),
+            mul_b: Default::default(),
             rp_q: Default::default(),
             np_q: Default::default(),
-            mul: WideMul::new(),
+            max_q8_r: Default::default(),
+            first_q8_r: Default::default(),
+            mul: PipeMul::new(),
+            c_r: Default::default(),
+            sub: Default::default(),
+            k_last_sub: Constant::new(((TBL_PERIOD - 1) as u64).into()),
+            k_one_sub: Constant::new(1.into()),
+            k_zero_sub: Constant::new(0.into()),
             ext_c: Default::default(),
             ext_ai: Default::default(),
             ext_hai: Default::default(),
@@ -296,13 +331,18 @@ impl Logic for CfgCompiler {
             recip_hai,
             max_cut,
             acc,
-            c128,
+            mul_b,
             rp_q,
-            np_q
+            np_q,
+            max_q8_r,
+            first_q8_r,
+            c_r,
+            sub
         );
 
         // ---- simple derivations (from the latched parameters) ----
         self.c.next = self.k_1024.val() - self.p.q.val().g;
+        self.c_r.d.next = self.c.val();
         self.max_mbps.next = self.p.q.val().line_rate;
         if (self.p.q.val().max_rate != self.k_zero_mbps.val())
             & (self.p.q.val().max_rate < self.p.q.val().line_rate)
@@ -311,13 +351,15 @@ impl Logic for CfgCompiler {
         }
         self.ext_max.i.next = self.max_mbps.val();
         self.max_q8.next = self.ext_max.o.val() << 8;
+        self.max_q8_r.d.next = self.max_q8.val();
         self.ext_first.i.next = self.p.q.val().first_rate;
-        self.first_q8.next = self.max_q8.val();
+        self.first_q8.next = self.max_q8_r.q.val();
         if (self.p.q.val().first_rate != self.k_zero_mbps.val())
-            & ((self.ext_first.o.val() << 8) < self.max_q8.val())
+            & ((self.ext_first.o.val() << 8) < self.max_q8_r.q.val())
         {
             self.first_q8.next = self.ext_first.o.val() << 8;
         }
+        self.first_q8_r.d.next = self.first_q8.val();
         self.ext_ai.i.next = self.p.q.val().ai_rate;
         self.ext_hai.i.next = self.p.q.val().hai_rate;
         self.ext_min.i.next = self.p.q.val().min_rate;
@@ -355,12 +397,11 @@ impl Logic for CfgCompiler {
         }
 
         // ---- multiplier for the power tables ----
-        self.ext_c.i.next = self.c.val();
+        self.ext_c.i.next = self.c_r.q.val();
+        self.mul.clock.next = self.clock.val();
+        self.mul.en.next = true;
         self.mul.a.next = self.acc.q.val();
-        self.mul.b.next = self.ext_c.o.val();
-        if self.phase.q.val() == self.k_hi.val() {
-            self.mul.b.next = self.c128.q.val();
-        }
+        self.mul.b.next = self.mul_b.q.val();
         self.product.next = self.mul.p.val();
         self.mul_unused.next = self.product.val();
 
@@ -371,6 +412,7 @@ impl Logic for CfgCompiler {
                 self.phase.d.next = self.k_div.val();
                 self.div_idx.d.next = 0.into();
                 self.step.d.next = 0.into();
+                self.sub.d.next = 0.into();
                 self.quo.d.next = self.k_recip_num.val();
                 self.rem.d.next = 0.into();
                 self.den.d.next = self.ext_rtt.o.val();
@@ -399,9 +441,14 @@ impl Logic for CfgCompiler {
                 if self.div_idx.q.val() == self.k_div_last.val() {
                     self.phase.d.next = self.k_lo.val();
                     self.acc.d.next = self.k_one_pow.val();
+                    self.mul_b.d.next = self.ext_c.o.val();
                 }
             }
+        } else if self.sub.q.val() != self.k_last_sub.val() {
+            // The entry `acc` was written in sub-cycle 0; its product is on its way.
+            self.sub.d.next = self.sub.q.val() + self.k_one_sub.val();
         } else {
+            self.sub.d.next = 0.into();
             self.step.d.next = self.step.q.val() + self.k_one_step.val();
             if self.phase.q.val() == self.k_lo.val() {
                 self.acc.d.next = self.product.val().get_bits::<POW_W>(10);
@@ -412,7 +459,7 @@ impl Logic for CfgCompiler {
                 self.step.d.next = 0.into();
                 if self.phase.q.val() == self.k_lo.val() {
                     self.phase.d.next = self.k_hi.val();
-                    self.c128.d.next = self.product.val().get_bits::<POW_W>(10);
+                    self.mul_b.d.next = self.product.val().get_bits::<POW_W>(10);
                     self.acc.d.next = self.k_one_pow.val();
                 } else {
                     self.phase.d.next = self.k_idle.val();
@@ -422,11 +469,11 @@ impl Logic for CfgCompiler {
                     self.rp_q.d.next.p_inc = self.p.q.val().time_reset;
                     self.rp_q.d.next.recip_alpha = self.recip_alpha.q.val();
                     self.rp_q.d.next.recip_inc = self.recip_inc.q.val();
-                    self.rp_q.d.next.max_rate = self.max_q8.val();
+                    self.rp_q.d.next.max_rate = self.max_q8_r.q.val();
                     self.rp_q.d.next.ai_rate = self.ext_ai.o.val() << 8;
                     self.rp_q.d.next.hai_rate = self.ext_hai.o.val() << 8;
                     self.rp_q.d.next.min_rate = self.ext_min.o.val() << 8;
-                    self.rp_q.d.next.first_rate = self.first_q8.val();
+                    self.rp_q.d.next.first_rate = self.first_q8_r.q.val();
                     self.rp_q.d.next.alpha_init = self.ext_ainit.o.val() << 10;
                     self.rp_q.d.next.g = self.p.q.val().g;
                     self.rp_q.d.next.cut_shift = self.ext_gd.o.val() + self.k_ten.val();
@@ -451,8 +498,9 @@ impl Logic for CfgCompiler {
         }
 
         self.busy.next = self.phase.q.val() != self.k_idle.val();
-        self.tbl_we.next =
-            (self.phase.q.val() == self.k_lo.val()) | (self.phase.q.val() == self.k_hi.val());
+        self.tbl_we.next = ((self.phase.q.val() == self.k_lo.val())
+            | (self.phase.q.val() == self.k_hi.val()))
+            & (self.sub.q.val() == self.k_zero_sub.val());
         self.ext_step.i.next = self.step.q.val();
         self.tbl_addr.next = self.ext_step.o.val();
         if self.phase.q.val() == self.k_hi.val() {

@@ -15,9 +15,23 @@
 //! - a read of an unmapped address: DECERR; of a `_lo` counter: also latches its `_hi`;
 //! - a write: unmapped → DECERR; read-only, or a partial strobe to a register that cannot
 //!   take it, or a value out of range → SLVERR with nothing changed; each error counts in
-//!   `reg_decerr` / `reg_slverr` (48 bits, read as 64);
-//! - writes wait (no `reg_ack`) while an apply runs (`busy`); reads are answered at once, so
-//!   `status` shows the apply;
+//!   `reg_decerr` / `reg_slverr` (48 bits, read as 64), one cycle after the answer;
+//! - writes wait (no `reg_ack`) while an apply runs (`busy`); reads do not wait, so
+//!   `status` shows the apply (one cycle after `busy`: it reads a register of it);
+//! - a read is answered two cycles after it is accepted: the map registers which register
+//!   the address selects (one-hot), then the decode's answer (mapped, the read value, a
+//!   counter's high half) is registered ([`ReadCheck`]) and returned from that register;
+//! - a write is answered four cycles after it is accepted, in five register steps: the
+//!   cycle it is accepted the map registers every parameter's value after the write; the
+//!   next (`wr_acc`) it registers each one's range check; the next (`wr_chk`) the decode's
+//!   answers (mapped, writable, partial strobe, kind, the AND of the checks as `param_ok`,
+//!   the merged value) are registered ([`WriteCheck`]); the next (`wr_pend`) the write is
+//!   decided from that register alone into another ([`WriteAction`]); the next (`wr_act`)
+//!   it is carried out and answered. The register port holds its address and data
+//!   throughout. The decode's read multiplexer and
+//!   range comparisons therefore end at registers, and neither `busy` nor a comparison
+//!   reaches the response, the error counters or the staged parameters' enables in the
+//!   same cycle (the 100 MHz board clock needs that);
 //! - `qp_sel` and `qp_cmd` are answered when the core's report for the command (a query,
 //!   a QP reset or a mode change, on the core's command stream) arrives; the report is the
 //!   window's snapshot.
@@ -34,6 +48,75 @@ use crate::zero_ext::ZeroExt;
 use roce_cc_params::Params;
 use roce_cc_regmap::FwId;
 use rust_hdl::prelude::*;
+
+/// A write's checks, registered the cycle it is accepted and used the cycle after, so
+/// that the decode's multiplexers and range comparisons end at a register instead of
+/// running on into the response, the counters and the staged parameters' enables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct WriteCheck {
+    /// `addr` is a register.
+    pub mapped: Bit,
+    /// The register is RW or WO.
+    pub writable: Bit,
+    /// A partial strobe to a register that cannot take one.
+    pub strb_bad: Bit,
+    /// The register is a staged parameter.
+    pub is_param: Bit,
+    /// The write keeps every staged parameter in its range.
+    pub param_ok: Bit,
+    /// The register is `ctrl`.
+    pub is_ctrl: Bit,
+    /// The register is `qp_sel`.
+    pub is_qp_sel: Bit,
+    /// The register is `qp_cmd`.
+    pub is_qp_cmd: Bit,
+    /// The register is `qp_mode_arg`.
+    pub is_qp_mode_arg: Bit,
+    /// The register is `qp_rate_arg`.
+    pub is_qp_rate_arg: Bit,
+    /// The value the write would leave (strobed bytes over the current value).
+    pub merged: Bits<32>,
+}
+
+/// A read's answer from the decode, registered the cycle the read is accepted and
+/// returned the cycle after (the read multiplexer ends at this register).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct ReadCheck {
+    /// `addr` is a register.
+    pub mapped: Bit,
+    /// The register is a counter's `_lo` half (the read latches its `_hi`).
+    pub is_counter_lo: Bit,
+    /// What the read returns.
+    pub rdata: Bits<32>,
+    /// The high half of the counter whose `_lo` is read.
+    pub hi_of_lo: Bits<32>,
+}
+
+/// What a write does, decided from its [`WriteCheck`] and registered; carried out the
+/// cycle after.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct WriteAction {
+    /// Answer the access now (a QP command is answered later, with its report).
+    pub ack: Bit,
+    /// Response: OKAY, SLVERR or DECERR.
+    pub resp: Bits<AXIL_RESP_W>,
+    /// Store the write in its staged parameter.
+    pub commit: Bit,
+    /// `ctrl` = 1: apply the staged parameters.
+    pub apply: Bit,
+    /// Store `value` in `qp_mode_arg`.
+    pub set_mode_arg: Bit,
+    /// Store `value` in `qp_rate_arg`.
+    pub set_rate_arg: Bit,
+    /// Store `value` in `qp_sel`.
+    pub set_qp_sel: Bit,
+    /// Offer a command (`op`) to the core.
+    pub cmd: Bit,
+    /// The command's op.
+    pub op: Bits<CTL_OP_W>,
+    /// The write's merged value.
+    pub value: Bits<32>,
+}
 
 /// The register block's controller for a core of `2^QB` QPs.
 #[derive(LogicBlock)]
@@ -185,7 +268,33 @@ pub struct Csr<const QB: usize> {
     op_reset: Constant<Bits<CTL_OP_W>>,
     op_mode: Constant<Bits<CTL_OP_W>>,
     op_query: Constant<Bits<CTL_OP_W>>,
-    write_go: Signal<Local, Bit>,
+    /// A write was accepted last cycle (the map has registered the parameters' values
+    /// after it).
+    wr_acc: DFF<Bit>,
+    /// The map has registered the range checks of the write; its checks go into `wchk`
+    /// now (the map's `param_ok` is two cycles behind the access).
+    wr_chk: DFF<Bit>,
+    /// `busy`, one cycle late: what `status` reads.
+    status_q: DFF<Bit>,
+    /// A write's checks are in `wchk`; it is decided now (into `wact`).
+    wr_pend: DFF<Bit>,
+    /// A write's decision is in `wact`; it is carried out (and answered) now.
+    wr_act: DFF<Bit>,
+    /// The decision of the write in `wchk` (computed every cycle, used while `wr_act`).
+    wact: DFF<WriteAction>,
+    /// A read was accepted last cycle (the map has registered its address's select); its
+    /// answer goes into `rchk` now.
+    rd_acc: DFF<Bit>,
+    /// A read's answer is in `rchk`; it is answered now.
+    rd_pend: DFF<Bit>,
+    /// The decode's answer for a read (sampled every cycle, used while `rd_pend`).
+    rchk: DFF<ReadCheck>,
+    /// An access was answered DECERR last cycle (`reg_decerr` counts it now).
+    err_dec: DFF<Bit>,
+    /// An access was answered SLVERR last cycle (`reg_slverr` counts it now).
+    err_slv: DFF<Bit>,
+    /// The accepted write's checks (sampled every cycle, used while `wr_pend`).
+    wchk: DFF<WriteCheck>,
 }
 
 impl<const QB: usize> Csr<QB> {
@@ -284,7 +393,18 @@ impl<const QB: usize> Csr<QB> {
             op_reset: Constant::new(0.into()),
             op_mode: Constant::new(1.into()),
             op_query: Constant::new(2.into()),
-            write_go: Default::default(),
+            wr_acc: Default::default(),
+            wr_chk: Default::default(),
+            status_q: Default::default(),
+            wr_pend: Default::default(),
+            wr_act: Default::default(),
+            wact: Default::default(),
+            rd_acc: Default::default(),
+            rd_pend: Default::default(),
+            rchk: Default::default(),
+            err_dec: Default::default(),
+            err_slv: Default::default(),
+            wchk: Default::default(),
         }
     }
 }
@@ -310,6 +430,18 @@ impl<const QB: usize> Logic for Csr<QB> {
             bad_sum,
             apply_q,
             cfg_busy_q,
+            wr_acc,
+            wr_chk,
+            status_q,
+            wr_pend,
+            wr_act,
+            wact,
+            rd_acc,
+            rd_pend,
+            rchk,
+            err_dec,
+            err_slv,
+            wchk,
             app_line_rate,
             p_alpha,
             p_dec,
@@ -323,8 +455,11 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.map.wstrb.next = self.reg_wstrb.val();
         self.map.commit.next = false;
         self.busy.next = self.apply_q.q.val() | self.cfg_busy.val() | self.core_busy.val();
+        // `status` reads `busy` one cycle late (a register), so that the compiler's and the
+        // core's busy logic does not run on into the read multiplexer.
+        self.status_q.d.next = self.busy.val();
         self.map.v_status.next = self.zero32.val();
-        if self.busy.val() {
+        if self.status_q.q.val() {
             self.map.v_status.next = self.one32.val();
         }
         self.map.v_qp_sel.next = self.qp_sel.q.val();
@@ -415,7 +550,46 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.reg_ack.next = false;
         self.reg_rdata.next = self.zero32.val();
         self.reg_resp.next = self.resp_okay.val();
-        self.write_go.next = false;
+        // A write's checks, registered every cycle. A write is accepted (`wr_acc`), the
+        // map registers the parameters' new values and then their range checks
+        // (`wr_chk`), the checks land in `wchk`, and the write is decided from `wchk`
+        // (`wr_pend`), while `reg_*` still hold it.
+        self.wchk.d.next.mapped = self.map.mapped.val();
+        self.wchk.d.next.writable = self.map.writable.val();
+        self.wchk.d.next.strb_bad =
+            (self.reg_wstrb.val() != self.strb_all.val()) & !self.map.partial_ok.val();
+        self.wchk.d.next.is_param = self.map.is_param.val();
+        self.wchk.d.next.param_ok = self.map.param_ok.val();
+        self.wchk.d.next.is_ctrl = self.map.is_ctrl.val();
+        self.wchk.d.next.is_qp_sel = self.map.is_qp_sel.val();
+        self.wchk.d.next.is_qp_cmd = self.map.is_qp_cmd.val();
+        self.wchk.d.next.is_qp_mode_arg = self.map.is_qp_mode_arg.val();
+        self.wchk.d.next.is_qp_rate_arg = self.map.is_qp_rate_arg.val();
+        self.wchk.d.next.merged = self.map.merged.val();
+        self.wr_acc.d.next = false;
+        self.wr_chk.d.next = self.wr_acc.q.val();
+        self.wr_pend.d.next = self.wr_chk.q.val();
+        self.wr_act.d.next = self.wr_pend.q.val();
+        // A read's answer, registered every cycle. A read is accepted (`rd_acc` rises;
+        // the map registers which register `addr` selects), its answer lands in `rchk`
+        // (`rd_pend` rises) and is returned from there.
+        self.rchk.d.next.mapped = self.map.mapped.val();
+        self.rchk.d.next.is_counter_lo = self.map.is_counter_lo.val();
+        self.rchk.d.next.rdata = self.map.rdata.val();
+        self.rchk.d.next.hi_of_lo = self.map.hi_of_lo.val();
+        self.rd_acc.d.next = false;
+        self.rd_pend.d.next = self.rd_acc.q.val();
+        if self.rd_pend.q.val() {
+            self.reg_ack.next = true;
+            if self.rchk.q.val().mapped {
+                self.reg_rdata.next = self.rchk.q.val().rdata;
+                if self.rchk.q.val().is_counter_lo {
+                    self.latched_hi.d.next = self.rchk.q.val().hi_of_lo;
+                }
+            } else {
+                self.reg_resp.next = self.resp_decerr.val();
+            }
+        }
         if (self.state.q.val() == self.st_wait.val()) & self.rep_take.val() {
             self.snap_status.d.next = (self.ext_mode.o.val() << 1) | self.zero32.val();
             if self.rep_limited.val() {
@@ -429,85 +603,120 @@ impl<const QB: usize> Logic for Csr<QB> {
         }
         if self.reg_valid.val() & (self.state.q.val() == self.st_idle.val()) {
             if !self.reg_write.val() {
-                self.reg_ack.next = true;
-                if self.map.mapped.val() {
-                    self.reg_rdata.next = self.map.rdata.val();
-                    if self.map.is_counter_lo.val() {
-                        self.latched_hi.d.next = self.map.hi_of_lo.val();
-                    }
-                } else {
-                    self.reg_resp.next = self.resp_decerr.val();
+                if !self.rd_acc.q.val() & !self.rd_pend.q.val() {
+                    self.rd_acc.d.next = true;
                 }
-            } else if !self.busy.val() {
-                self.write_go.next = true;
+            } else if !self.busy.val()
+                & !self.wr_acc.q.val()
+                & !self.wr_chk.q.val()
+                & !self.wr_pend.q.val()
+                & !self.wr_act.q.val()
+            {
+                self.wr_acc.d.next = true;
             }
         }
-        if self.write_go.val() {
-            self.reg_ack.next = true;
-            if !self.map.mapped.val() {
-                self.reg_resp.next = self.resp_decerr.val();
-            } else if !self.map.writable.val()
-                | ((self.reg_wstrb.val() != self.strb_all.val()) & !self.map.partial_ok.val())
-            {
-                self.reg_resp.next = self.resp_slverr.val();
-            } else if self.map.is_param.val() {
-                self.map.commit.next = true;
-                if !self.map.param_ok.val() {
-                    self.reg_resp.next = self.resp_slverr.val();
-                }
-            } else if self.map.is_ctrl.val() {
-                if self.map.merged.val() == self.one32.val() {
-                    self.apply_q.d.next = true;
-                    self.snap_status.d.next = self.zero32.val();
-                    self.snap_rc.d.next = self.zero32.val();
-                    self.snap_rt.d.next = self.zero32.val();
-                    self.snap_alpha.d.next = self.zero32.val();
-                } else if self.map.merged.val() != self.zero32.val() {
-                    self.reg_resp.next = self.resp_slverr.val();
-                }
-            } else if self.map.is_qp_mode_arg.val() {
-                if self.map.merged.val() > self.two32.val() {
-                    self.reg_resp.next = self.resp_slverr.val();
+        // Decide the write in `wchk` (every cycle) into `wact`; it is carried out the
+        // cycle after (`wr_act`), so the comparisons on the merged value do not drive the
+        // answer, the snapshots or the command registers directly.
+        self.wact.d.next.ack = true;
+        self.wact.d.next.resp = self.resp_okay.val();
+        self.wact.d.next.commit = false;
+        self.wact.d.next.apply = false;
+        self.wact.d.next.set_mode_arg = false;
+        self.wact.d.next.set_rate_arg = false;
+        self.wact.d.next.cmd = false;
+        self.wact.d.next.set_qp_sel = false;
+        self.wact.d.next.op = self.op_query.val();
+        self.wact.d.next.value = self.wchk.q.val().merged;
+        if self.wr_pend.q.val() {
+            if !self.wchk.q.val().mapped {
+                self.wact.d.next.resp = self.resp_decerr.val();
+            } else if !self.wchk.q.val().writable | self.wchk.q.val().strb_bad {
+                self.wact.d.next.resp = self.resp_slverr.val();
+            } else if self.wchk.q.val().is_param {
+                if self.wchk.q.val().param_ok {
+                    self.wact.d.next.commit = true;
                 } else {
-                    self.mode_arg.d.next = self.map.merged.val();
+                    self.wact.d.next.resp = self.resp_slverr.val();
                 }
-            } else if self.map.is_qp_rate_arg.val() {
-                if (self.map.merged.val() == self.zero32.val())
-                    | (self.map.merged.val() > self.ext_line.o.val())
+            } else if self.wchk.q.val().is_ctrl {
+                if self.wchk.q.val().merged == self.one32.val() {
+                    self.wact.d.next.apply = true;
+                } else if self.wchk.q.val().merged != self.zero32.val() {
+                    self.wact.d.next.resp = self.resp_slverr.val();
+                }
+            } else if self.wchk.q.val().is_qp_mode_arg {
+                if self.wchk.q.val().merged > self.two32.val() {
+                    self.wact.d.next.resp = self.resp_slverr.val();
+                } else {
+                    self.wact.d.next.set_mode_arg = true;
+                }
+            } else if self.wchk.q.val().is_qp_rate_arg {
+                if (self.wchk.q.val().merged == self.zero32.val())
+                    | (self.wchk.q.val().merged > self.ext_line.o.val())
                 {
-                    self.reg_resp.next = self.resp_slverr.val();
+                    self.wact.d.next.resp = self.resp_slverr.val();
                 } else {
-                    self.rate_arg.d.next = self.map.merged.val();
+                    self.wact.d.next.set_rate_arg = true;
                 }
-            } else if self.map.is_qp_sel.val() {
-                if self.map.merged.val() >= self.qps.val() {
-                    self.reg_resp.next = self.resp_slverr.val();
+            } else if self.wchk.q.val().is_qp_sel {
+                if self.wchk.q.val().merged >= self.qps.val() {
+                    self.wact.d.next.resp = self.resp_slverr.val();
                 } else {
-                    self.reg_ack.next = false;
-                    self.qp_sel.d.next = self.map.merged.val();
-                    self.ctl_op.d.next = self.op_query.val();
-                    self.state.d.next = self.st_cmd.val();
+                    self.wact.d.next.ack = false;
+                    self.wact.d.next.cmd = true;
+                    self.wact.d.next.set_qp_sel = true;
+                    self.wact.d.next.op = self.op_query.val();
                 }
-            } else if self.map.is_qp_cmd.val() {
-                if self.map.merged.val() == self.one32.val() {
-                    self.reg_ack.next = false;
-                    self.ctl_op.d.next = self.op_reset.val();
-                    self.state.d.next = self.st_cmd.val();
-                } else if self.map.merged.val() == self.two32.val() {
-                    self.reg_ack.next = false;
-                    self.ctl_op.d.next = self.op_mode.val();
-                    self.state.d.next = self.st_cmd.val();
+            } else if self.wchk.q.val().is_qp_cmd {
+                if self.wchk.q.val().merged == self.one32.val() {
+                    self.wact.d.next.ack = false;
+                    self.wact.d.next.cmd = true;
+                    self.wact.d.next.op = self.op_reset.val();
+                } else if self.wchk.q.val().merged == self.two32.val() {
+                    self.wact.d.next.ack = false;
+                    self.wact.d.next.cmd = true;
+                    self.wact.d.next.op = self.op_mode.val();
                 } else {
-                    self.reg_resp.next = self.resp_slverr.val();
+                    self.wact.d.next.resp = self.resp_slverr.val();
                 }
             } else {
-                self.reg_resp.next = self.resp_slverr.val();
+                self.wact.d.next.resp = self.resp_slverr.val();
             }
         }
-        if self.reg_ack.val() & (self.reg_resp.val() == self.resp_decerr.val()) {
+        if self.wr_act.q.val() {
+            self.reg_ack.next = self.wact.q.val().ack;
+            self.reg_resp.next = self.wact.q.val().resp;
+            self.map.commit.next = self.wact.q.val().commit;
+            if self.wact.q.val().apply {
+                self.apply_q.d.next = true;
+                self.snap_status.d.next = self.zero32.val();
+                self.snap_rc.d.next = self.zero32.val();
+                self.snap_rt.d.next = self.zero32.val();
+                self.snap_alpha.d.next = self.zero32.val();
+            }
+            if self.wact.q.val().set_mode_arg {
+                self.mode_arg.d.next = self.wact.q.val().value;
+            }
+            if self.wact.q.val().set_rate_arg {
+                self.rate_arg.d.next = self.wact.q.val().value;
+            }
+            if self.wact.q.val().set_qp_sel {
+                self.qp_sel.d.next = self.wact.q.val().value;
+            }
+            if self.wact.q.val().cmd {
+                self.ctl_op.d.next = self.wact.q.val().op;
+                self.state.d.next = self.st_cmd.val();
+            }
+        }
+        // The error counters count one cycle after the answer (from a register), so the
+        // response logic does not drive their 48-bit enables.
+        self.err_dec.d.next = self.reg_ack.val() & (self.reg_resp.val() == self.resp_decerr.val());
+        self.err_slv.d.next = self.reg_ack.val() & (self.reg_resp.val() == self.resp_slverr.val());
+        if self.err_dec.q.val() {
             self.decerr.d.next = self.decerr.q.val() + self.one_count.val();
         }
-        if self.reg_ack.val() & (self.reg_resp.val() == self.resp_slverr.val()) {
+        if self.err_slv.q.val() {
             self.slverr.d.next = self.slverr.q.val() + self.one_count.val();
         }
 
@@ -525,6 +734,14 @@ impl<const QB: usize> Logic for Csr<QB> {
             self.slverr.d.next = self.zero_count.val();
             self.apply_q.d.next = true;
             self.cfg_busy_q.d.next = false;
+            self.wr_acc.d.next = false;
+            self.wr_chk.d.next = false;
+            self.wr_pend.d.next = false;
+            self.wr_act.d.next = false;
+            self.rd_acc.d.next = false;
+            self.rd_pend.d.next = false;
+            self.err_dec.d.next = false;
+            self.err_slv.d.next = false;
         }
     }
 }

@@ -100,7 +100,7 @@ pub fn hdl_decode() -> String {
     port(
         &mut fields,
         &mut inits,
-        "Store `merged` in the staged parameter at `addr` (only when `param_ok`).",
+        "Store the write at `addr` in its staged parameter. The controller asserts it only for a write whose `param_ok` was true, while `addr`, `wdata` and `wstrb` still hold that write.",
         "commit",
         "In",
         "Bit",
@@ -166,7 +166,7 @@ pub fn hdl_decode() -> String {
         (
             "param_ok",
             "Bit",
-            "Writing `merged` at `addr` leaves every staged parameter in its range.",
+            "Writing `merged` at `addr` leaves every staged parameter in its range. Registered twice: the answer for the `addr`, `wdata` and `wstrb` of two cycles before (each parameter's value after the write is a flip-flop, its range check on that is another; this is the checks' AND).",
         ),
     ];
     for (n, t, d) in outs {
@@ -194,6 +194,14 @@ pub fn hdl_decode() -> String {
             let _ = writeln!(inits, "            ext_{k}: Default::default(),");
         }
         dff.push(format!("st_{k}"));
+        // The parameter's value after the write, registered, and its range check on that,
+        // registered (see `param_ok`).
+        let _ = writeln!(fields, "    nxq_{k}: DFF<Bits<32>>,");
+        let _ = writeln!(inits, "            nxq_{k}: Default::default(),");
+        dff.push(format!("nxq_{k}"));
+        let _ = writeln!(fields, "    ok_{k}: DFF<Bit>,");
+        let _ = writeln!(inits, "            ok_{k}: Default::default(),");
+        dff.push(format!("ok_{k}"));
         local(&mut fields, &mut inits, &format!("cur_{k}"), "Bits<32>");
         local(&mut fields, &mut inits, &format!("nx_{k}"), "Bits<32>");
         konst(
@@ -204,7 +212,7 @@ pub fn hdl_decode() -> String {
             format!("(roce_cc_params::SPECS[{i}].get)(&defaults) as u64"),
         );
     }
-    local(&mut fields, &mut inits, "nx_max_rate", "Bits<32>");
+    local(&mut fields, &mut inits, "max_is_maxr", "Bit");
     local(&mut fields, &mut inits, "mask", "Bits<32>");
     local(&mut fields, &mut inits, "hi16", "Bits<16>");
     konst(&mut fields, &mut inits, "zero32", 32, "0u64".into());
@@ -220,6 +228,16 @@ pub fn hdl_decode() -> String {
     }
     let _ = writeln!(fields, "    ext_hi: crate::zero_ext::ZeroExt<16, 32>,");
     let _ = writeln!(inits, "            ext_hi: Default::default(),");
+
+    // One registered select per register: `addr` matched it in the cycle before.
+    for blk in &map {
+        for r in &blk.regs {
+            let n = format!("sel_{}", sig(blk.name, &r.name));
+            let _ = writeln!(fields, "    {n}: DFF<Bit>,");
+            let _ = writeln!(inits, "            {n}: Default::default(),");
+            dff.push(n);
+        }
+    }
 
     // ---- update(): defaults ----
     let _ = writeln!(body, "        dff_setup!(self, clock, {});", dff.join(", "));
@@ -270,7 +288,10 @@ pub fn hdl_decode() -> String {
             let mut constant = |arm: &mut String, val: String| {
                 let k = format!("k_{}", sig(blk.name, &r.name));
                 konst(&mut fields, &mut inits, &k, 32, val);
-                let _ = writeln!(arm, "            self.rdata.next = self.{k}.val();");
+                let _ = writeln!(
+                    arm,
+                    "            self.rdata.next = self.rdata.val() | self.{k}.val();"
+                );
             };
             match r.field {
                 Field::BlockType => constant(&mut arm, format!("{:#x}u64", blk.type_id)),
@@ -290,7 +311,7 @@ pub fn hdl_decode() -> String {
                     let _ = writeln!(arm, "            self.is_param.next = true;");
                     let _ = writeln!(
                         arm,
-                        "            self.rdata.next = self.cur_{}.val();",
+                        "            self.rdata.next = self.rdata.val() | self.cur_{}.val();",
                         s.key
                     );
                 }
@@ -301,60 +322,81 @@ pub fn hdl_decode() -> String {
                     let _ = writeln!(arm, "            self.is_qp_cmd.next = true;");
                 }
                 Field::Status => {
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_status.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_status.val();"
+                    );
                 }
                 Field::QpSelect => {
                     let _ = writeln!(arm, "            self.is_qp_sel.next = true;");
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_qp_sel.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_sel.val();"
+                    );
                 }
                 Field::QpModeArg => {
                     let _ = writeln!(arm, "            self.is_qp_mode_arg.next = true;");
                     let _ = writeln!(
                         arm,
-                        "            self.rdata.next = self.v_qp_mode_arg.val();"
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_mode_arg.val();"
                     );
                 }
                 Field::QpRateArg => {
                     let _ = writeln!(arm, "            self.is_qp_rate_arg.next = true;");
                     let _ = writeln!(
                         arm,
-                        "            self.rdata.next = self.v_qp_rate_arg.val();"
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_rate_arg.val();"
                     );
                 }
                 Field::QpStatus => {
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_qp_status.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_status.val();"
+                    );
                 }
                 Field::QpRc => {
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_qp_rc.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_rc.val();"
+                    );
                 }
                 Field::QpRt => {
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_qp_rt.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_rt.val();"
+                    );
                 }
                 Field::QpAlpha => {
-                    let _ = writeln!(arm, "            self.rdata.next = self.v_qp_alpha.val();");
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_alpha.val();"
+                    );
                 }
                 Field::CounterLo(c) => {
                     let n = c.name();
                     let _ = writeln!(arm, "            self.is_counter_lo.next = true;");
                     let _ = writeln!(
                         arm,
-                        "            self.rdata.next = self.v_{n}.val().get_bits::<32>(0);"
+                        "            self.rdata.next = self.rdata.val() | self.v_{n}.val().get_bits::<32>(0);"
                     );
                     let _ = writeln!(
                         arm,
-                        "            self.hi16.next = self.v_{n}.val().get_bits::<16>(32);"
+                        "            self.hi16.next = self.hi16.val() | self.v_{n}.val().get_bits::<16>(32);"
                     );
                 }
                 Field::CounterHi(_) => {
                     let _ = writeln!(
                         arm,
-                        "            self.rdata.next = self.v_latched_hi.val();"
+                        "            self.rdata.next = self.rdata.val() | self.v_latched_hi.val();"
                     );
                 }
             }
+            // The registers' selects are one-hot, so the read value is an OR of the
+            // selected values (a balanced tree), not a chain of priority multiplexers.
+            let sel = format!("sel_{}", sig(blk.name, &r.name));
             let _ = writeln!(
                 body,
-                "        if self.addr.val() == self.{a}.val() {{\n{arm}        }}"
+                "        self.{sel}.d.next = self.addr.val() == self.{a}.val();\n        if self.{sel}.q.val() {{\n{arm}        }}"
             );
         }
     }
@@ -376,14 +418,17 @@ pub fn hdl_decode() -> String {
         let _ = writeln!(body, "        self.nx_{k}.next = self.cur_{k}.val();");
         let _ = writeln!(
             body,
-            "        if self.addr.val() == self.{a}.val() {{\n            self.nx_{k}.next = self.merged.val();\n        }}"
+            "        if self.addr.val() == self.{a}.val() {{\n            self.nx_{k}.next = (self.cur_{k}.val() & !self.mask.val()) | (self.wdata.val() & self.mask.val());\n        }}"
         );
+        let _ = writeln!(body, "        self.nxq_{k}.d.next = self.nx_{k}.val();");
     }
+    // The range checks work on the registered values (`nxq_*`): one comparison, or two
+    // side by side, between two registers.
     let line = "line_rate_mbps";
     let maxr = "rpg_max_rate";
     let _ = writeln!(
         body,
-        "        self.nx_max_rate.next = self.nx_{line}.val();\n        if self.nx_{maxr}.val().any() & (self.nx_{maxr}.val() < self.nx_{line}.val()) {{\n            self.nx_max_rate.next = self.nx_{maxr}.val();\n        }}"
+        "        self.max_is_maxr.next = self.nxq_{maxr}.q.val().any() & (self.nxq_{maxr}.q.val() < self.nxq_{line}.q.val());"
     );
     for &i in &rw {
         let s = &SPECS[i];
@@ -394,24 +439,51 @@ pub fn hdl_decode() -> String {
                     konst(f, ini, &name, 32, format!("{v}u64"));
                     Some(format!("self.{name}.val()"))
                 }
-                Bound::LineRate => Some(format!("self.nx_{line}.val()")),
-                Bound::MaxRate => Some("self.nx_max_rate.val()".into()),
+                Bound::LineRate => Some(format!("self.nxq_{line}.q.val()")),
+                Bound::MaxRate => None,
             }
         };
+        // A bound of the max rate is two comparisons side by side, one chosen by
+        // `max_is_maxr`, so no carry chain waits for another.
+        let max_bound = |op: &str| {
+            format!(
+                "        if self.max_is_maxr.val() {{\n            if self.nxq_{k}.q.val() {op} self.nxq_{maxr}.q.val() {{\n                self.ok_{k}.d.next = false;\n            }}\n        }} else if self.nxq_{k}.q.val() {op} self.nxq_{line}.q.val() {{\n            self.ok_{k}.d.next = false;\n        }}"
+            )
+        };
+        let _ = writeln!(body, "        self.ok_{k}.d.next = true;");
         if s.lo != Bound::Const(0) {
-            let lo = bound(s.lo, &mut fields, &mut inits, format!("lo_{k}")).unwrap();
-            let _ = writeln!(
-                body,
-                "        if self.nx_{k}.val() < {lo} {{\n            self.param_ok.next = false;\n        }}"
-            );
+            match bound(s.lo, &mut fields, &mut inits, format!("lo_{k}")) {
+                Some(lo) => {
+                    let _ = writeln!(
+                        body,
+                        "        if self.nxq_{k}.q.val() < {lo} {{\n            self.ok_{k}.d.next = false;\n        }}"
+                    );
+                }
+                None => {
+                    let _ = writeln!(body, "{}", max_bound("<"));
+                }
+            }
         }
         if s.hi != Bound::Const(u32::MAX) {
-            let hi = bound(s.hi, &mut fields, &mut inits, format!("hi_{k}")).unwrap();
-            let _ = writeln!(
-                body,
-                "        if self.nx_{k}.val() > {hi} {{\n            self.param_ok.next = false;\n        }}"
-            );
+            match bound(s.hi, &mut fields, &mut inits, format!("hi_{k}")) {
+                Some(hi) => {
+                    let _ = writeln!(
+                        body,
+                        "        if self.nxq_{k}.q.val() > {hi} {{\n            self.ok_{k}.d.next = false;\n        }}"
+                    );
+                }
+                None => {
+                    let _ = writeln!(body, "{}", max_bound(">"));
+                }
+            }
         }
+    }
+    let oks: Vec<String> = rw
+        .iter()
+        .map(|&i| format!("self.ok_{}.q.val()", SPECS[i].key))
+        .collect();
+    if !oks.is_empty() {
+        let _ = writeln!(body, "        self.param_ok.next = {};", oks.join(" & "));
     }
     // ---- staged registers ----
     for &i in &rw {
@@ -425,7 +497,7 @@ pub fn hdl_decode() -> String {
         };
         let _ = writeln!(
             body,
-            "        if self.commit.val() & self.param_ok.val() {{\n            self.st_{k}.d.next = {nx};\n        }}"
+            "        if self.commit.val() {{\n            self.st_{k}.d.next = {nx};\n        }}"
         );
         let _ = writeln!(
             body,

@@ -4,8 +4,8 @@
 //!
 //! What the compiler computes is `RpConfig::new` and `NpConfig::new` (the same functions the
 //! golden RP and NP use); the golden model only adds when: `busy` for
-//! `COMPILE_CYCLES` cycles, table writes in cycles `DIV_CYCLES..COMPILE_CYCLES` (after the
-//! divisions), the words on the last edge.
+//! `COMPILE_CYCLES` cycles, one table write every `TBL_PERIOD` cycles from `DIV_CYCLES` (after
+//! the divisions; the low table, then the high one), the words on the last edge.
 
 use crate::dcqcn_np::NpConfig;
 use crate::dcqcn_rp::{POW_TABLE, RpConfig};
@@ -14,7 +14,7 @@ use crate::lockstep::CycleDut;
 use crate::np_harness::np_cfg_word;
 use crate::rp_harness::cfg_word;
 use crate::verilated::words_of;
-use roce_cc_hdl::cfg_compiler::{COMPILE_CYCLES, CfgCompiler, DIV_CYCLES, ParamWord};
+use roce_cc_hdl::cfg_compiler::{COMPILE_CYCLES, CfgCompiler, DIV_CYCLES, ParamWord, TBL_PERIOD};
 use roce_cc_hdl::dcqcn_np::NpCfgWord;
 use roce_cc_hdl::dcqcn_rp::state::RpCfgWord;
 use roce_cc_params::{CnpModeration, Params};
@@ -106,11 +106,15 @@ impl CycleDut<CfgPins, CfgOuts> for GoldenCfg {
         let tbl = self.running.as_ref().and_then(|(k, cfg, _)| {
             let k = *k as usize;
             let lo = DIV_CYCLES as usize;
-            let hi = lo + POW_TABLE;
-            if (lo..hi).contains(&k) {
-                Some(((k - lo) as u32, cfg.pow_lo[k - lo]))
-            } else if (hi..hi + POW_TABLE).contains(&k) {
-                Some(((POW_TABLE + k - hi) as u32, cfg.pow_hi[k - hi]))
+            let period = TBL_PERIOD as usize;
+            if k < lo || (k - lo) % period != 0 {
+                return None;
+            }
+            let j = (k - lo) / period;
+            if j < POW_TABLE {
+                Some((j as u32, cfg.pow_lo[j]))
+            } else if j < 2 * POW_TABLE {
+                Some((j as u32, cfg.pow_hi[j - POW_TABLE]))
             } else {
                 None
             }
