@@ -447,6 +447,27 @@ pub struct RpUpdate {
     still_limited: Signal<Local, Bit>,
     // Transmitted packet.
     acc_sum: Signal<Local, Bits<33>>,
+    /// `acc + bytes - byte_reset` (34 bits, two's complement), one carry chain after a
+    /// carry-save layer: whether the byte counter fires and what it keeps do not wait for
+    /// `acc + bytes` first.
+    acc_diff: Signal<Local, Bits<34>>,
+    /// Bit 32 of `acc_diff`, used by nothing (the sign is bit 33, the kept value bits 0..32).
+    acc_diff_unused: Signal<Local, Bits<34>>,
+    csa_a: ZeroExt<ACC_W, 34>,
+    csa_b: ZeroExt<BYTES_W, 34>,
+    csa_c: ZeroExt<ACC_W, 34>,
+    csa_nc: Signal<Local, Bits<34>>,
+    csa_s: Signal<Local, Bits<34>>,
+    csa_k: Signal<Local, Bits<34>>,
+    one_34: Constant<Bits<34>>,
+    /// Increase events of the two segments, without and with the byte event (`a + b` and
+    /// `a + b + 1 = a - !b`, side by side; the byte event picks one).
+    sum_fr: Signal<Local, Bits<EVENTS_W>>,
+    sum_fr1: Signal<Local, Bits<EVENTS_W>>,
+    sum_ai: Signal<Local, Bits<EVENTS_W>>,
+    sum_ai1: Signal<Local, Bits<EVENTS_W>>,
+    sum_hai: Signal<Local, Bits<EVENTS_W>>,
+    sum_hai1: Signal<Local, Bits<EVENTS_W>>,
     acc_sat: Signal<Local, Bits<ACC_W>>,
     byte_fire: Signal<Local, Bit>,
     t_hi: Signal<Local, Bits<STAGE_W>>,
@@ -672,6 +693,21 @@ impl Default for RpUpdate {
             cu: Default::default(),
             still_limited: Default::default(),
             acc_sum: Default::default(),
+            acc_diff: Default::default(),
+            acc_diff_unused: Default::default(),
+            csa_a: Default::default(),
+            csa_b: Default::default(),
+            csa_c: Default::default(),
+            csa_nc: Default::default(),
+            csa_s: Default::default(),
+            csa_k: Default::default(),
+            one_34: Constant::new(1.into()),
+            sum_fr: Default::default(),
+            sum_fr1: Default::default(),
+            sum_ai: Default::default(),
+            sum_ai1: Default::default(),
+            sum_hai: Default::default(),
+            sum_hai1: Default::default(),
             acc_sat: Default::default(),
             byte_fire: Default::default(),
             t_hi: Default::default(),
@@ -1133,8 +1169,23 @@ impl Logic for RpUpdate {
         if self.acc_sum.val().get_bit(32) {
             self.acc_sat.next = self.acc_max.val();
         }
+        // acc_sat >= byte_reset: saturated (all ones), or acc + bytes - byte_reset >= 0.
+        // The difference is a + b + !c + 1 summed as a carry-save layer (sum and majority
+        // bits) and one add, so it runs beside `acc + bytes`, not after it.
+        self.csa_a.i.next = self.cu.val().acc;
+        self.csa_b.i.next = self.d_ev.val().bytes;
+        self.csa_c.i.next = self.cfg.val().byte_reset;
+        self.csa_nc.next = !self.csa_c.o.val();
+        self.csa_s.next = self.csa_a.o.val() ^ self.csa_b.o.val() ^ self.csa_nc.val();
+        self.csa_k.next = (((self.csa_a.o.val() & self.csa_b.o.val())
+            | (self.csa_a.o.val() & self.csa_nc.val())
+            | (self.csa_b.o.val() & self.csa_nc.val()))
+            << 1)
+            | self.one_34.val();
+        self.acc_diff.next = self.csa_s.val() + self.csa_k.val();
+        self.acc_diff_unused.next = self.acc_diff.val();
         self.byte_fire.next =
-            !self.byte_off.val() & (self.acc_sat.val() >= self.cfg.val().byte_reset);
+            !self.byte_off.val() & (self.acc_sum.val().get_bit(32) | !self.acc_diff.val().get_bit(33));
         self.ext_th.i.next = self.cfg.val().threshold;
         self.th6.next = self.ext_th.o.val();
         self.t_hi.next = self.cu.val().t;
@@ -1245,6 +1296,12 @@ impl Logic for RpUpdate {
         self.ext_fr2.i.next = self.d_seg2.q.val().cnt_fr;
         self.ext_ai2.i.next = self.d_seg2.q.val().cnt_ai;
         self.ext_hai2.i.next = self.d_seg2.q.val().cnt_hai;
+        self.sum_fr.next = self.ext_fr1.o.val() + self.ext_fr2.o.val();
+        self.sum_fr1.next = self.ext_fr1.o.val() - !self.ext_fr2.o.val();
+        self.sum_ai.next = self.ext_ai1.o.val() + self.ext_ai2.o.val();
+        self.sum_ai1.next = self.ext_ai1.o.val() - !self.ext_ai2.o.val();
+        self.sum_hai.next = self.ext_hai1.o.val() + self.ext_hai2.o.val();
+        self.sum_hai1.next = self.ext_hai1.o.val() - !self.ext_hai2.o.val();
         self.inc_fr_e.next = 0.into();
         self.inc_ai_e.next = 0.into();
         self.inc_hai_e.next = 0.into();
@@ -1264,10 +1321,18 @@ impl Logic for RpUpdate {
                 self.inc_rel_e.next = true;
             }
         } else if self.d_word.val().limited {
-            self.inc_fr_e.next = (self.ext_fr1.o.val() + self.ext_fr2.o.val()) + self.byte_fr.val();
-            self.inc_ai_e.next = (self.ext_ai1.o.val() + self.ext_ai2.o.val()) + self.byte_ai.val();
-            self.inc_hai_e.next =
-                (self.ext_hai1.o.val() + self.ext_hai2.o.val()) + self.byte_hai.val();
+            self.inc_fr_e.next = self.sum_fr.val();
+            if self.byte_fr.val().any() {
+                self.inc_fr_e.next = self.sum_fr1.val();
+            }
+            self.inc_ai_e.next = self.sum_ai.val();
+            if self.byte_ai.val().any() {
+                self.inc_ai_e.next = self.sum_ai1.val();
+            }
+            self.inc_hai_e.next = self.sum_hai.val();
+            if self.byte_hai.val().any() {
+                self.inc_hai_e.next = self.sum_hai1.val();
+            }
             self.inc_rel_e.next = self.d_seg2.q.val().released;
         }
         self.did_cut_e.next = self.d_do_cut.val() & !self.ctx_d.q.val().seg1_released;
@@ -1305,7 +1370,11 @@ impl Logic for RpUpdate {
         if self.en.val() {
             self.e1_w.d.next = self.w_pre.val();
             self.e1_byte_apply.d.next = self.byte_count.val();
-            self.e1_acc_byte.d.next = self.acc_sat.val() - self.cfg.val().byte_reset;
+            // acc_sat - byte_reset: the difference's low bits, or all ones minus byte_reset.
+            self.e1_acc_byte.d.next = self.acc_diff.val().get_bits::<ACC_W>(0);
+            if self.acc_sum.val().get_bit(32) {
+                self.e1_acc_byte.d.next = !self.cfg.val().byte_reset;
+            }
             self.e1_bc_inc.d.next = self.bc_inc.val();
             self.e1_na_e.d.next = self.na_e.val();
             self.e1_ni_e.d.next = self.ni_e.val();
