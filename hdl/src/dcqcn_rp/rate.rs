@@ -894,8 +894,12 @@ pub struct IncSegment {
     rel_fr: Signal<Local, Bit>,
     rel_ai: Signal<Local, Bit>,
     rel_hai: Signal<Local, Bit>,
-    /// Rc, Rt and T after, beside `phases`.
+    /// Rc, Rt and T after, beside `phases`. T after (`t_o`) is computed between `s_pa`
+    /// and `s_pb`, from `t` and `k` registered in `s_pa_t`, `s_pa_k`, so that `t + k` and
+    /// its comparisons are not in the cycle of the logic that produces `k`.
     s_pa: DFF<SegSide>,
+    s_pa_t: DFF<Bits<STAGE_W>>,
+    s_pa_k: DFF<Bits<COUNT_W>>,
     s_pb: DFF<SegSide>,
     side_a: Signal<Local, SegSide>,
     line_a: DelayLine<SegSide, 4>,
@@ -951,6 +955,8 @@ impl Default for IncSegment {
             rel_ai: Default::default(),
             rel_hai: Default::default(),
             s_pa: Default::default(),
+            s_pa_t: Default::default(),
+            s_pa_k: Default::default(),
             s_pb: Default::default(),
             side_a: Default::default(),
             line_a: DelayLine::new(RUN_STAGES),
@@ -969,7 +975,7 @@ impl Default for IncSegment {
 impl Logic for IncSegment {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_pa, s_pb, p1, p2);
+        dff_setup!(self, clock, s_pa, s_pa_t, s_pa_k, s_pb, p1, p2);
         self.run_fr.clock.next = self.clock.val();
         self.run_ai.clock.next = self.clock.val();
         self.run_hai.clock.next = self.clock.val();
@@ -995,18 +1001,20 @@ impl Logic for IncSegment {
         self.run_fr.rc.next = self.s_pb.q.val().rc;
         self.run_fr.rt.next = self.s_pb.q.val().rt;
         self.run_fr.max.next = self.max.val();
-        self.ext_t.i.next = self.t.val();
-        self.t21.next = self.ext_t.o.val() + self.k.val();
+        self.ext_t.i.next = self.s_pa_t.q.val();
+        self.t21.next = self.ext_t.o.val() + self.s_pa_k.q.val();
         self.t_new.next = 63.into();
-        if (self.k.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
+        if (self.s_pa_k.q.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
             self.t_new.next = self.t21.val().get_bits::<STAGE_W>(0);
         }
         if self.en.val() {
             self.s_pa.d.next = self.zero_side.val();
             self.s_pa.d.next.rc = self.rc.val();
             self.s_pa.d.next.rt = self.rt.val();
-            self.s_pa.d.next.t_o = self.t_new.val();
+            self.s_pa_t.d.next = self.t.val();
+            self.s_pa_k.d.next = self.k.val();
             self.s_pb.d.next = self.s_pa.q.val();
+            self.s_pb.d.next.t_o = self.t_new.val();
         }
         // Beside the FR run.
         self.side_a.next = self.s_pb.q.val();

@@ -23,11 +23,7 @@ pub struct Fired {
     pub first_r: Signal<In, Bits<REM_W>>,
     /// Number of expiries, saturating.
     pub n: Signal<Out, Bits<COUNT_W>>,
-    diff: Signal<Local, Bits<EPOCH_W>>,
-    ge: Signal<Local, Bits<EPOCH_W>>,
-    plus: Signal<Local, Bits<EPOCH_W>>,
-    plus_hi: Signal<Local, Bits<11>>,
-    plus_lo: Signal<Local, Bits<COUNT_W>>,
+    sum: FiredSum,
 }
 
 impl Default for Fired {
@@ -38,11 +34,7 @@ impl Default for Fired {
             first_e: Default::default(),
             first_r: Default::default(),
             n: Default::default(),
-            diff: Default::default(),
-            ge: Default::default(),
-            plus: Default::default(),
-            plus_hi: Default::default(),
-            plus_lo: Default::default(),
+            sum: Default::default(),
         }
     }
 }
@@ -50,12 +42,51 @@ impl Default for Fired {
 impl Logic for Fired {
     #[hdl_gen]
     fn update(&mut self) {
-        self.diff.next = self.upto_e.val() - self.first_e.val();
-        self.ge.next = 0.into();
-        if self.upto_r.val() >= self.first_r.val() {
-            self.ge.next = 1.into();
+        self.sum.diff.next = self.upto_e.val() - self.first_e.val();
+        self.sum.ge.next = self.upto_r.val() >= self.first_r.val();
+        self.n.next = self.sum.n.val();
+    }
+}
+
+/// The second half of [`Fired`], for a pipeline that registers the first: from the epoch
+/// difference `upto.epoch - nxt.epoch` (modulo 2^32) and `upto.rem >= nxt.rem`, the count
+/// `diff + ge`, 0 if the difference is negative, saturating at `2^21 - 1`. One carry chain.
+#[derive(LogicBlock)]
+pub struct FiredSum {
+    /// `upto.epoch - nxt.epoch`, modulo 2^32 (bit 31 set: negative).
+    pub diff: Signal<In, Bits<EPOCH_W>>,
+    /// `upto.rem >= nxt.rem`.
+    pub ge: Signal<In, Bit>,
+    /// Number of expiries, saturating.
+    pub n: Signal<Out, Bits<COUNT_W>>,
+    ge32: Signal<Local, Bits<EPOCH_W>>,
+    plus: Signal<Local, Bits<EPOCH_W>>,
+    plus_hi: Signal<Local, Bits<11>>,
+    plus_lo: Signal<Local, Bits<COUNT_W>>,
+}
+
+impl Default for FiredSum {
+    fn default() -> Self {
+        Self {
+            diff: Default::default(),
+            ge: Default::default(),
+            n: Default::default(),
+            ge32: Default::default(),
+            plus: Default::default(),
+            plus_hi: Default::default(),
+            plus_lo: Default::default(),
         }
-        self.plus.next = self.diff.val() + self.ge.val();
+    }
+}
+
+impl Logic for FiredSum {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ge32.next = 0.into();
+        if self.ge.val() {
+            self.ge32.next = 1.into();
+        }
+        self.plus.next = self.diff.val() + self.ge32.val();
         // `plus >= 2^21 - 1` as logic, not a third carry chain: a bit above 21 set, or the
         // low 21 all ones (`COUNT_W`; `hdl_gen` needs the literal offset).
         self.plus_hi.next = self.plus.val().get_bits::<11>(21);

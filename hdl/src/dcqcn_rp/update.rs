@@ -19,8 +19,8 @@
 //! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product (one multiplier) | `h_*` |
 //! | A2 | expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
 //! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
-//! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut | `c_word`: the word after `seg1` and the cut |
-//! | D (50 steps) | the expiries after the cut (`f_k2`), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
+//! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge` |
+//! | D (50 steps) | the expiries after the cut (`f_k2`, a `FiredSum`: `diff + ge`, saturating), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
 //! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
 //! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e_line`, `div_line` (delay lines) |
 //! | E's end | the byte event's result, the next decrease check, the report | the pipeline's write back |
@@ -41,7 +41,7 @@
 use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
-use super::timer::{DIV_STAGES, DivSmall, Fired, RadixEff};
+use super::timer::{DIV_STAGES, DivSmall, Fired, FiredSum, RadixEff};
 use super::widths::*;
 use crate::delay_line::DelayLine;
 use crate::wide_mul::WideMul;
@@ -389,9 +389,19 @@ pub struct RpUpdate {
     c_dec_any: DFF<Bit>,
     c_alpha_now: DFF<Bits<ALPHA_W>>,
     c_seg1: DFF<SegWord>,
+    /// The first half of the increase timer's expiry count after the cut (`fired` from
+    /// the effective now to the word's next increase check), computed in step C for both
+    /// cases of the cut side by side and registered: the epoch difference
+    /// (`i_e - (tdi_e + 1) = i_e + !tdi_e` after a cut, `i_e - ti_e` without) ...
+    c_k2_diff: DFF<Bits<EPOCH_W>>,
+    /// ... and `i_r >= tdi_r` (after a cut) or `i_r >= ti_r`.
+    c_k2_ge: DFF<Bit>,
+    k2_diff_cut: Signal<Local, Bits<EPOCH_W>>,
+    k2_diff_nocut: Signal<Local, Bits<EPOCH_W>>,
 
     // ---- step D: increases after the cut (all of them without one) ----
-    f_k2: Fired,
+    /// The expiry count's second half (`diff + ge`, saturating): one carry chain in D.
+    f_k2: FiredSum,
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
     // D -> E: the context waits beside `seg2` in a delay line.
@@ -646,6 +656,10 @@ impl Default for RpUpdate {
             c_now: Default::default(),
             c_ev: Default::default(),
             c_eff: Default::default(),
+            c_k2_diff: Default::default(),
+            c_k2_ge: Default::default(),
+            k2_diff_cut: Default::default(),
+            k2_diff_nocut: Default::default(),
             c_alpha_any: Default::default(),
             c_do_cut: Default::default(),
             c_dec_any: Default::default(),
@@ -812,6 +826,8 @@ impl Logic for RpUpdate {
             c_dec_any,
             c_alpha_now,
             c_seg1,
+            c_k2_diff,
+            c_k2_ge,
             d_seg2,
             e1_w,
             e1_byte_apply,
@@ -1058,13 +1074,23 @@ impl Logic for RpUpdate {
             self.c_alpha_now.d.next = self.b_alpha_now.val();
             self.c_seg1.d.next = self.cs.val();
         }
+        // The expiry count after the cut, first half (the word's next increase check is
+        // `after_cut`'s: `tdi + 1` after a cut, `ti` without).
+        self.k2_diff_cut.next = self.b_eff.val().i_e + !self.b_old.val().tdi_e;
+        self.k2_diff_nocut.next = self.b_eff.val().i_e - self.b_old.val().ti_e;
+        if self.en.val() {
+            self.c_k2_diff.d.next = self.k2_diff_nocut.val();
+            self.c_k2_ge.d.next = self.b_eff.val().i_r >= self.b_old.val().ti_r;
+            if self.b_do_cut.val() {
+                self.c_k2_diff.d.next = self.k2_diff_cut.val();
+                self.c_k2_ge.d.next = self.b_eff.val().i_r >= self.b_old.val().tdi_r;
+            }
+        }
 
         // ======== step D ========
         // ---- increases after the cut (or all of them without one) ----
-        self.f_k2.upto_e.next = self.c_eff.q.val().i_e;
-        self.f_k2.upto_r.next = self.c_eff.q.val().i_r;
-        self.f_k2.first_e.next = self.c_word.q.val().ti_e;
-        self.f_k2.first_r.next = self.c_word.q.val().ti_r;
+        self.f_k2.diff.next = self.c_k2_diff.q.val();
+        self.f_k2.ge.next = self.c_k2_ge.q.val();
         self.seg2.k.next = self.f_k2.n.val();
         self.seg2.t.next = self.c_word.q.val().t;
         self.seg2.bc.next = self.c_word.q.val().bc;
@@ -1184,8 +1210,8 @@ impl Logic for RpUpdate {
             | self.one_34.val();
         self.acc_diff.next = self.csa_s.val() + self.csa_k.val();
         self.acc_diff_unused.next = self.acc_diff.val();
-        self.byte_fire.next =
-            !self.byte_off.val() & (self.acc_sum.val().get_bit(32) | !self.acc_diff.val().get_bit(33));
+        self.byte_fire.next = !self.byte_off.val()
+            & (self.acc_sum.val().get_bit(32) | !self.acc_diff.val().get_bit(33));
         self.ext_th.i.next = self.cfg.val().threshold;
         self.th6.next = self.ext_th.o.val();
         self.t_hi.next = self.cu.val().t;
