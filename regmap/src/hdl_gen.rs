@@ -451,31 +451,21 @@ pub fn hdl_decode() -> String {
             )
         };
         let _ = writeln!(body, "        self.ok_{k}.d.next = true;");
-        if s.lo != Bound::Const(0) {
-            match bound(s.lo, &mut fields, &mut inits, format!("lo_{k}")) {
-                Some(lo) => {
-                    let _ = writeln!(
-                        body,
-                        "        if self.nxq_{k}.q.val() < {lo} {{\n            self.ok_{k}.d.next = false;\n        }}"
-                    );
-                }
-                None => {
-                    let _ = writeln!(body, "{}", max_bound("<"));
-                }
+        let checks = [
+            (s.lo, Bound::Const(0), "<", "lo"),
+            (s.hi, Bound::Const(u32::MAX), ">", "hi"),
+        ];
+        for (b, none, op, name) in checks {
+            if b == none {
+                continue;
             }
-        }
-        if s.hi != Bound::Const(u32::MAX) {
-            match bound(s.hi, &mut fields, &mut inits, format!("hi_{k}")) {
-                Some(hi) => {
-                    let _ = writeln!(
-                        body,
-                        "        if self.nxq_{k}.q.val() > {hi} {{\n            self.ok_{k}.d.next = false;\n        }}"
-                    );
-                }
-                None => {
-                    let _ = writeln!(body, "{}", max_bound(">"));
-                }
-            }
+            let check = match bound(b, &mut fields, &mut inits, format!("{name}_{k}")) {
+                Some(v) => format!(
+                    "        if self.nxq_{k}.q.val() {op} {v} {{\n            self.ok_{k}.d.next = false;\n        }}"
+                ),
+                None => max_bound(op),
+            };
+            let _ = writeln!(body, "{check}");
         }
     }
     let oks: Vec<String> = rw
