@@ -6,7 +6,8 @@
 //! `tb_restart`) at the cycle of the event being fed, and holds it there while register
 //! accesses run. So a register read shows the state at the last event fed, the same
 //! instant the `model` BAR (`crate::csr::CsrModel`) shows; the clock runs on (accesses
-//! take cycles, an apply a few hundred) but `now` does not move.
+//! take cycles: a read 2 after the register block accepts it, a write 4, an apply about
+//! `COMPILE_CYCLES` = 1144 plus the RAM sweep) but `now` does not move.
 
 use crate::csr::Resp;
 use crate::lockstep::Named;

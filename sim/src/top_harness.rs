@@ -209,8 +209,8 @@ impl std::fmt::Display for AccessError {
     }
 }
 
-/// Cycles an access may take before it counts as hung (an apply is a few hundred cycles
-/// plus the RAM sweep; writes wait for it).
+/// Cycles an access may take before it counts as hung (an apply is the compiler's
+/// `COMPILE_CYCLES` = 1144 plus the RAM sweep; writes wait for it).
 pub const ACCESS_TIMEOUT: u64 = 100_000;
 
 /// Run one register access through `duts` in lock-step (one or more implementations, all
