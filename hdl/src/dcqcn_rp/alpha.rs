@@ -1,5 +1,5 @@
 //! alpha after `n` alpha-timer expiries (golden: `RpConfig::alpha_after`), pipelined:
-//! [`POW_STAGES`] = 8 registers from `n` to `alpha_o`.
+//! [`POW_STAGES`] = 9 registers from `n` to `alpha_o`.
 //!
 //! The first expiry is applied exactly (`t1`, computed once by the caller for both users);
 //! the other `n - 1` multiply by `c^(n-1)`, read from the two halves of the power table
@@ -9,13 +9,17 @@
 //! | register | holds | logic before it |
 //! |---|---|---|
 //! | 1 | the two table words, `t1`, and the answer when it is not a product (`n == 0`: alpha; `k >= 2^14`: 0) | `k = n - 1`, the table reads (LUT RAM, combinational) |
-//! | 2-4 | `hi * lo` (`PipeMul`); `t1` and the fixed answer beside it (`DelayLine`s) | `PipeMul` |
-//! | 5-7 | `t1 * c^k` (`PipeMul`); the fixed answer beside it | `PipeMul` |
-//! | 8 | `alpha_o` | a 2:1 choice |
+//! | 2 | the two table words again, for the multiplier (`r2_lo`, `r2_hi`) | none |
+//! | 3-5 | `hi * lo` (`PipeMul`); `t1` and the fixed answer beside it (`DelayLine`s) | `PipeMul` |
+//! | 6-8 | `t1 * c^k` (`PipeMul`); the fixed answer beside it | `PipeMul` |
+//! | 9 | `alpha_o` | a 2:1 choice |
 //!
 //! As one combinational step (table read and both multipliers) it was the core's critical
 //! path at 27.5 MHz; the RP runs it beside the increase segment before the cut, which is
-//! longer, so the 8 registers add no latency.
+//! longer, so the 9 registers add no latency. Register 2 is a copy: register 1 sits by the
+//! power table (the LUT RAM both `AlphaPow`s read), the multiplier's DSP blocks are where
+//! the device has them, and at 1024 QPs the route from one to the other through a DSP was
+//! 17 ns (`scripts/slack_groups.py`); register 2 may sit by the DSPs.
 
 use super::widths::*;
 use crate::delay_line::DelayLine;
@@ -23,7 +27,7 @@ use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use rust_hdl::prelude::*;
 
 /// Registers from `n` (and `alpha`, `t1`) to `alpha_o`.
-pub const POW_STAGES: usize = 2 + 2 * PIPE_MUL_STAGES;
+pub const POW_STAGES: usize = 3 + 2 * PIPE_MUL_STAGES;
 
 /// `n == 0 ? alpha : (k = n - 1) >= 2^14 ? 0 : floor(t1 * c^k)`, with
 /// `c^k = floor(hi[k >> 7] * lo[k & 127] / 2^24)`, [`POW_STAGES`] cycles of `en` after the
@@ -60,17 +64,21 @@ pub struct AlphaPow {
     r1_fixed: DFF<Bit>,
     /// ... and is this (alpha or 0).
     r1_fixed_val: DFF<Bits<ALPHA_W>>,
-    /// `t1` beside `mul_pow` (registers 2-4), for `mul_alpha`.
+    // Register 2.
+    r2_lo: DFF<Bits<POW_W>>,
+    r2_hi: DFF<Bits<POW_W>>,
+    /// `t1` beside register 2 and `mul_pow` (registers 2-5), for `mul_alpha`.
     t1_line: DelayLine<Bits<ALPHA_W>, 2>,
-    /// The fixed answer beside both multipliers (registers 2-7), for register 8.
+    /// The fixed answer beside register 2 and both multipliers (registers 2-8), for
+    /// register 9.
     fixed_line: DelayLine<Bit, 3>,
     fixed_val_line: DelayLine<Bits<ALPHA_W>, 3>,
     /// Q.24 x Q.24 (both `<= 2^24`): the product is `<= 2^48`; bits 24..49 are `c^k`.
     mul_pow: PipeMul<POW_W, POW_W>,
     /// Q.20 x Q.24 (`<= 2^20`, `<= 2^24`): the product is `<= 2^44`; bits 24..45 are alpha.
     mul_alpha: PipeMul<ALPHA_W, POW_W>,
-    // Register 8.
-    r8_alpha: DFF<Bits<ALPHA_W>>,
+    // Register 9.
+    r9_alpha: DFF<Bits<ALPHA_W>>,
     /// The product bits the floors (`>> 24`) drop and the bits above each product, which
     /// are zero: computed by the multipliers, used by nothing (Verilator ignores
     /// `*unused*` signals).
@@ -100,12 +108,14 @@ impl Default for AlphaPow {
             r1_t1: Default::default(),
             r1_fixed: Default::default(),
             r1_fixed_val: Default::default(),
-            t1_line: DelayLine::new(PIPE_MUL_STAGES),
-            fixed_line: DelayLine::new(2 * PIPE_MUL_STAGES),
-            fixed_val_line: DelayLine::new(2 * PIPE_MUL_STAGES),
+            r2_lo: Default::default(),
+            r2_hi: Default::default(),
+            t1_line: DelayLine::new(PIPE_MUL_STAGES + 1),
+            fixed_line: DelayLine::new(2 * PIPE_MUL_STAGES + 1),
+            fixed_val_line: DelayLine::new(2 * PIPE_MUL_STAGES + 1),
             mul_pow: PipeMul::new(),
             mul_alpha: PipeMul::new(),
-            r8_alpha: Default::default(),
+            r9_alpha: Default::default(),
             pow_frac_unused: Default::default(),
             pow_hi_unused: Default::default(),
             alpha_frac_unused: Default::default(),
@@ -125,7 +135,9 @@ impl Logic for AlphaPow {
             r1_t1,
             r1_fixed,
             r1_fixed_val,
-            r8_alpha
+            r2_lo,
+            r2_hi,
+            r9_alpha
         );
         self.t1_line.clock.next = self.clock.val();
         self.t1_line.en.next = self.en.val();
@@ -144,20 +156,22 @@ impl Logic for AlphaPow {
         self.k.next = self.n.val() - self.one.val();
         self.lo_addr.next = self.k.val().get_bits::<7>(0);
         self.hi_addr.next = self.k.val().get_bits::<7>(7);
-        // Before registers 2-4 and 5-7: the two multipliers.
-        self.mul_pow.a.next = self.r1_hi.q.val();
-        self.mul_pow.b.next = self.r1_lo.q.val();
+        // Before registers 3-5 and 6-8: the two multipliers.
+        self.mul_pow.a.next = self.r2_hi.q.val();
+        self.mul_pow.b.next = self.r2_lo.q.val();
         self.pow_frac_unused.next = self.mul_pow.p.val().get_bits::<24>(0);
         self.pow_hi_unused.next = self.mul_pow.p.val().get_bits::<15>(49);
         self.mul_alpha.a.next = self.t1_line.q.val();
         self.mul_alpha.b.next = self.mul_pow.p.val().get_bits::<POW_W>(24);
         self.alpha_frac_unused.next = self.mul_alpha.p.val().get_bits::<24>(0);
         self.alpha_hi_unused.next = self.mul_alpha.p.val().get_bits::<19>(45);
-        self.alpha_o.next = self.r8_alpha.q.val();
+        self.alpha_o.next = self.r9_alpha.q.val();
         if self.en.val() {
             self.r1_lo.d.next = self.lo_val.val();
             self.r1_hi.d.next = self.hi_val.val();
             self.r1_t1.d.next = self.t1.val();
+            self.r2_lo.d.next = self.r1_lo.q.val();
+            self.r2_hi.d.next = self.r1_hi.q.val();
             if !self.n.val().any() {
                 self.r1_fixed.d.next = true;
                 self.r1_fixed_val.d.next = self.alpha.val();
@@ -170,9 +184,9 @@ impl Logic for AlphaPow {
                 self.r1_fixed_val.d.next = 0.into();
             }
             if self.fixed_line.q.val() {
-                self.r8_alpha.d.next = self.fixed_val_line.q.val();
+                self.r9_alpha.d.next = self.fixed_val_line.q.val();
             } else {
-                self.r8_alpha.d.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);
+                self.r9_alpha.d.next = self.mul_alpha.p.val().get_bits::<ALPHA_W>(24);
             }
         }
     }

@@ -17,8 +17,9 @@
 //! inputs are ready while Q1 is empty (a register and one gate, so no ready depends on the
 //! interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
 //! first edge at which no event in flight writes its QP. S1 reads its state word from block
-//! RAM; S2 registers it (registered RAM output) and forwards the two words written last
-//! (W1, W2, newest first). Its next state is computed by [`update::RpUpdate`] in
+//! RAM; S2 registers it (registered RAM output) and forwards the three words produced last
+//! (W1, W2, W3, newest first; the RAM is written from W1, a register, a cycle after step
+//! E). Its next state is computed by [`update::RpUpdate`] in
 //! `1 + UPD_STAGES` steps and written back from step E; its report (the QP's state after
 //! the event; for a query, its state now) is valid [`RP_REPORT_LATENCY`] cycles after
 //! acceptance when nothing waits. The report stream is the per-QP rate update the pacer
@@ -32,9 +33,10 @@
 //! applied exactly as the golden model applies it. Events on different QPs go on one per
 //! cycle. For timing the check is split over two registers: when an event enters HZ, its
 //! QP was compared (in Q0) with every slot of the window and the results are registered
-//! one slot further on (`hz_match`); while it waits the vector shifts with the pipeline, and
-//! only S1, the slot it fills, is compared in HZ itself. The decision is an OR of registered
-//! bits and one `QB`-bit compare, never a compare against the input pins.
+//! one slot further on (`hz_match`); while it waits the vector shifts with the pipeline.
+//! Each group of [`HZ_G`] bits of the vector has a register saying whether one is set
+//! (`hz_any`), and S1's match is registered when the event before it left HZ (`s1_hit`):
+//! the decision, which loads the queue and HZ, is an OR of [`HZ_NG`] + 1 registered bits.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -109,6 +111,24 @@ const HZ_W: usize = UPD_STAGES - 1;
 /// Tags compared when an event enters the hazard check (they are one slot further on when
 /// the vector is used): tags `0..HZ_TAGS`.
 const HZ_TAGS: usize = HAZ_STAGES - 1;
+
+/// Bits of the match vector per group: the interlock registers, beside the vector, whether
+/// each group of `HZ_G` bits has a bit set (`hz_any`), so HZ's decision is an OR of
+/// [`HZ_NG`] registered bits and `s1_hit` rather than of all [`HZ_W`].
+/// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
+/// below write this as the literal 16.)
+const HZ_G: usize = 16;
+const _: () = assert!(HZ_G == 16);
+
+/// Groups of the match vector: `HZ_G` bits each, the last one [`HZ_LAST_BITS`].
+const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
+
+/// Index of the match vector's last group.
+const HZ_LAST_G: usize = HZ_NG - 1;
+
+/// Bits of the match vector's last group (`HZ_G` when `HZ_G` divides `HZ_W`, as the last
+/// full group then is the last).
+const HZ_LAST_BITS: usize = HZ_W - HZ_LAST_G * HZ_G;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -236,6 +256,12 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ's match vector (see [`HZ_W`]): computed against the slots when the event enters
     /// HZ, shifted with the pipeline while it waits.
     hz_match: [DFF<Bit>; HZ_W],
+    /// `hz_any[g]`: some bit of the match vector's group `g` (bits `HZ_G * g` on) is set;
+    /// loaded and shifted with the vector.
+    hz_any: [DFF<Bit>; HZ_NG],
+    /// S1 holds an event that writes HZ's QP: registered when the event went from HZ to S1,
+    /// from HZ's and Q0's QPs then (the event that follows it into HZ is Q0's).
+    s1_hit: DFF<Bit>,
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
@@ -271,6 +297,18 @@ pub struct DcqcnRp<const QB: usize> {
     w2_valid: DFF<Bit>,
     w2_qp: DFF<Bits<QB>>,
     w2_word: DFF<QpWord>,
+    /// The word written the cycle before W2 (W3): the RAM is written from W1, a cycle
+    /// after step E, so three words are not yet readable when an event's word is read.
+    w3_valid: DFF<Bit>,
+    w3_qp: DFF<Bits<QB>>,
+    w3_word: DFF<QpWord>,
+    /// S2's word comes from W1 (the word written last): registered in S1 from the
+    /// word being written then, so the forwarding choice is a register, not a compare.
+    fwd_w1: DFF<Bit>,
+    /// S2's word comes from W2 (written the cycle before W1), unless from W1.
+    fwd_w2: DFF<Bit>,
+    /// S2's word comes from W3, unless from W1 or W2.
+    fwd_w3: DFF<Bit>,
     /// Report register (after step E): a report is written into the FIFO.
     out_valid: DFF<Bit>,
     /// The report register's QP.
@@ -338,8 +376,16 @@ pub struct DcqcnRp<const QB: usize> {
     s1_wr: Signal<Local, Bit>,
     /// S2 holds an event that writes back.
     s2_wr: Signal<Local, Bit>,
-    /// S1 writes HZ's QP.
-    s1_hit: Signal<Local, Bit>,
+    /// The match vector as the event entering HZ finds it (`hz_match`'s value when HZ loads).
+    hz_new: [Signal<Local, Bit>; HZ_W],
+    /// The match vector one slot further on (`hz_match`'s value while HZ's event waits).
+    hz_shift: [Signal<Local, Bit>; HZ_W],
+    /// Groups of `hz_new` with a bit set.
+    hz_new_any: [Signal<Local, Bit>; HZ_NG],
+    /// Groups of `hz_shift` with a bit set.
+    hz_shift_any: [Signal<Local, Bit>; HZ_NG],
+    /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
+    hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
     /// The tag beside step E: valid, writes back, kind, QP, from the command stream.
     e_valid: Signal<Local, Bit>,
@@ -415,6 +461,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_qp: Default::default(),
             hz_ev: Default::default(),
             hz_match: std::array::from_fn(|_| Default::default()),
+            hz_any: std::array::from_fn(|_| Default::default()),
+            s1_hit: Default::default(),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
@@ -443,6 +491,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             w2_valid: Default::default(),
             w2_qp: Default::default(),
             w2_word: Default::default(),
+            w3_valid: Default::default(),
+            w3_qp: Default::default(),
+            w3_word: Default::default(),
+            fwd_w3: Default::default(),
+            fwd_w1: Default::default(),
+            fwd_w2: Default::default(),
             out_valid: Default::default(),
             out_qp: Default::default(),
             out_rep: Default::default(),
@@ -485,7 +539,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             in_ev: Default::default(),
             s1_wr: Default::default(),
             s2_wr: Default::default(),
-            s1_hit: Default::default(),
+            hz_new: std::array::from_fn(|_| Default::default()),
+            hz_shift: std::array::from_fn(|_| Default::default()),
+            hz_new_any: std::array::from_fn(|_| Default::default()),
+            hz_shift_any: std::array::from_fn(|_| Default::default()),
+            hz_load: Default::default(),
             fwd: Default::default(),
             wb_writes: Default::default(),
             hazard: Default::default(),
@@ -512,11 +570,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s1_valid, s1_kind, s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid,
             s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp,
             w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head,
-            o_valid, o_qp, o_rep, owed, credit, sweep, busy_q, cnps, cuts
+            o_valid, o_qp, o_rep, owed, credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2,
+            fwd_w3, w3_valid, w3_qp, w3_word
         );
         for i in 0..HZ_W {
             self.hz_match[i].clock.next = self.clock.val();
             self.hz_match[i].d.next = self.hz_match[i].q.val();
+        }
+        for g in 0..HZ_NG {
+            self.hz_any[g].clock.next = self.clock.val();
+            self.hz_any[g].d.next = self.hz_any[g].q.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -596,32 +659,76 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // earlier) and shift with the pipeline while it waits ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        self.s1_hit.next = self.s1_wr.val() & (self.s1_qp.q.val() == self.hz_qp.q.val());
-        self.hazard.next = self.s1_hit.val();
-        for i in 0..HZ_W {
-            if self.hz_match[i].q.val() {
+        // The decision is an OR of registered bits: S1's match and the groups'.
+        self.hazard.next = self.s1_hit.q.val();
+        for g in 0..HZ_NG {
+            if self.hz_any[g].q.val() {
                 self.hazard.next = true;
             }
         }
         self.take.next = self.hz_valid.q.val() & !self.hazard.val() & self.credit.q.val();
-        self.pop.next = self.q0_valid.q.val() & (!self.hz_valid.q.val() | self.take.val());
-        if !self.hz_valid.q.val() | self.take.val() {
-            // HZ takes Q0's event (or empties): its matches against the slots now,
-            // each one slot further on at the edge.
+        self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
+        self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
+        // S1 after the edge holds HZ's event if it goes now, else nothing; HZ then holds
+        // Q0's event (or waits with its own, and S1 is empty).
+        self.s1_hit.d.next = self.take.val()
+            & (self.hz_ev.q.val().kind != self.kind_query.val())
+            & (self.hz_qp.q.val() == self.q0_qp.q.val());
+        // The vector when Q0's event enters HZ: its matches against the slots now, each one
+        // slot further on at the edge ...
+        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
+        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
+        for i in 0..HZ_TAGS {
+            self.hz_new[i + 2].next =
+                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
+        }
+        // ... and while HZ's event waits: its matches move on with the slots (S1, empty
+        // after the edge, was compared in s1_hit).
+        self.hz_shift[0].next = self.s1_hit.q.val();
+        for i in 1..HZ_W {
+            self.hz_shift[i].next = self.hz_match[i - 1].q.val();
+        }
+        // Each group's OR, of both candidates (the load decision comes last).
+        for g in 0..HZ_NG {
+            self.hz_new_any[g].next = false;
+            self.hz_shift_any[g].next = false;
+        }
+        for g in 0..HZ_LAST_G {
+            for i in 0..HZ_G {
+                if self.hz_new[g * 16 + i].val() {
+                    self.hz_new_any[g].next = true;
+                }
+                if self.hz_shift[g * 16 + i].val() {
+                    self.hz_shift_any[g].next = true;
+                }
+            }
+        }
+        for g in HZ_LAST_G..HZ_NG {
+            for i in 0..HZ_LAST_BITS {
+                if self.hz_new[g * 16 + i].val() {
+                    self.hz_new_any[g].next = true;
+                }
+                if self.hz_shift[g * 16 + i].val() {
+                    self.hz_shift_any[g].next = true;
+                }
+            }
+        }
+        if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
             self.hz_qp.d.next = self.q0_qp.q.val();
             self.hz_ev.d.next = self.q0_ev.q.val();
-            self.hz_match[0].d.next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
-            self.hz_match[1].d.next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
-            for i in 0..HZ_TAGS {
-                self.hz_match[i + 2].d.next =
-                    self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
+            for i in 0..HZ_W {
+                self.hz_match[i].d.next = self.hz_new[i].val();
+            }
+            for g in 0..HZ_NG {
+                self.hz_any[g].d.next = self.hz_new_any[g].val();
             }
         } else {
-            // HZ's event waits: its matches move on with the slots.
-            self.hz_match[0].d.next = self.s1_hit.val();
-            for i in 1..HZ_W {
-                self.hz_match[i].d.next = self.hz_match[i - 1].q.val();
+            for i in 0..HZ_W {
+                self.hz_match[i].d.next = self.hz_shift[i].val();
+            }
+            for g in 0..HZ_NG {
+                self.hz_any[g].d.next = self.hz_shift_any[g].val();
             }
         }
         // ---- input queue: Q0 moves on to HZ, the accepted event fills Q0 or Q1 ----
@@ -679,11 +786,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_qp[i].d.next = self.tag_qp[i - 1].q.val();
             self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
         }
+        // Forwarding: the choice was registered when the event was in S1 (below).
         self.fwd.next = self.s2_word.q.val();
-        if self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s2_qp.q.val()) {
+        if self.fwd_w3.q.val() {
+            self.fwd.next = self.w3_word.q.val();
+        }
+        if self.fwd_w2.q.val() {
             self.fwd.next = self.w2_word.q.val();
         }
-        if self.w1_valid.q.val() & (self.w1_qp.q.val() == self.s2_qp.q.val()) {
+        if self.fwd_w1.q.val() {
             self.fwd.next = self.w1_word.q.val();
         }
         self.upd.clock.next = self.clock.val();
@@ -718,15 +829,25 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
 
         // ---- write back (or sweep) from step E, history for forwarding, report ----
         self.wb_writes.next = self.e_wr.val();
-        self.ram.write_enable.next = self.wb_writes.val();
-        self.ram.write_address.next = self.e_qp.val();
-        self.ram.write_data.next = self.upd.next_word.val();
+        // Forwarding: when S1's event moves to S2, W1 takes the word step E writes now and
+        // W2 takes W1's, so S2's choice is made a cycle early against those.
+        self.fwd_w1.d.next = self.wb_writes.val() & (self.e_qp.val() == self.s1_qp.q.val());
+        self.fwd_w2.d.next = self.w1_valid.q.val() & (self.w1_qp.q.val() == self.s1_qp.q.val());
+        self.fwd_w3.d.next = self.w2_valid.q.val() & (self.w2_qp.q.val() == self.s1_qp.q.val());
+        // The RAM is written from W1 (a register: the word's route to the block RAMs, which
+        // are spread over the device, starts at a flip-flop, not after step E's logic).
+        self.ram.write_enable.next = self.w1_valid.q.val();
+        self.ram.write_address.next = self.w1_qp.q.val();
+        self.ram.write_data.next = self.w1_word.q.val();
         self.w1_valid.d.next = self.wb_writes.val();
         self.w1_qp.d.next = self.e_qp.val();
         self.w1_word.d.next = self.upd.next_word.val();
         self.w2_valid.d.next = self.w1_valid.q.val();
         self.w2_qp.d.next = self.w1_qp.q.val();
         self.w2_word.d.next = self.w1_word.q.val();
+        self.w3_valid.d.next = self.w2_valid.q.val();
+        self.w3_qp.d.next = self.w2_qp.q.val();
+        self.w3_word.d.next = self.w2_word.q.val();
         self.out_valid.d.next = self.e_valid.val();
         self.out_qp.d.next = self.e_qp.val();
         self.out_rep.d.next.query = self.e_kind.val() == self.kind_query.val();
@@ -808,6 +929,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.q1_valid.d.next = false;
             self.hz_valid.d.next = false;
             self.s1_valid.d.next = false;
+            self.s1_hit.d.next = false;
             self.s2_valid.d.next = false;
             for i in 0..UPD_STAGES {
                 self.tag_valid[i].d.next = false;
@@ -815,6 +937,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
+            self.fwd_w1.d.next = false;
+            self.fwd_w2.d.next = false;
+            self.w3_valid.d.next = false;
+            self.fwd_w3.d.next = false;
             self.out_valid.d.next = false;
             self.wr_ptr.d.next = 0.into();
             self.wr_seen.d.next = 0.into();

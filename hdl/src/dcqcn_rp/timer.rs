@@ -8,49 +8,11 @@ use super::widths::*;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
-/// How many expiries at `nxt`, `nxt + p`, ... fall at or before `upto`: `(upto.epoch -
-/// nxt.epoch) + (upto.rem >= nxt.rem)`, 0 if that is not positive, saturating at
-/// `2^21 - 1` (golden: `fired`).
-#[derive(LogicBlock)]
-pub struct Fired {
-    /// Epoch of the time counted up to.
-    pub upto_e: Signal<In, Bits<EPOCH_W>>,
-    /// Remainder of the time counted up to, us.
-    pub upto_r: Signal<In, Bits<REM_W>>,
-    /// Epoch of the first expiry.
-    pub first_e: Signal<In, Bits<EPOCH_W>>,
-    /// Remainder (phase) of the expiries, us.
-    pub first_r: Signal<In, Bits<REM_W>>,
-    /// Number of expiries, saturating.
-    pub n: Signal<Out, Bits<COUNT_W>>,
-    sum: FiredSum,
-}
-
-impl Default for Fired {
-    fn default() -> Self {
-        Self {
-            upto_e: Default::default(),
-            upto_r: Default::default(),
-            first_e: Default::default(),
-            first_r: Default::default(),
-            n: Default::default(),
-            sum: Default::default(),
-        }
-    }
-}
-
-impl Logic for Fired {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.sum.diff.next = self.upto_e.val() - self.first_e.val();
-        self.sum.ge.next = self.upto_r.val() >= self.first_r.val();
-        self.n.next = self.sum.n.val();
-    }
-}
-
-/// The second half of [`Fired`], for a pipeline that registers the first: from the epoch
-/// difference `upto.epoch - nxt.epoch` (modulo 2^32) and `upto.rem >= nxt.rem`, the count
-/// `diff + ge`, 0 if the difference is negative, saturating at `2^21 - 1`. One carry chain.
+/// How many expiries at `nxt`, `nxt + p`, ... fall at or before `upto` (golden: `fired`),
+/// from the two halves a pipeline registers apart: the epoch difference `upto.epoch -
+/// nxt.epoch` (modulo 2^32) and `upto.rem >= nxt.rem` (both computed by the caller, a
+/// register earlier), the count `diff + ge`, 0 if the difference is negative, saturating at
+/// `2^21 - 1`. One carry chain.
 #[derive(LogicBlock)]
 pub struct FiredSum {
     /// `upto.epoch - nxt.epoch`, modulo 2^32 (bit 31 set: negative).

@@ -1,5 +1,5 @@
 //! `RpUpdate`: the reaction point's next-state function for one event, pipelined:
-//! [`UPD_STAGES`] = 124 registers from its inputs (step A) to its outputs (step E's end).
+//! [`UPD_STAGES`] = 125 registers from its inputs (step A) to its outputs (step E's end).
 //!
 //! It is `sim::dcqcn_rp::update` in hardware: catch up every timer expiry since the QP was
 //! last touched (closed form), then apply the event, then note the next decrease check in
@@ -17,12 +17,13 @@
 //! |---|---|---|
 //! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle) | `i_*` |
 //! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product (one multiplier) | `h_*` |
-//! | A2 | expiry counts (`Fired`), whether a decrease check cuts, alpha's first expiry | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
-//! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 8 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
+//! | A2 | the four expiry counts' epoch differences and remainder comparisons; alpha's first expiry | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `t1` |
+//! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
+//! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 9 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
 //! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge` |
 //! | D (50 steps) | the expiries after the cut (`f_k2`, a `FiredSum`: `diff + ge`, saturating), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
 //! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
-//! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e_line`, `div_line` (delay lines) |
+//! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the divisions' dividends (`e2_num_*`: the remainder plus the lead, registered apart in E1), the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e2_num_*`, `e_line`, `div_line` (delay lines) |
 //! | E's end | the byte event's result, the next decrease check, the report | the pipeline's write back |
 //!
 //! The context (`CtxB`, `CtxD`) carries only what later steps read: the old word until the
@@ -41,7 +42,7 @@
 use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
-use super::timer::{DIV_STAGES, DivSmall, Fired, FiredSum, RadixEff};
+use super::timer::{DIV_STAGES, DivSmall, FiredSum, RadixEff};
 use super::widths::*;
 use crate::delay_line::DelayLine;
 use crate::wide_mul::WideMul;
@@ -51,7 +52,7 @@ use rust_hdl::prelude::*;
 /// Registers between the update's first and last step: an event's `next_word` and report
 /// come out `UPD_STAGES` advancing cycles after its old word went in.
 pub const UPD_STAGES: usize =
-    3 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES;
+    4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES;
 
 // The delay lines' lengths fit their address widths (`DelayLine<_, AW>` holds up to
 // `2^AW + 1` cycles) and their minimum of 3.
@@ -61,7 +62,7 @@ const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 1);
 const _: () = assert!(CUT_STAGES >= 3 && CUT_STAGES <= (1 << 3) + 1);
 const _: () = assert!(RUN_STAGES - 1 <= (1 << 4) + 1);
 const _: () =
-    assert!(RUN_STAGES - 1 - DIV_STAGES >= 3 && RUN_STAGES - 1 - DIV_STAGES <= (1 << 3) + 1);
+    assert!(RUN_STAGES - 2 - DIV_STAGES >= 3 && RUN_STAGES - 2 - DIV_STAGES <= (1 << 3) + 1);
 
 /// Address bits of the delay lines beside the segments.
 const CTX_AW: usize = 6;
@@ -304,10 +305,6 @@ pub struct RpUpdate {
     eff_a: RadixEff,
     eff_d: RadixEff,
     eff_i: RadixEff,
-    f_alpha: Fired,
-    f_dec: Fired,
-    f_k1: Fired,
-    f_acut: Fired,
     /// alpha (Q.20) x `1024 - g` (Q.10): only bits `10..31` (alpha, Q.20) are used.
     mul_t1: WideMul<ALPHA_W, G_W, 31>,
     ext_g: ZeroExt<G_W, ALPHA_W>,
@@ -318,7 +315,6 @@ pub struct RpUpdate {
     tdi_m1_r: Signal<Local, Bits<REM_W>>,
     /// The three radices' "now" for this QP, one [`TimeWord`] (its `sub` is now's).
     eff: Signal<Local, TimeWord>,
-    do_cut: Signal<Local, Bit>,
     /// The 10 fraction bits of `alpha * (1024 - g) / 1024`, which the floor drops: computed
     /// by the multiplier, used by nothing (Verilator ignores `*unused*` signals).
     t1_frac_unused: Signal<Local, Bits<10>>,
@@ -326,6 +322,28 @@ pub struct RpUpdate {
     /// pipeline feeds from `cfg` directly: not used here.
     recip_ai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
     recip_hai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
+    // A2: the expiry counts' epoch differences and remainder comparisons (the first half
+    // of each count: alpha at now, decrease checks, increases before the cut, alpha at the
+    // cut), alpha's first expiry; the inputs beside them.
+    m_old: DFF<QpWord>,
+    m_now: DFF<TimeWord>,
+    m_ev: DFF<EvWord>,
+    m_eff: DFF<TimeWord>,
+    m_t1: DFF<Bits<ALPHA_W>>,
+    m_alpha_diff: DFF<Bits<EPOCH_W>>,
+    m_alpha_ge: DFF<Bit>,
+    m_dec_diff: DFF<Bits<EPOCH_W>>,
+    m_dec_ge: DFF<Bit>,
+    m_k1_diff: DFF<Bits<EPOCH_W>>,
+    m_k1_ge: DFF<Bit>,
+    m_acut_diff: DFF<Bits<EPOCH_W>>,
+    m_acut_ge: DFF<Bit>,
+    // A3: the counts (`diff + ge`, saturating), whether a decrease check cuts.
+    f_alpha: FiredSum,
+    f_dec: FiredSum,
+    f_k1: FiredSum,
+    f_acut: FiredSum,
+    do_cut: Signal<Local, Bit>,
     // A -> B registers.
     a_old: DFF<QpWord>,
     a_now: DFF<TimeWord>,
@@ -530,13 +548,20 @@ pub struct RpUpdate {
     e1_ovr: DFF<Bit>,
     e1_rep_ovr_rc: DFF<Bits<RATE_W>>,
     e1_rep_ovr_rt: DFF<Bits<RATE_W>>,
-    e1_num_a: DFF<Bits<NUM_W>>,
-    e1_num_i: DFF<Bits<NUM_W>>,
+    /// The dividends' parts: `ahead` (the decrease timer's lead) and the two radices'
+    /// remainders; E2 adds them (`e2_num_*`), so no carry chain follows another here.
+    e1_ahead: DFF<Bits<NUM_W>>,
+    e1_na_r: DFF<Bits<NUM_W>>,
+    e1_ni_r: DFF<Bits<NUM_W>>,
+    /// The divisions' dividends (E2).
+    e2_num_a: DFF<Bits<NUM_W>>,
+    e2_num_i: DFF<Bits<NUM_W>>,
     /// E1's values wait for the byte event's run (`RUN_STAGES - 1` more cycles).
     e_in: Signal<Local, EWait>,
     e_line: DelayLine<EWait, 4>,
     ew: Signal<Local, EWait>,
-    /// The divisions' results wait for it too (`RUN_STAGES - 1 - DIV_STAGES` cycles).
+    /// The divisions' results wait for it too (`RUN_STAGES - 2 - DIV_STAGES` cycles: E2's
+    /// dividends and the divisions come first).
     dv_in: Signal<Local, DivPair>,
     div_line: DelayLine<DivPair, 3>,
     dq: Signal<Local, DivPair>,
@@ -601,10 +626,6 @@ impl Default for RpUpdate {
             eff_a: Default::default(),
             eff_d: Default::default(),
             eff_i: Default::default(),
-            f_alpha: Default::default(),
-            f_dec: Default::default(),
-            f_k1: Default::default(),
-            f_acut: Default::default(),
             mul_t1: Default::default(),
             ext_g: Default::default(),
             cq: Default::default(),
@@ -617,6 +638,23 @@ impl Default for RpUpdate {
             t1_frac_unused: Default::default(),
             recip_ai_unused: Default::default(),
             recip_hai_unused: Default::default(),
+            m_old: Default::default(),
+            m_now: Default::default(),
+            m_ev: Default::default(),
+            m_eff: Default::default(),
+            m_t1: Default::default(),
+            m_alpha_diff: Default::default(),
+            m_alpha_ge: Default::default(),
+            m_dec_diff: Default::default(),
+            m_dec_ge: Default::default(),
+            m_k1_diff: Default::default(),
+            m_k1_ge: Default::default(),
+            m_acut_diff: Default::default(),
+            m_acut_ge: Default::default(),
+            f_alpha: Default::default(),
+            f_dec: Default::default(),
+            f_k1: Default::default(),
+            f_acut: Default::default(),
             a_old: Default::default(),
             a_now: Default::default(),
             a_ev: Default::default(),
@@ -766,13 +804,16 @@ impl Default for RpUpdate {
             e1_ovr: Default::default(),
             e1_rep_ovr_rc: Default::default(),
             e1_rep_ovr_rt: Default::default(),
-            e1_num_a: Default::default(),
-            e1_num_i: Default::default(),
+            e1_ahead: Default::default(),
+            e1_na_r: Default::default(),
+            e1_ni_r: Default::default(),
+            e2_num_a: Default::default(),
+            e2_num_i: Default::default(),
             e_in: Default::default(),
             e_line: DelayLine::new(RUN_STAGES - 1),
             ew: Default::default(),
             dv_in: Default::default(),
-            div_line: DelayLine::new(RUN_STAGES - 1 - DIV_STAGES),
+            div_line: DelayLine::new(RUN_STAGES - 2 - DIV_STAGES),
             dq: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
@@ -806,6 +847,19 @@ impl Logic for RpUpdate {
             h_tdi_m1_e,
             h_tdi_m1_r,
             h_t1p,
+            m_old,
+            m_now,
+            m_ev,
+            m_eff,
+            m_t1,
+            m_alpha_diff,
+            m_alpha_ge,
+            m_dec_diff,
+            m_dec_ge,
+            m_k1_diff,
+            m_k1_ge,
+            m_acut_diff,
+            m_acut_ge,
             a_old,
             a_now,
             a_ev,
@@ -846,8 +900,11 @@ impl Logic for RpUpdate {
             e1_ovr,
             e1_rep_ovr_rc,
             e1_rep_ovr_rt,
-            e1_num_a,
-            e1_num_i
+            e1_ahead,
+            e1_na_r,
+            e1_ni_r,
+            e2_num_a,
+            e2_num_i
         );
         self.recip_ai_unused.next = self.cfg.val().recip_ai;
         self.recip_hai_unused.next = self.cfg.val().recip_hai;
@@ -909,28 +966,8 @@ impl Logic for RpUpdate {
             self.h_t1p.d.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
         }
 
-        // ---- A2: expiry counts ----
-        self.f_alpha.upto_e.next = self.h_eff.q.val().a_e;
-        self.f_alpha.upto_r.next = self.h_eff.q.val().a_r;
-        self.f_alpha.first_e.next = self.h_old.q.val().ta_e;
-        self.f_alpha.first_r.next = self.h_old.q.val().ta_r;
-        self.f_dec.upto_e.next = self.h_eff.q.val().d_e;
-        self.f_dec.upto_r.next = self.h_eff.q.val().d_r;
-        self.f_dec.first_e.next = self.h_old.q.val().td_e;
-        self.f_dec.first_r.next = self.h_old.q.val().td_r;
-        self.f_k1.upto_e.next = self.h_tdi_m1_e.q.val();
-        self.f_k1.upto_r.next = self.h_tdi_m1_r.q.val();
-        self.f_k1.first_e.next = self.h_old.q.val().ti_e;
-        self.f_k1.first_r.next = self.h_old.q.val().ti_r;
-        // Alpha expiries up to and including the cut's instant.
-        self.f_acut.upto_e.next = self.h_old.q.val().tda_e;
-        self.f_acut.upto_r.next = self.h_old.q.val().tda_r;
-        self.f_acut.first_e.next = self.h_old.q.val().ta_e;
-        self.f_acut.first_r.next = self.h_old.q.val().ta_r;
-        self.do_cut.next =
-            self.h_old.q.val().limited & self.h_old.q.val().cnp_dec & (self.f_dec.n.val().any());
-
-        // alpha's first expiry, exactly.
+        // ---- A2: the expiry counts' first half: epoch differences (modulo 2^32) and
+        // remainder comparisons; alpha's first expiry, exactly ----
         self.ext_g.i.next = self.cfg.val().g;
         self.g_q20.next = self.ext_g.o.val() << 10;
         self.t1.next = self.h_t1p.q.val();
@@ -938,10 +975,39 @@ impl Logic for RpUpdate {
             self.t1.next = self.h_t1p.q.val() + self.g_q20.val();
         }
         if self.en.val() {
-            self.a_old.d.next = self.h_old.q.val();
-            self.a_now.d.next = self.h_now.q.val();
-            self.a_ev.d.next = self.h_ev.q.val();
-            self.a_eff.d.next = self.h_eff.q.val();
+            self.m_old.d.next = self.h_old.q.val();
+            self.m_now.d.next = self.h_now.q.val();
+            self.m_ev.d.next = self.h_ev.q.val();
+            self.m_eff.d.next = self.h_eff.q.val();
+            self.m_t1.d.next = self.t1.val();
+            self.m_alpha_diff.d.next = self.h_eff.q.val().a_e - self.h_old.q.val().ta_e;
+            self.m_alpha_ge.d.next = self.h_eff.q.val().a_r >= self.h_old.q.val().ta_r;
+            self.m_dec_diff.d.next = self.h_eff.q.val().d_e - self.h_old.q.val().td_e;
+            self.m_dec_ge.d.next = self.h_eff.q.val().d_r >= self.h_old.q.val().td_r;
+            // Increases strictly before the cut: up to a microsecond before it.
+            self.m_k1_diff.d.next = self.h_tdi_m1_e.q.val() - self.h_old.q.val().ti_e;
+            self.m_k1_ge.d.next = self.h_tdi_m1_r.q.val() >= self.h_old.q.val().ti_r;
+            // Alpha expiries up to and including the cut's instant.
+            self.m_acut_diff.d.next = self.h_old.q.val().tda_e - self.h_old.q.val().ta_e;
+            self.m_acut_ge.d.next = self.h_old.q.val().tda_r >= self.h_old.q.val().ta_r;
+        }
+
+        // ---- A3: the counts (`diff + ge`, saturating), whether a decrease check cuts ----
+        self.f_alpha.diff.next = self.m_alpha_diff.q.val();
+        self.f_alpha.ge.next = self.m_alpha_ge.q.val();
+        self.f_dec.diff.next = self.m_dec_diff.q.val();
+        self.f_dec.ge.next = self.m_dec_ge.q.val();
+        self.f_k1.diff.next = self.m_k1_diff.q.val();
+        self.f_k1.ge.next = self.m_k1_ge.q.val();
+        self.f_acut.diff.next = self.m_acut_diff.q.val();
+        self.f_acut.ge.next = self.m_acut_ge.q.val();
+        self.do_cut.next =
+            self.m_old.q.val().limited & self.m_old.q.val().cnp_dec & (self.f_dec.n.val().any());
+        if self.en.val() {
+            self.a_old.d.next = self.m_old.q.val();
+            self.a_now.d.next = self.m_now.q.val();
+            self.a_ev.d.next = self.m_ev.q.val();
+            self.a_eff.d.next = self.m_eff.q.val();
             self.a_n_alpha.d.next = self.f_alpha.n.val();
             self.a_n_acut.d.next = self.f_acut.n.val();
             self.a_k1.d.next = 0.into();
@@ -950,7 +1016,7 @@ impl Logic for RpUpdate {
             }
             self.a_do_cut.d.next = self.do_cut.val();
             self.a_dec_any.d.next = self.f_dec.n.val().any();
-            self.a_t1.d.next = self.t1.val();
+            self.a_t1.d.next = self.m_t1.q.val();
         }
 
         // ======== step B ========
@@ -1415,20 +1481,23 @@ impl Logic for RpUpdate {
             self.e1_ovr.d.next = self.ovr.val();
             self.e1_rep_ovr_rc.d.next = self.rep_ovr_rc.val();
             self.e1_rep_ovr_rt.d.next = self.rep_ovr_rt.val();
-            self.e1_num_a.d.next = self.ext_na_r.o.val() + self.ahead.val();
-            self.e1_num_i.d.next = self.ext_ni_r.o.val() + self.ahead.val();
+            self.e1_ahead.d.next = self.ahead.val();
+            self.e1_na_r.d.next = self.ext_na_r.o.val();
+            self.e1_ni_r.d.next = self.ext_ni_r.o.val();
+            self.e2_num_a.d.next = self.e1_na_r.q.val() + self.e1_ahead.q.val();
+            self.e2_num_i.d.next = self.e1_ni_r.q.val() + self.e1_ahead.q.val();
         }
 
         // ======== steps E2..: the divisions (`DIV_STAGES`); everything else waits for the
         // byte event's run ========
         self.div_a.clock.next = self.clock.val();
         self.div_a.en.next = self.en.val();
-        self.div_a.num.next = self.e1_num_a.q.val();
+        self.div_a.num.next = self.e2_num_a.q.val();
         self.div_a.p.next = self.cfg.val().p_alpha;
         self.div_a.recip.next = self.cfg.val().recip_alpha;
         self.div_i.clock.next = self.clock.val();
         self.div_i.en.next = self.en.val();
-        self.div_i.num.next = self.e1_num_i.q.val();
+        self.div_i.num.next = self.e2_num_i.q.val();
         self.div_i.p.next = self.cfg.val().p_inc;
         self.div_i.recip.next = self.cfg.val().recip_inc;
         self.dv_in.next.qa = self.div_a.q.val();
