@@ -33,10 +33,15 @@
 //! applied exactly as the golden model applies it. Events on different QPs go on one per
 //! cycle. For timing the check is split over two registers: when an event enters HZ, its
 //! QP was compared (in Q0) with every slot of the window and the results are registered
-//! one slot further on (`hz_match`); while it waits the vector shifts with the pipeline.
-//! Each group of [`HZ_G`] bits of the vector has a register saying whether one is set
-//! (`hz_any`), and S1's match is registered when the event before it left HZ (`s1_hit`):
-//! the decision, which loads the queue and HZ, is an OR of [`HZ_NG`] + 1 registered bits.
+//! one slot further on; while it waits the vector shifts with the pipeline. Each group of
+//! [`HZ_G`] bits of the vector has a register saying whether one is set, and S1's match is
+//! registered when the event before it left HZ (`s1_hit`): the decision is an OR of
+//! [`HZ_NG`] + 1 registered bits. It drives few flip-flops: HZ, Q0 and Q1 are a ring of
+//! [`QB_N`] entries written once when an event is accepted (the decision moves a one-hot
+//! read pointer), and both candidates for the next match vector are registered every cycle
+//! (`hz_match_a`, compared from Q0's QP, what HZ sees if it loads Q0's event;
+//! `hz_match_b`, the vector shifted, if its event waits), a register of the decision
+//! (`hz_loaded`) choosing between them the cycle after.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -122,6 +127,18 @@ const _: () = assert!(HZ_G == 16);
 
 /// Groups of the match vector: `HZ_G` bits each, the last one [`HZ_LAST_BITS`].
 const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
+
+/// Entries of the input queue's ring: HZ, Q0 and Q1 hold at most three events; four
+/// entries keep the pointers one-hot rotations.
+const QB_N: usize = 4;
+
+// The ring's last entry is written `[3]` in `update` (`hdl_gen` evaluates an array index
+// from loop variables and literals only); the match vector's groups are at least two
+// (group 0 is handled as a full group).
+const _: () = assert!(QB_N == 4 && HZ_NG >= 2);
+
+/// Bits of the match vector that move on to the next slot (the last one leaves the window).
+const HZ_CUR: usize = HZ_W - 1;
 
 /// Index of the match vector's last group.
 const HZ_LAST_G: usize = HZ_NG - 1;
@@ -236,29 +253,44 @@ pub struct DcqcnRp<const QB: usize> {
     upd: RpUpdate,
     /// Input queue, head (Q0): an accepted event waiting for the hazard check.
     q0_valid: DFF<Bit>,
-    /// Q0's QP.
-    q0_qp: DFF<Bits<QB>>,
-    /// Q0's event.
-    q0_ev: DFF<RpEvent>,
     /// Input queue, second entry (Q1): filled only while Q0 cannot move on; the inputs'
     /// `ready` is low while it is full.
     q1_valid: DFF<Bit>,
-    /// Q1's QP.
-    q1_qp: DFF<Bits<QB>>,
-    /// Q1's event.
-    q1_ev: DFF<RpEvent>,
     /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
     hz_valid: DFF<Bit>,
-    /// HZ's QP.
-    hz_qp: DFF<Bits<QB>>,
-    /// HZ's event.
-    hz_ev: DFF<RpEvent>,
-    /// HZ's match vector (see [`HZ_W`]): computed against the slots when the event enters
-    /// HZ, shifted with the pipeline while it waits.
-    hz_match: [DFF<Bit>; HZ_W],
-    /// `hz_any[g]`: some bit of the match vector's group `g` (bits `HZ_G * g` on) is set;
-    /// loaded and shifted with the vector.
-    hz_any: [DFF<Bit>; HZ_NG],
+    /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
+    /// [`QB_N`] entries that are written once, when the event is accepted, and never moved:
+    /// HZ's decision moves the read pointer, not the events.
+    qb_qp: [DFF<Bits<QB>>; QB_N],
+    qb_ev: [DFF<RpEvent>; QB_N],
+    /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
+    qb_rd: [DFF<Bit>; QB_N],
+    /// The entry the next accepted event is written to, one-hot.
+    qb_wr: [DFF<Bit>; QB_N],
+    /// Q0's entry, one-hot: `qb_rd`, one further on if HZ holds an event.
+    q0_at: [Signal<Local, Bit>; QB_N],
+    /// HZ's QP and event (read from the ring at `qb_rd`).
+    hz_qp: Signal<Local, Bits<QB>>,
+    hz_ev: Signal<Local, RpEvent>,
+    /// Q0's QP (read from the ring at `q0_at`).
+    q0_qp: Signal<Local, Bits<QB>>,
+    /// HZ's match vector (see [`HZ_W`]) is `hz_match_a` when HZ loaded its event at the
+    /// last edge (`hz_loaded`), else `hz_match_b`. `hz_match_a` is computed against the
+    /// slots from Q0's QP at every edge (what HZ sees if it loads); `hz_match_b` is the
+    /// vector shifted one slot on (what HZ sees if its event waits). Neither depends on
+    /// HZ's decision of the cycle: only `hz_loaded` does.
+    hz_match_a: [DFF<Bit>; HZ_W],
+    hz_match_b: [DFF<Bit>; HZ_W],
+    /// Some bit of `hz_match_a`'s (`hz_match_b`'s) group `g` (bits `HZ_G * g` on) is set.
+    hz_any_a: [DFF<Bit>; HZ_NG],
+    hz_any_b: [DFF<Bit>; HZ_NG],
+    /// HZ loaded Q0's event (or emptied) at the last edge: the match vector is `*_a`.
+    hz_loaded: DFF<Bit>,
+    /// The match vector now (`hz_match_a` or `hz_match_b`) but its last bit, which leaves
+    /// the window at the edge (the decision reads the groups' registered ORs).
+    hz_cur: [Signal<Local, Bit>; HZ_CUR],
+    /// Its groups with a bit set.
+    hz_cur_any: [Signal<Local, Bit>; HZ_NG],
     /// S1 holds an event that writes HZ's QP: registered when the event went from HZ to S1,
     /// from HZ's and Q0's QPs then (the event that follows it into HZ is Q0's).
     s1_hit: DFF<Bit>,
@@ -376,14 +408,16 @@ pub struct DcqcnRp<const QB: usize> {
     s1_wr: Signal<Local, Bit>,
     /// S2 holds an event that writes back.
     s2_wr: Signal<Local, Bit>,
-    /// The match vector as the event entering HZ finds it (`hz_match`'s value when HZ loads).
+    /// The match vector as Q0's event finds it (`hz_match_a` after the edge).
     hz_new: [Signal<Local, Bit>; HZ_W],
-    /// The match vector one slot further on (`hz_match`'s value while HZ's event waits).
+    /// The match vector now, one slot further on (`hz_match_b` after the edge).
     hz_shift: [Signal<Local, Bit>; HZ_W],
     /// Groups of `hz_new` with a bit set.
     hz_new_any: [Signal<Local, Bit>; HZ_NG],
-    /// Groups of `hz_shift` with a bit set.
-    hz_shift_any: [Signal<Local, Bit>; HZ_NG],
+    /// Groups of `hz_match_a` (`hz_match_b`) one slot further on with a bit set: the
+    /// candidates for `hz_any_b` (the vector now is one of the two).
+    hz_shift_any_a: [Signal<Local, Bit>; HZ_NG],
+    hz_shift_any_b: [Signal<Local, Bit>; HZ_NG],
     /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
     hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
@@ -452,16 +486,23 @@ impl<const QB: usize> DcqcnRp<QB> {
             tbl_hi: Default::default(),
             upd: Default::default(),
             q0_valid: Default::default(),
-            q0_qp: Default::default(),
-            q0_ev: Default::default(),
             q1_valid: Default::default(),
-            q1_qp: Default::default(),
-            q1_ev: Default::default(),
             hz_valid: Default::default(),
+            qb_qp: std::array::from_fn(|_| Default::default()),
+            qb_ev: std::array::from_fn(|_| Default::default()),
+            qb_rd: std::array::from_fn(|_| Default::default()),
+            qb_wr: std::array::from_fn(|_| Default::default()),
+            q0_at: std::array::from_fn(|_| Default::default()),
             hz_qp: Default::default(),
             hz_ev: Default::default(),
-            hz_match: std::array::from_fn(|_| Default::default()),
-            hz_any: std::array::from_fn(|_| Default::default()),
+            q0_qp: Default::default(),
+            hz_match_a: std::array::from_fn(|_| Default::default()),
+            hz_match_b: std::array::from_fn(|_| Default::default()),
+            hz_any_a: std::array::from_fn(|_| Default::default()),
+            hz_any_b: std::array::from_fn(|_| Default::default()),
+            hz_loaded: Default::default(),
+            hz_cur: std::array::from_fn(|_| Default::default()),
+            hz_cur_any: std::array::from_fn(|_| Default::default()),
             s1_hit: Default::default(),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
@@ -542,7 +583,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_new: std::array::from_fn(|_| Default::default()),
             hz_shift: std::array::from_fn(|_| Default::default()),
             hz_new_any: std::array::from_fn(|_| Default::default()),
-            hz_shift_any: std::array::from_fn(|_| Default::default()),
+            hz_shift_any_a: std::array::from_fn(|_| Default::default()),
+            hz_shift_any_b: std::array::from_fn(|_| Default::default()),
             hz_load: Default::default(),
             fwd: Default::default(),
             wb_writes: Default::default(),
@@ -566,20 +608,34 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q0_valid, q0_qp, q0_ev, q1_valid, q1_qp, q1_ev, hz_valid, hz_qp, hz_ev,
-            s1_valid, s1_kind, s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid,
-            s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp,
-            w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head,
-            o_valid, o_qp, o_rep, owed, credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2,
-            fwd_w3, w3_valid, w3_qp, w3_word
+            self, clock, q0_valid, q1_valid, hz_valid, hz_loaded, s1_valid, s1_kind, s1_qp,
+            s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
+            s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
+            w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
+            credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
+            w3_word
         );
         for i in 0..HZ_W {
-            self.hz_match[i].clock.next = self.clock.val();
-            self.hz_match[i].d.next = self.hz_match[i].q.val();
+            self.hz_match_a[i].clock.next = self.clock.val();
+            self.hz_match_a[i].d.next = self.hz_match_a[i].q.val();
+            self.hz_match_b[i].clock.next = self.clock.val();
+            self.hz_match_b[i].d.next = self.hz_match_b[i].q.val();
         }
         for g in 0..HZ_NG {
-            self.hz_any[g].clock.next = self.clock.val();
-            self.hz_any[g].d.next = self.hz_any[g].q.val();
+            self.hz_any_a[g].clock.next = self.clock.val();
+            self.hz_any_a[g].d.next = self.hz_any_a[g].q.val();
+            self.hz_any_b[g].clock.next = self.clock.val();
+            self.hz_any_b[g].d.next = self.hz_any_b[g].q.val();
+        }
+        for i in 0..QB_N {
+            self.qb_qp[i].clock.next = self.clock.val();
+            self.qb_qp[i].d.next = self.qb_qp[i].q.val();
+            self.qb_ev[i].clock.next = self.clock.val();
+            self.qb_ev[i].d.next = self.qb_ev[i].q.val();
+            self.qb_rd[i].clock.next = self.clock.val();
+            self.qb_rd[i].d.next = self.qb_rd[i].q.val();
+            self.qb_wr[i].clock.next = self.clock.val();
+            self.qb_wr[i].d.next = self.qb_wr[i].q.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -659,47 +715,92 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // earlier) and shift with the pipeline while it waits ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // The decision is an OR of registered bits: S1's match and the groups'.
+        // The ring's entries of HZ and Q0 (one-hot pointers, so each read is an OR of
+        // registered choices).
+        self.hz_qp.next = self.qb_qp[0].q.val();
+        self.hz_ev.next = self.qb_ev[0].q.val();
+        for i in 1..QB_N {
+            if self.qb_rd[i].q.val() {
+                self.hz_qp.next = self.qb_qp[i].q.val();
+                self.hz_ev.next = self.qb_ev[i].q.val();
+            }
+        }
+        self.q0_at[0].next = self.qb_rd[0].q.val();
+        if self.hz_valid.q.val() {
+            self.q0_at[0].next = self.qb_rd[3].q.val();
+        }
+        for i in 1..QB_N {
+            self.q0_at[i].next = self.qb_rd[i].q.val();
+            if self.hz_valid.q.val() {
+                self.q0_at[i].next = self.qb_rd[i - 1].q.val();
+            }
+        }
+        self.q0_qp.next = self.qb_qp[0].q.val();
+        for i in 0..QB_N {
+            if self.q0_at[i].val() {
+                self.q0_qp.next = self.qb_qp[i].q.val();
+            }
+        }
+        // The match vector now, and the decision: an OR of registered bits (S1's match and
+        // the groups' of the vector HZ has).
+        for i in 0..HZ_CUR {
+            self.hz_cur[i].next = self.hz_match_b[i].q.val();
+            if self.hz_loaded.q.val() {
+                self.hz_cur[i].next = self.hz_match_a[i].q.val();
+            }
+        }
         self.hazard.next = self.s1_hit.q.val();
         for g in 0..HZ_NG {
-            if self.hz_any[g].q.val() {
+            self.hz_cur_any[g].next = self.hz_any_b[g].q.val();
+            if self.hz_loaded.q.val() {
+                self.hz_cur_any[g].next = self.hz_any_a[g].q.val();
+            }
+            if self.hz_cur_any[g].val() {
                 self.hazard.next = true;
             }
         }
         self.take.next = self.hz_valid.q.val() & !self.hazard.val() & self.credit.q.val();
         self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
         self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
+        self.hz_loaded.d.next = self.hz_load.val();
         // S1 after the edge holds HZ's event if it goes now, else nothing; HZ then holds
         // Q0's event (or waits with its own, and S1 is empty).
         self.s1_hit.d.next = self.take.val()
-            & (self.hz_ev.q.val().kind != self.kind_query.val())
-            & (self.hz_qp.q.val() == self.q0_qp.q.val());
-        // The vector when Q0's event enters HZ: its matches against the slots now, each one
-        // slot further on at the edge ...
-        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
-        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
+            & (self.hz_ev.val().kind != self.kind_query.val())
+            & (self.hz_qp.val() == self.q0_qp.val());
+        // The vector if Q0's event enters HZ at the edge: its matches against the slots
+        // now, each one slot further on at the edge (loaded every cycle) ...
+        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.val());
+        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.val());
         for i in 0..HZ_TAGS {
             self.hz_new[i + 2].next =
-                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
+                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.val());
         }
-        // ... and while HZ's event waits: its matches move on with the slots (S1, empty
-        // after the edge, was compared in s1_hit).
+        // ... and if HZ's event waits: the vector now, one slot on (S1, empty after the
+        // edge, was compared in s1_hit).
         self.hz_shift[0].next = self.s1_hit.q.val();
         for i in 1..HZ_W {
-            self.hz_shift[i].next = self.hz_match[i - 1].q.val();
+            self.hz_shift[i].next = self.hz_cur[i - 1].val();
         }
-        // Each group's OR, of both candidates (the load decision comes last).
+        for i in 0..HZ_W {
+            self.hz_match_a[i].d.next = self.hz_new[i].val();
+            self.hz_match_b[i].d.next = self.hz_shift[i].val();
+        }
+        // Each group's OR. The shifted vector's is formed from both candidates for the
+        // vector now, `hz_loaded` choosing last.
         for g in 0..HZ_NG {
             self.hz_new_any[g].next = false;
-            self.hz_shift_any[g].next = false;
+            self.hz_shift_any_a[g].next = false;
+            self.hz_shift_any_b[g].next = false;
+        }
+        if self.s1_hit.q.val() {
+            self.hz_shift_any_a[0].next = true;
+            self.hz_shift_any_b[0].next = true;
         }
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
                 if self.hz_new[g * 16 + i].val() {
                     self.hz_new_any[g].next = true;
-                }
-                if self.hz_shift[g * 16 + i].val() {
-                    self.hz_shift_any[g].next = true;
                 }
             }
         }
@@ -708,58 +809,90 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 if self.hz_new[g * 16 + i].val() {
                     self.hz_new_any[g].next = true;
                 }
-                if self.hz_shift[g * 16 + i].val() {
-                    self.hz_shift_any[g].next = true;
+            }
+        }
+        // Shifted bit j is bit j - 1 of the vector now: group g takes bits 16 g - 1 ..
+        // 16 g + 14 (group 0: S1's match and bits 0 .. 14).
+        for i in 1..HZ_G {
+            if self.hz_match_a[i - 1].q.val() {
+                self.hz_shift_any_a[0].next = true;
+            }
+            if self.hz_match_b[i - 1].q.val() {
+                self.hz_shift_any_b[0].next = true;
+            }
+        }
+        for g in 1..HZ_LAST_G {
+            for i in 0..HZ_G {
+                if self.hz_match_a[g * 16 + i - 1].q.val() {
+                    self.hz_shift_any_a[g].next = true;
                 }
+                if self.hz_match_b[g * 16 + i - 1].q.val() {
+                    self.hz_shift_any_b[g].next = true;
+                }
+            }
+        }
+        for g in HZ_LAST_G..HZ_NG {
+            for i in 0..HZ_LAST_BITS {
+                if self.hz_match_a[g * 16 + i - 1].q.val() {
+                    self.hz_shift_any_a[g].next = true;
+                }
+                if self.hz_match_b[g * 16 + i - 1].q.val() {
+                    self.hz_shift_any_b[g].next = true;
+                }
+            }
+        }
+        for g in 0..HZ_NG {
+            self.hz_any_a[g].d.next = self.hz_new_any[g].val();
+            self.hz_any_b[g].d.next = self.hz_shift_any_b[g].val();
+            if self.hz_loaded.q.val() {
+                self.hz_any_b[g].d.next = self.hz_shift_any_a[g].val();
             }
         }
         if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
-            self.hz_qp.d.next = self.q0_qp.q.val();
-            self.hz_ev.d.next = self.q0_ev.q.val();
-            for i in 0..HZ_W {
-                self.hz_match[i].d.next = self.hz_new[i].val();
-            }
-            for g in 0..HZ_NG {
-                self.hz_any[g].d.next = self.hz_new_any[g].val();
-            }
-        } else {
-            for i in 0..HZ_W {
-                self.hz_match[i].d.next = self.hz_shift[i].val();
-            }
-            for g in 0..HZ_NG {
-                self.hz_any[g].d.next = self.hz_shift_any[g].val();
+        }
+        // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
+        // event is written at the write pointer and is Q0 or Q1 ----
+        if self.take.val() {
+            self.qb_rd[0].d.next = self.qb_rd[3].q.val();
+            for i in 1..QB_N {
+                self.qb_rd[i].d.next = self.qb_rd[i - 1].q.val();
             }
         }
-        // ---- input queue: Q0 moves on to HZ, the accepted event fills Q0 or Q1 ----
+        if self.push.val() {
+            self.qb_wr[0].d.next = self.qb_wr[3].q.val();
+            for i in 1..QB_N {
+                self.qb_wr[i].d.next = self.qb_wr[i - 1].q.val();
+            }
+            for i in 0..QB_N {
+                if self.qb_wr[i].q.val() {
+                    self.qb_qp[i].d.next = self.in_qp.val();
+                    self.qb_ev[i].d.next = self.in_ev.val();
+                }
+            }
+        }
         if self.pop.val() {
             self.q0_valid.d.next = self.q1_valid.q.val();
-            self.q0_qp.d.next = self.q1_qp.q.val();
-            self.q0_ev.d.next = self.q1_ev.q.val();
             self.q1_valid.d.next = false;
         }
         if self.push.val() {
             if self.q0_valid.q.val() & !self.pop.val() {
                 self.q1_valid.d.next = true;
-                self.q1_qp.d.next = self.in_qp.val();
-                self.q1_ev.d.next = self.in_ev.val();
             } else {
                 self.q0_valid.d.next = true;
-                self.q0_qp.d.next = self.in_qp.val();
-                self.q0_ev.d.next = self.in_ev.val();
             }
         }
 
         // ---- S1: read the QP's word ----
-        self.ram.read_address.next = self.hz_qp.q.val();
+        self.ram.read_address.next = self.hz_qp.val();
         self.s1_valid.d.next = self.take.val();
-        self.s1_kind.d.next = self.hz_ev.q.val().kind;
-        self.s1_qp.d.next = self.hz_qp.q.val();
-        self.s1_bytes.d.next = self.hz_ev.q.val().bytes;
-        self.s1_mode.d.next = self.hz_ev.q.val().mode;
-        self.s1_rate.d.next = self.hz_ev.q.val().rate;
-        self.s1_now.d.next = self.hz_ev.q.val().now;
-        self.s1_ctl.d.next = self.hz_ev.q.val().ctl;
+        self.s1_kind.d.next = self.hz_ev.val().kind;
+        self.s1_qp.d.next = self.hz_qp.val();
+        self.s1_bytes.d.next = self.hz_ev.val().bytes;
+        self.s1_mode.d.next = self.hz_ev.val().mode;
+        self.s1_rate.d.next = self.hz_ev.val().rate;
+        self.s1_now.d.next = self.hz_ev.val().now;
+        self.s1_ctl.d.next = self.hz_ev.val().ctl;
 
         // ---- S2: registered RAM output, forwarding, next state ----
         self.s2_valid.d.next = self.s1_valid.q.val();
@@ -928,6 +1061,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.q0_valid.d.next = false;
             self.q1_valid.d.next = false;
             self.hz_valid.d.next = false;
+            self.hz_loaded.d.next = true;
+            self.qb_rd[0].d.next = true;
+            self.qb_wr[0].d.next = true;
+            for i in 1..QB_N {
+                self.qb_rd[i].d.next = false;
+                self.qb_wr[i].d.next = false;
+            }
             self.s1_valid.d.next = false;
             self.s1_hit.d.next = false;
             self.s2_valid.d.next = false;
