@@ -20,7 +20,7 @@
 //! | A2 | the four expiry counts' epoch differences and remainder comparisons; alpha's first expiry | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `t1` |
 //! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
 //! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 9 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
-//! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge` |
+//! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side); the byte counter with the event's bytes, its value after a byte event and its test (`acc` does not change after the cut) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge`; `c_acc_sat`, `c_acc_byte`, `c_byte_fire` |
 //! | D (50 steps) | the expiries after the cut (`f_k2`, a `FiredSum`: `diff + ge`, saturating), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
 //! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
 //! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the divisions' dividends (`e2_num_*`: the remainder plus the lead, registered apart in E1), the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e2_num_*`, `e_line`, `div_line` (delay lines) |
@@ -175,6 +175,13 @@ pub struct CtxD {
     pub seg1_rel_phase: Bits<PHASE_W>,
     pub seg1_rel_rc: Bits<RATE_W>,
     pub seg1_rel_rt: Bits<RATE_W>,
+    /// The byte counter with the event's bytes, saturating (`acc + bytes`; the word's
+    /// `acc` does not change between the cut and step E, so step C computes it).
+    pub acc_sat: Bits<ACC_W>,
+    /// The byte counter after a byte event: `acc_sat - byte_reset`.
+    pub acc_byte: Bits<ACC_W>,
+    /// The byte counter reaches `byte_reset` (and the byte counter is on).
+    pub byte_fire: Bit,
 }
 
 /// What step E1 leaves for step E's end while the byte event's run and the divisions go on.
@@ -399,6 +406,10 @@ pub struct RpUpdate {
     after_cut: Signal<Local, QpWord>,
     // C -> D registers.
     c_word: DFF<QpWord>,
+    /// The byte counter's sum, its value after a byte event and its test (`CtxD`).
+    c_acc_sat: DFF<Bits<ACC_W>>,
+    c_acc_byte: DFF<Bits<ACC_W>>,
+    c_byte_fire: DFF<Bit>,
     c_now: DFF<TimeWord>,
     c_ev: DFF<EvWord>,
     c_eff: DFF<TimeWord>,
@@ -473,7 +484,7 @@ pub struct RpUpdate {
     // is not limited is never cut).
     cu: Signal<Local, QpWord>,
     still_limited: Signal<Local, Bit>,
-    // Transmitted packet.
+    // Transmitted packet: the byte counter (step C, from the word after the cut).
     acc_sum: Signal<Local, Bits<33>>,
     /// `acc + bytes - byte_reset` (34 bits, two's complement), one carry chain after a
     /// carry-save layer: whether the byte counter fires and what it keeps do not wait for
@@ -481,6 +492,9 @@ pub struct RpUpdate {
     acc_diff: Signal<Local, Bits<34>>,
     /// Bit 32 of `acc_diff`, used by nothing (the sign is bit 33, the kept value bits 0..32).
     acc_diff_unused: Signal<Local, Bits<34>>,
+    /// The packet's length as the context carries it to step E, which no longer reads it
+    /// (step C computes the byte counter); Verilator ignores `*unused*` signals.
+    d_bytes_unused: Signal<Local, Bits<BYTES_W>>,
     csa_a: ZeroExt<ACC_W, 34>,
     csa_b: ZeroExt<BYTES_W, 34>,
     csa_c: ZeroExt<ACC_W, 34>,
@@ -497,7 +511,8 @@ pub struct RpUpdate {
     sum_hai: Signal<Local, Bits<EVENTS_W>>,
     sum_hai1: Signal<Local, Bits<EVENTS_W>>,
     acc_sat: Signal<Local, Bits<ACC_W>>,
-    byte_fire: Signal<Local, Bit>,
+    /// The byte counter after the cut (step C): 0 after a cut, else the old word's.
+    acc_c: Signal<Local, Bits<ACC_W>>,
     t_hi: Signal<Local, Bits<STAGE_W>>,
     t_lo: Signal<Local, Bits<STAGE_W>>,
     th6: Signal<Local, Bits<STAGE_W>>,
@@ -691,6 +706,9 @@ impl Default for RpUpdate {
             rt_cut: Default::default(),
             after_cut: Default::default(),
             c_word: Default::default(),
+            c_acc_sat: Default::default(),
+            c_acc_byte: Default::default(),
+            c_byte_fire: Default::default(),
             c_now: Default::default(),
             c_ev: Default::default(),
             c_eff: Default::default(),
@@ -747,6 +765,7 @@ impl Default for RpUpdate {
             acc_sum: Default::default(),
             acc_diff: Default::default(),
             acc_diff_unused: Default::default(),
+            d_bytes_unused: Default::default(),
             csa_a: Default::default(),
             csa_b: Default::default(),
             csa_c: Default::default(),
@@ -761,7 +780,7 @@ impl Default for RpUpdate {
             sum_hai: Default::default(),
             sum_hai1: Default::default(),
             acc_sat: Default::default(),
-            byte_fire: Default::default(),
+            acc_c: Default::default(),
             t_hi: Default::default(),
             t_lo: Default::default(),
             th6: Default::default(),
@@ -872,6 +891,9 @@ impl Logic for RpUpdate {
             a_t1,
             b_seg1,
             c_word,
+            c_acc_sat,
+            c_acc_byte,
+            c_byte_fire,
             c_now,
             c_ev,
             c_eff,
@@ -1140,6 +1162,44 @@ impl Logic for RpUpdate {
             self.c_alpha_now.d.next = self.b_alpha_now.val();
             self.c_seg1.d.next = self.cs.val();
         }
+        // ---- the byte counter with the event's bytes (`acc` after the cut: 0 after a cut,
+        // else the old word's; nothing later changes it before step E) ----
+        self.acc_c.next = self.b_old.val().acc;
+        if self.b_do_cut.val() {
+            self.acc_c.next = 0.into();
+        }
+        self.ext_acc.i.next = self.acc_c.val();
+        self.ext_bytes.i.next = self.b_ev.val().bytes;
+        self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
+        self.acc_sat.next = self.acc_sum.val().get_bits::<ACC_W>(0);
+        if self.acc_sum.val().get_bit(32) {
+            self.acc_sat.next = self.acc_max.val();
+        }
+        // acc_sat >= byte_reset: saturated (all ones), or acc + bytes - byte_reset >= 0.
+        // The difference is a + b + !c + 1 summed as a carry-save layer (sum and majority
+        // bits) and one add, so it runs beside `acc + bytes`, not after it.
+        self.csa_a.i.next = self.acc_c.val();
+        self.csa_b.i.next = self.b_ev.val().bytes;
+        self.csa_c.i.next = self.cfg.val().byte_reset;
+        self.csa_nc.next = !self.csa_c.o.val();
+        self.csa_s.next = self.csa_a.o.val() ^ self.csa_b.o.val() ^ self.csa_nc.val();
+        self.csa_k.next = (((self.csa_a.o.val() & self.csa_b.o.val())
+            | (self.csa_a.o.val() & self.csa_nc.val())
+            | (self.csa_b.o.val() & self.csa_nc.val()))
+            << 1)
+            | self.one_34.val();
+        self.acc_diff.next = self.csa_s.val() + self.csa_k.val();
+        self.acc_diff_unused.next = self.acc_diff.val();
+        if self.en.val() {
+            self.c_acc_sat.d.next = self.acc_sat.val();
+            self.c_byte_fire.d.next = !self.byte_off.val()
+                & (self.acc_sum.val().get_bit(32) | !self.acc_diff.val().get_bit(33));
+            // acc_sat - byte_reset: the difference's low bits, or all ones minus byte_reset.
+            self.c_acc_byte.d.next = self.acc_diff.val().get_bits::<ACC_W>(0);
+            if self.acc_sum.val().get_bit(32) {
+                self.c_acc_byte.d.next = !self.cfg.val().byte_reset;
+            }
+        }
         // The expiry count after the cut, first half (the word's next increase check is
         // `after_cut`'s: `tdi + 1` after a cut, `ti` without).
         self.k2_diff_cut.next = self.b_eff.val().i_e + !self.b_old.val().tdi_e;
@@ -1200,6 +1260,9 @@ impl Logic for RpUpdate {
         self.ctx_d_in.next.seg1_rel_phase = self.c_seg1.q.val().rel_phase;
         self.ctx_d_in.next.seg1_rel_rc = self.c_seg1.q.val().rel_rc;
         self.ctx_d_in.next.seg1_rel_rt = self.c_seg1.q.val().rel_rt;
+        self.ctx_d_in.next.acc_sat = self.c_acc_sat.q.val();
+        self.ctx_d_in.next.acc_byte = self.c_acc_byte.q.val();
+        self.ctx_d_in.next.byte_fire = self.c_byte_fire.q.val();
         if self.en.val() {
             self.k2_q.d.next = self.f_k2.n.val().any();
         }
@@ -1212,6 +1275,7 @@ impl Logic for RpUpdate {
         self.d_word.next = self.ctx_d.q.val().word;
         self.d_now.next = self.ctx_d.q.val().now;
         self.d_ev.next = self.ctx_d.q.val().ev;
+        self.d_bytes_unused.next = self.d_ev.val().bytes;
         self.d_alpha_any.next = self.ctx_d.q.val().alpha_any;
         self.d_do_cut.next = self.ctx_d.q.val().do_cut;
         self.d_dec_any.next = self.ctx_d.q.val().dec_any;
@@ -1253,31 +1317,9 @@ impl Logic for RpUpdate {
             }
         }
 
-        // ---- a transmitted packet on a limited QP: the byte event's run starts here ----
-        self.ext_acc.i.next = self.cu.val().acc;
-        self.ext_bytes.i.next = self.d_ev.val().bytes;
-        self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
-        self.acc_sat.next = self.acc_sum.val().get_bits::<ACC_W>(0);
-        if self.acc_sum.val().get_bit(32) {
-            self.acc_sat.next = self.acc_max.val();
-        }
-        // acc_sat >= byte_reset: saturated (all ones), or acc + bytes - byte_reset >= 0.
-        // The difference is a + b + !c + 1 summed as a carry-save layer (sum and majority
-        // bits) and one add, so it runs beside `acc + bytes`, not after it.
-        self.csa_a.i.next = self.cu.val().acc;
-        self.csa_b.i.next = self.d_ev.val().bytes;
-        self.csa_c.i.next = self.cfg.val().byte_reset;
-        self.csa_nc.next = !self.csa_c.o.val();
-        self.csa_s.next = self.csa_a.o.val() ^ self.csa_b.o.val() ^ self.csa_nc.val();
-        self.csa_k.next = (((self.csa_a.o.val() & self.csa_b.o.val())
-            | (self.csa_a.o.val() & self.csa_nc.val())
-            | (self.csa_b.o.val() & self.csa_nc.val()))
-            << 1)
-            | self.one_34.val();
-        self.acc_diff.next = self.csa_s.val() + self.csa_k.val();
-        self.acc_diff_unused.next = self.acc_diff.val();
-        self.byte_fire.next = !self.byte_off.val()
-            & (self.acc_sum.val().get_bit(32) | !self.acc_diff.val().get_bit(33));
+        // ---- a transmitted packet on a limited QP: the byte event's run starts here. The
+        // byte counter's arithmetic was done in step C (`CtxD`: `acc_sat`, `acc_byte`,
+        // `byte_fire`) ----
         self.ext_th.i.next = self.cfg.val().threshold;
         self.th6.next = self.ext_th.o.val();
         self.t_hi.next = self.cu.val().t;
@@ -1306,7 +1348,7 @@ impl Logic for RpUpdate {
         // The byte event applies (its run's result replaces Rc, Rt in E4).
         self.byte_count.next = (self.d_ev.val().kind == self.kind_tx.val())
             & self.still_limited.val()
-            & self.byte_fire.val();
+            & self.ctx_d.q.val().byte_fire;
 
         // ---- apply the event, but for the byte event's run ----
         self.is_init.next =
@@ -1337,7 +1379,7 @@ impl Logic for RpUpdate {
                     self.w_pre.next.cnp_dec = true;
                 }
                 if self.d_ev.val().kind == self.kind_tx.val() {
-                    self.w_pre.next.acc = self.acc_sat.val();
+                    self.w_pre.next.acc = self.ctx_d.q.val().acc_sat;
                 }
             }
         }
@@ -1462,11 +1504,7 @@ impl Logic for RpUpdate {
         if self.en.val() {
             self.e1_w.d.next = self.w_pre.val();
             self.e1_byte_apply.d.next = self.byte_count.val();
-            // acc_sat - byte_reset: the difference's low bits, or all ones minus byte_reset.
-            self.e1_acc_byte.d.next = self.acc_diff.val().get_bits::<ACC_W>(0);
-            if self.acc_sum.val().get_bit(32) {
-                self.e1_acc_byte.d.next = !self.cfg.val().byte_reset;
-            }
+            self.e1_acc_byte.d.next = self.ctx_d.q.val().acc_byte;
             self.e1_bc_inc.d.next = self.bc_inc.val();
             self.e1_na_e.d.next = self.na_e.val();
             self.e1_ni_e.d.next = self.ni_e.val();
