@@ -37,8 +37,8 @@
 //! [`HZ_G`] bits of the vector has a register saying whether one is set, and S1's match is
 //! registered when the event before it left HZ (`s1_hit`): the decision is an OR of
 //! [`HZ_NG`] + 1 registered bits. It drives few flip-flops: HZ, Q0 and Q1 are a ring of
-//! [`QB_N`] entries written once when an event is accepted (the decision moves a one-hot
-//! read pointer), and both candidates for the next match vector are registered every cycle
+//! [`QB_N`] entries; an event is written when accepted and never moved (the decision moves
+//! a one-hot read pointer), and both candidates for the next match vector are registered every cycle
 //! (`hz_match_a`, compared from Q0's QP, what HZ sees if it loads Q0's event;
 //! `hz_match_b`, the vector shifted, if its event waits), a register of the decision
 //! (`hz_loaded`) choosing between them the cycle after.
@@ -259,8 +259,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
     hz_valid: DFF<Bit>,
     /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
-    /// [`QB_N`] entries that are written once, when the event is accepted, and never moved:
-    /// HZ's decision moves the read pointer, not the events.
+    /// [`QB_N`] entries. The free entry at the write pointer takes the arbiter's choice
+    /// every cycle and `push` moves the pointer on, so an accepted event stays where it was
+    /// written: HZ's decision moves the read pointer, not the events.
     qb_qp: [DFF<Bits<QB>>; QB_N],
     qb_ev: [DFF<RpEvent>; QB_N],
     /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
@@ -859,16 +860,19 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_rd[i].d.next = self.qb_rd[i - 1].q.val();
             }
         }
+        // The entry at the write pointer is free (at most three of the four are in use), so
+        // it takes the arbiter's choice every cycle: its enable is the pointer alone, not
+        // `push` (which depends on the input valids), and `push` moves the pointer on.
+        for i in 0..QB_N {
+            if self.qb_wr[i].q.val() {
+                self.qb_qp[i].d.next = self.in_qp.val();
+                self.qb_ev[i].d.next = self.in_ev.val();
+            }
+        }
         if self.push.val() {
             self.qb_wr[0].d.next = self.qb_wr[3].q.val();
             for i in 1..QB_N {
                 self.qb_wr[i].d.next = self.qb_wr[i - 1].q.val();
-            }
-            for i in 0..QB_N {
-                if self.qb_wr[i].q.val() {
-                    self.qb_qp[i].d.next = self.in_qp.val();
-                    self.qb_ev[i].d.next = self.in_ev.val();
-                }
             }
         }
         if self.pop.val() {
