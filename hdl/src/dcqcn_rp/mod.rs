@@ -107,10 +107,10 @@ const HAZ_STAGES: usize = UPD_STAGES - 2;
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
 
-/// Length of the hazard check's match vector: `hz_match[j]` says whether pipeline slot
-/// `j + 1` holds an event that writes the checked QP (slot 0 is S1, compared directly; slot
-/// 1 is S2; slot `2 + i` is the tag beside update register `i`), for slots 1 to
-/// `UPD_STAGES - 1`, the interlock's window.
+/// Length of the hazard check's match vector (`hz_match_a` or `hz_match_b`, as `hz_loaded`
+/// picks): bit `j` says whether pipeline slot `j + 1` holds an event that writes the
+/// checked QP (slot 0 is S1, compared directly; slot 1 is S2; slot `2 + i` is the tag
+/// beside update register `i`), for slots 1 to `UPD_STAGES - 1`, the interlock's window.
 const HZ_W: usize = UPD_STAGES - 1;
 
 /// Tags compared when an event enters the hazard check (they are one slot further on when
@@ -118,8 +118,8 @@ const HZ_W: usize = UPD_STAGES - 1;
 const HZ_TAGS: usize = HAZ_STAGES - 1;
 
 /// Bits of the match vector per group: the interlock registers, beside the vector, whether
-/// each group of `HZ_G` bits has a bit set (`hz_any`), so HZ's decision is an OR of
-/// [`HZ_NG`] registered bits and `s1_hit` rather than of all [`HZ_W`].
+/// each group of `HZ_G` bits has a bit set (`hz_any_a`, `hz_any_b`), so HZ's decision is
+/// an OR of [`HZ_NG`] registered bits and `s1_hit` rather than of all [`HZ_W`].
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
 /// below write this as the literal 16.)
 const HZ_G: usize = 16;
