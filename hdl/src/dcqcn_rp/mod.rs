@@ -268,13 +268,14 @@ pub struct DcqcnRp<const QB: usize> {
     qb_rd: [DFF<Bit>; QB_N],
     /// The entry the next accepted event is written to, one-hot.
     qb_wr: [DFF<Bit>; QB_N],
-    /// Q0's entry, one-hot: `qb_rd`, one further on if HZ holds an event.
-    q0_at: [Signal<Local, Bit>; QB_N],
     /// HZ's QP and event (read from the ring at `qb_rd`).
     hz_qp: Signal<Local, Bits<QB>>,
     hz_ev: Signal<Local, RpEvent>,
-    /// Q0's QP (read from the ring at `q0_at`).
-    q0_qp: Signal<Local, Bits<QB>>,
+    /// Q0's and Q1's QPs, a copy of theirs in the ring kept beside `q0_valid` and
+    /// `q1_valid` (moved as they move): `q0_qp` feeds the hazard check's comparators
+    /// straight from a register, not through the ring's read multiplexer.
+    q0_qp: DFF<Bits<QB>>,
+    q1_qp: DFF<Bits<QB>>,
     /// HZ's match vector (see [`HZ_W`]) is `hz_match_a` when HZ loaded its event at the
     /// last edge (`hz_loaded`), else `hz_match_b`. `hz_match_a` is computed against the
     /// slots from Q0's QP at every edge (what HZ sees if it loads); `hz_match_b` is the
@@ -493,10 +494,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_ev: std::array::from_fn(|_| Default::default()),
             qb_rd: std::array::from_fn(|_| Default::default()),
             qb_wr: std::array::from_fn(|_| Default::default()),
-            q0_at: std::array::from_fn(|_| Default::default()),
             hz_qp: Default::default(),
             hz_ev: Default::default(),
             q0_qp: Default::default(),
+            q1_qp: Default::default(),
             hz_match_a: std::array::from_fn(|_| Default::default()),
             hz_match_b: std::array::from_fn(|_| Default::default()),
             hz_any_a: std::array::from_fn(|_| Default::default()),
@@ -614,7 +615,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
             credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word
+            w3_word, q0_qp, q1_qp
         );
         for i in 0..HZ_W {
             self.hz_match_a[i].clock.next = self.clock.val();
@@ -726,22 +727,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
         }
-        self.q0_at[0].next = self.qb_rd[0].q.val();
-        if self.hz_valid.q.val() {
-            self.q0_at[0].next = self.qb_rd[3].q.val();
-        }
-        for i in 1..QB_N {
-            self.q0_at[i].next = self.qb_rd[i].q.val();
-            if self.hz_valid.q.val() {
-                self.q0_at[i].next = self.qb_rd[i - 1].q.val();
-            }
-        }
-        self.q0_qp.next = self.qb_qp[0].q.val();
-        for i in 0..QB_N {
-            if self.q0_at[i].val() {
-                self.q0_qp.next = self.qb_qp[i].q.val();
-            }
-        }
         // The match vector now, and the decision: an OR of registered bits (S1's match and
         // the groups' of the vector HZ has).
         for i in 0..HZ_CUR {
@@ -768,14 +753,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Q0's event (or waits with its own, and S1 is empty).
         self.s1_hit.d.next = self.take.val()
             & (self.hz_ev.val().kind != self.kind_query.val())
-            & (self.hz_qp.val() == self.q0_qp.val());
+            & (self.hz_qp.val() == self.q0_qp.q.val());
         // The vector if Q0's event enters HZ at the edge: its matches against the slots
         // now, each one slot further on at the edge (loaded every cycle) ...
-        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.val());
-        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.val());
+        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
+        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
         for i in 0..HZ_TAGS {
             self.hz_new[i + 2].next =
-                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.val());
+                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
         }
         // ... and if HZ's event waits: the vector now, one slot on (S1, empty after the
         // edge, was compared in s1_hit).
@@ -877,13 +862,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         if self.pop.val() {
             self.q0_valid.d.next = self.q1_valid.q.val();
+            self.q0_qp.d.next = self.q1_qp.q.val();
             self.q1_valid.d.next = false;
         }
         if self.push.val() {
             if self.q0_valid.q.val() & !self.pop.val() {
                 self.q1_valid.d.next = true;
+                self.q1_qp.d.next = self.in_qp.val();
             } else {
                 self.q0_valid.d.next = true;
+                self.q0_qp.d.next = self.in_qp.val();
             }
         }
 

@@ -12,6 +12,9 @@ use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
+// `IncRun`'s register 11 slices `n` (`COUNT_W` bits) as 7 + 14 and 5 + 16 bits.
+const _: () = assert!(COUNT_W == 21);
+
 /// Arithmetic right shift of a 31-bit two's complement value: `floor(v / 2^k)`.
 #[derive(LogicBlock, Default)]
 pub struct Asr {
@@ -126,7 +129,8 @@ pub struct IncRun {
     ext_s34_8: ZeroExt<RATE_W, 34>,
     ext_s34_9: ZeroExt<RATE_W, 34>,
     ext_s34_10: ZeroExt<RATE_W, 34>,
-    ext_r21: ZeroExt<5, COUNT_W>,
+    ext_r6j: ZeroExt<5, 6>,
+    ext_r7: ZeroExt<5, 7>,
     ext_s31_11: ZeroExt<RATE_W, DIST_W>,
     ext_s31_13: ZeroExt<RATE_W, DIST_W>,
     ext_r6: ZeroExt<5, 6>,
@@ -180,7 +184,15 @@ pub struct IncRun {
     /// `n` and the remainder out of registers 10 (locals: `hdl_gen` cannot slice a field).
     n10: Signal<Local, Bits<COUNT_W>>,
     x10: Signal<Local, Bits<34>>,
-    j: Signal<Local, Bits<COUNT_W>>,
+    /// `j = n - r - 1` (modulo `2^COUNT_W`), its low 6 bits only (`n + !r` in 6 bits).
+    j6: Signal<Local, Bits<6>>,
+    /// `j >= 63`, found without `j`'s carry chain (`r <= 31`): `n >= r + 64` (true when
+    /// `n >= 128`, else `n`'s low 7 bits against `64 | r`) or `n <= r` (`j` wraps around).
+    j_far: Signal<Local, Bit>,
+    j_wrap: Signal<Local, Bit>,
+    /// `64 | r` (= `r + 64`), 7 bits.
+    r_p64: Signal<Local, Bits<7>>,
+    k64_7: Constant<Bits<7>>,
     /// The bits of the remainder above `DIST_W`: it is below `step < 2^28` whenever the
     /// result depends on it.
     rem_hi_unused: Signal<Local, Bits<3>>,
@@ -277,7 +289,8 @@ impl Default for IncRun {
             ext_s34_8: Default::default(),
             ext_s34_9: Default::default(),
             ext_s34_10: Default::default(),
-            ext_r21: Default::default(),
+            ext_r6j: Default::default(),
+            ext_r7: Default::default(),
             ext_s31_11: Default::default(),
             ext_s31_13: Default::default(),
             ext_r6: Default::default(),
@@ -322,7 +335,11 @@ impl Default for IncRun {
             r10: Default::default(),
             n10: Default::default(),
             x10: Default::default(),
-            j: Default::default(),
+            j6: Default::default(),
+            j_far: Default::default(),
+            j_wrap: Default::default(),
+            r_p64: Default::default(),
+            k64_7: Constant::new(64.into()),
             rem_hi_unused: Default::default(),
             r11_n_any: Default::default(),
             r11_sh_n: Default::default(),
@@ -555,8 +572,14 @@ impl Logic for IncRun {
         // every 31-bit value is 0 or -1 by then), 2 * step - remainder ----
         self.n10.next = self.c10.q.val().n;
         self.x10.next = self.r10.q.val().x;
-        self.ext_r21.i.next = self.r10.q.val().q;
-        self.j.next = self.n10.val() + !self.ext_r21.o.val();
+        self.ext_r6j.i.next = self.r10.q.val().q;
+        self.j6.next = self.n10.val().get_bits::<6>(0) + !self.ext_r6j.o.val();
+        self.ext_r7.i.next = self.r10.q.val().q;
+        self.r_p64.next = self.ext_r7.o.val() | self.k64_7.val();
+        self.j_far.next = self.n10.val().get_bits::<14>(7).any()
+            | (self.n10.val().get_bits::<7>(0) >= self.r_p64.val());
+        self.j_wrap.next = !self.n10.val().get_bits::<16>(5).any()
+            & (self.n10.val().get_bits::<5>(0) <= self.r10.q.val().q);
         self.ext_s31_11.i.next = self.c10.q.val().step;
         self.rem_hi_unused.next = self.x10.val().get_bits::<3>(31);
         if self.en.val() {
@@ -565,8 +588,8 @@ impl Logic for IncRun {
             if self.n10.val() >= self.sh_max.val() {
                 self.r11_sh_n.d.next = 63.into();
             }
-            self.r11_sh_j.d.next = self.j.val().get_bits::<6>(0);
-            if self.j.val() >= self.sh_max.val() {
+            self.r11_sh_j.d.next = self.j6.val();
+            if self.j_far.val() | self.j_wrap.val() {
                 self.r11_sh_j.d.next = 63.into();
             }
             self.r11_r.d.next = self.r10.q.val().q;
@@ -832,6 +855,11 @@ pub struct SegSide {
     /// Rc, Rt after the additive run (0 before it).
     pub ai_rc: Bits<RATE_W>,
     pub ai_rt: Bits<RATE_W>,
+    /// The fast-recovery (additive) run released the limiter: it had events and its Rc
+    /// reached the max. Compared when the run's result is registered (`p1`, `p2`), so the
+    /// segment's end compares only the hyper run's Rc.
+    pub fr_rel: Bit,
+    pub ai_rel: Bit,
 }
 
 #[derive(LogicBlock)]
@@ -1026,6 +1054,8 @@ impl Logic for IncSegment {
         self.side_b.next = self.line_a.q.val();
         self.side_b.next.fr_rc = self.run_fr.rc_o.val();
         self.side_b.next.fr_rt = self.run_fr.rt_o.val();
+        self.side_b.next.fr_rel =
+            self.line_a.q.val().n_fr.any() & (self.run_fr.rc_o.val() >= self.max.val());
         if self.en.val() {
             self.p1.d.next = self.side_b.val();
         }
@@ -1039,6 +1069,8 @@ impl Logic for IncSegment {
         self.side_c.next = self.line_b.q.val();
         self.side_c.next.ai_rc = self.run_ai.rc_o.val();
         self.side_c.next.ai_rt = self.run_ai.rt_o.val();
+        self.side_c.next.ai_rel =
+            self.line_b.q.val().n_ai.any() & (self.run_ai.rc_o.val() >= self.max.val());
         if self.en.val() {
             self.p2.d.next = self.side_c.val();
         }
@@ -1054,8 +1086,8 @@ impl Logic for IncSegment {
         self.rc_o.next = self.run_hai.rc_o.val();
         self.rt_o.next = self.run_hai.rt_o.val();
         self.t_o.next = self.c.val().t_o;
-        self.rel_fr.next = (self.c.val().n_fr.any()) & (self.c.val().fr_rc >= self.max.val());
-        self.rel_ai.next = (self.c.val().n_ai.any()) & (self.c.val().ai_rc >= self.max.val());
+        self.rel_fr.next = self.c.val().fr_rel;
+        self.rel_ai.next = self.c.val().ai_rel;
         self.rel_hai.next =
             (self.c.val().n_hai.any()) & (self.run_hai.rc_o.val() >= self.max.val());
         self.released.next = self.rel_fr.val() | self.rel_ai.val() | self.rel_hai.val();

@@ -1,5 +1,5 @@
 //! `RpUpdate`: the reaction point's next-state function for one event, pipelined:
-//! [`UPD_STAGES`] = 125 registers from its inputs (step A) to its outputs (step E's end).
+//! [`UPD_STAGES`] = 127 registers from its inputs (step A) to its outputs (step E's end).
 //!
 //! It is `sim::dcqcn_rp::update` in hardware: catch up every timer expiry since the QP was
 //! last touched (closed form), then apply the event, then note the next decrease check in
@@ -9,22 +9,24 @@
 //! Every step is cut so that at most about one carry chain, one barrel shifter or one DSP
 //! pass lies between two registers (the 100 MHz target on an ECP5-6); the depths are
 //! constants of the blocks, and `UPD_STAGES` is their sum:
-//! `3 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES` with
+//! `4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + 1 + RUN_STAGES + 1` with
 //! `SEG_STAGES = PHASE_STAGES + 3 * RUN_STAGES + 2` = 49, `PHASE_STAGES` = 2,
 //! `RUN_STAGES` = 15, `CUT_STAGES` = 5.
 //!
 //! | steps | work | registered at the end |
 //! |---|---|---|
 //! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle) | `i_*` |
-//! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product (one multiplier) | `h_*` |
-//! | A2 | the four expiry counts' epoch differences and remainder comparisons; alpha's first expiry | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `t1` |
-//! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
+//! | A1 | now in each timer's radix (`RadixEff`), the increase radix a microsecond before the cut, alpha's first expiry's product in two partial products (alpha's low 18 bits, one DSP; its high 3 bits), `1024 - g` registered beside them | `h_*` |
+//! | A2 | the four expiry counts' epoch differences and remainder comparisons; the partial products' sum (`alpha * (1024 - g) >> 10`) | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `m_t1` |
+//! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts; alpha's first expiry `t1` (`+ g` when the alpha timer's CNP flag is set) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
 //! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 9 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
 //! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side); the byte counter with the event's bytes, its value after a byte event and its test (`acc` does not change after the cut) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge`; `c_acc_sat`, `c_acc_byte`, `c_byte_fire` |
 //! | D (50 steps) | the expiries after the cut (`f_k2`, a `FiredSum`: `diff + ge`, saturating), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
-//! | E1 | the caught-up word, the event but for the byte event's run (which starts here), the divisions' dividends, the counters' inputs, commands and modes | `e1_*` |
+//! | E0 | the caught-up word, whether the QP stays limited, the byte event's phase and whether it applies, BC + 1, an initial CNP, a command's override, the decrease check's base as E1 leaves it and `p_dec + td_r` | `e0_*`: these, the context and `seg2`'s result |
+//! | E1 | the event applied but for the byte event's run (which starts here), choosing by E0's registers; the divisions' dividends' parts, the counters' inputs, commands and modes | `e1_*` |
 //! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the divisions' dividends (`e2_num_*`: the remainder plus the lead, registered apart in E1), the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e2_num_*`, `e_line`, `div_line` (delay lines) |
-//! | E's end | the byte event's result, the next decrease check, the report | the pipeline's write back |
+//! | E4 | the byte event's result and whether it is limited, the next decrease check's epochs (`na_e + qa`, `ni_e + qi`), what E1 left for the counters and the report | `e5` ([`EEnd`]) |
+//! | E5 | the choice only: the word written back (with or without the next decrease check) and the report | the pipeline's write back (W1, outside) |
 //!
 //! The context (`CtxB`, `CtxD`) carries only what later steps read: the old word until the
 //! cut replaces it by the word after the cut (`c_word`: the fields the cut and `seg1` change;
@@ -52,7 +54,7 @@ use rust_hdl::prelude::*;
 /// Registers between the update's first and last step: an event's `next_word` and report
 /// come out `UPD_STAGES` advancing cycles after its old word went in.
 pub const UPD_STAGES: usize =
-    4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + RUN_STAGES;
+    4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + 1 + RUN_STAGES + 1;
 
 // The delay lines' lengths fit their address widths (`DelayLine<_, AW>` holds up to
 // `2^AW + 1` cycles) and their minimum of 3.
@@ -217,6 +219,54 @@ pub struct EWait {
     pub rep_ovr_rt: Bits<RATE_W>,
 }
 
+/// The context's fields that E1 does not read (E0 read them): named so Verilator's
+/// `*unused*` rule covers them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct E1Unused {
+    pub bytes: Bits<BYTES_W>,
+    pub alpha_any: Bit,
+    pub dec_any: Bit,
+    pub alpha_now: Bits<ALPHA_W>,
+    pub byte_fire: Bit,
+    pub seg2_rc: Bits<RATE_W>,
+    pub seg2_rt: Bits<RATE_W>,
+    pub seg2_t: Bits<STAGE_W>,
+}
+
+/// What step E4 registers for E's end (E5): the event's result with the byte event's run
+/// applied, whether the next decrease check is written, the check's epochs (the sums done),
+/// and what E1 left for the counters and the report. E5 only chooses: no carry chain lies
+/// between E4's register and the pipeline's write-back register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct EEnd {
+    /// The event's result (the word written back unless `set_td`).
+    pub res: QpWord,
+    /// The result is limited and no command or mode overrides it: the next decrease check
+    /// below replaces the word's `tda_*` and `tdi_*`.
+    pub set_td: Bit,
+    /// The next decrease check in the alpha radix: epoch, remainder.
+    pub tda_e: Bits<EPOCH_W>,
+    pub tda_r: Bits<REM_W>,
+    /// The next decrease check in the increase radix: epoch, remainder.
+    pub tdi_e: Bits<EPOCH_W>,
+    pub tdi_r: Bits<REM_W>,
+    /// A command or a QP not in DCQCN mode: the report is `rep_ovr_*`.
+    pub ovr: Bit,
+    /// The overriding report's Rc, Rt, Mb/s Q.8.
+    pub rep_ovr_rc: Bits<RATE_W>,
+    pub rep_ovr_rt: Bits<RATE_W>,
+    /// A cut was applied.
+    pub did_cut: Bit,
+    /// Increase events by phase; the releasing run (as [`EWait`]).
+    pub inc_fr: Bits<EVENTS_W>,
+    pub inc_ai: Bits<EVENTS_W>,
+    pub inc_hai: Bits<EVENTS_W>,
+    pub inc_rel: Bit,
+    pub inc_rel_phase: Bits<PHASE_W>,
+    pub inc_rel_rc: Bits<RATE_W>,
+    pub inc_rel_rt: Bits<RATE_W>,
+}
+
 /// The two divisions' results (next decrease check in the alpha and increase radices).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct DivPair {
@@ -307,15 +357,25 @@ pub struct RpUpdate {
     h_eff: DFF<TimeWord>,
     h_tdi_m1_e: DFF<Bits<EPOCH_W>>,
     h_tdi_m1_r: DFF<Bits<REM_W>>,
-    /// `alpha * (1024 - g) >> 10`, Q.20.
-    h_t1p: DFF<Bits<ALPHA_W>>,
+    /// `alpha * (1024 - g)` in two partial products, alpha's low 18 bits (one DSP) and its
+    /// high 3 bits: A2 adds them (`alpha * (1024 - g) >> 10`, Q.20, into `m_t1`), A3 adds
+    /// `g` when the alpha timer's CNP flag is set.
+    h_t1_lo: DFF<Bits<29>>,
+    h_t1_hi: DFF<Bits<14>>,
     eff_a: RadixEff,
     eff_d: RadixEff,
     eff_i: RadixEff,
-    /// alpha (Q.20) x `1024 - g` (Q.10): only bits `10..31` (alpha, Q.20) are used.
-    mul_t1: WideMul<ALPHA_W, G_W, 31>,
+    /// alpha (Q.20) x `1024 - g` (Q.10), split at alpha's bit 18; of the sum only bits
+    /// `10..31` (alpha, Q.20) are used.
+    mul_t1lo: WideMul<18, G_W, 29>,
+    mul_t1hi: WideMul<3, G_W, 14>,
+    ext_t1lo: ZeroExt<29, 31>,
+    ext_t1hi: ZeroExt<14, 31>,
+    t1_sum: Signal<Local, Bits<31>>,
     ext_g: ZeroExt<G_W, ALPHA_W>,
-    cq: Signal<Local, Bits<G_W>>,
+    /// `1024 - g`, registered (a parameter: static while events are in flight), so the
+    /// multiplier's input does not start at the register block.
+    cq: DFF<Bits<G_W>>,
     t1: Signal<Local, Bits<ALPHA_W>>,
     g_q20: Signal<Local, Bits<ALPHA_W>>,
     tdi_m1_e: Signal<Local, Bits<EPOCH_W>>,
@@ -492,9 +552,38 @@ pub struct RpUpdate {
     acc_diff: Signal<Local, Bits<34>>,
     /// Bit 32 of `acc_diff`, used by nothing (the sign is bit 33, the kept value bits 0..32).
     acc_diff_unused: Signal<Local, Bits<34>>,
-    /// The packet's length as the context carries it to step E, which no longer reads it
-    /// (step C computes the byte counter); Verilator ignores `*unused*` signals.
-    d_bytes_unused: Signal<Local, Bits<BYTES_W>>,
+    /// The event and now as E0 has them, of which it reads only the kind and the
+    /// decrease radix (E1 reads the rest from `e0_ctx`); Verilator ignores `*unused*`.
+    d_ev_unused: Signal<Local, EvWord>,
+    d_now_unused: Signal<Local, TimeWord>,
+    /// E0: the decrease check's base as E1 leaves the word (`td_e`, `td_r`).
+    td_e_sel: Signal<Local, Bits<EPOCH_W>>,
+    td_r_sel: Signal<Local, Bits<REM_W>>,
+    /// E0's registers: the context and `seg2`'s result for E1, the caught-up word, whether
+    /// the QP stays limited, the byte event's phase (FR, HAI; else AI), BC + 1, whether
+    /// the byte event applies, an initial CNP, a command or mode override, the decrease
+    /// check's base (`td_e`; `td_r` and `p_dec + td_r`, `NUM_W` bits).
+    e0_ctx: DFF<CtxD>,
+    e0_seg2: DFF<SegWord>,
+    e0_cu: DFF<QpWord>,
+    e0_still: DFF<Bit>,
+    e0_in_fr: DFF<Bit>,
+    e0_in_hai: DFF<Bit>,
+    e0_bc_inc: DFF<Bits<STAGE_W>>,
+    e0_byte_count: DFF<Bit>,
+    e0_is_init: DFF<Bit>,
+    e0_ovr: DFF<Bit>,
+    e0_td_e: DFF<Bits<EPOCH_W>>,
+    e0_td_r: DFF<Bits<NUM_W>>,
+    e0_td_rp: DFF<Bits<NUM_W>>,
+    /// E1's view of E0's registers (named: `hdl_gen` reads one field level after `val()`).
+    e_ctx: Signal<Local, CtxD>,
+    e_word: Signal<Local, QpWord>,
+    e_now: Signal<Local, TimeWord>,
+    e_ev: Signal<Local, EvWord>,
+    e_seg2: Signal<Local, SegWord>,
+    e_cu: Signal<Local, QpWord>,
+    e1_unused: Signal<Local, E1Unused>,
     csa_a: ZeroExt<ACC_W, 34>,
     csa_b: ZeroExt<BYTES_W, 34>,
     csa_c: ZeroExt<ACC_W, 34>,
@@ -513,13 +602,22 @@ pub struct RpUpdate {
     acc_sat: Signal<Local, Bits<ACC_W>>,
     /// The byte counter after the cut (step C): 0 after a cut, else the old word's.
     acc_c: Signal<Local, Bits<ACC_W>>,
-    t_hi: Signal<Local, Bits<STAGE_W>>,
-    t_lo: Signal<Local, Bits<STAGE_W>>,
+    /// The byte event's phase: fast recovery (`max(T, BC) < threshold`) or hyper increase
+    /// (`min(T, BC) > threshold`), else additive increase. Written as four comparisons side
+    /// by side (`T` and `BC` each against the threshold), not a compare that picks the
+    /// larger one and a compare after it.
+    byte_in_fr: Signal<Local, Bit>,
+    byte_in_hai: Signal<Local, Bit>,
     th6: Signal<Local, Bits<STAGE_W>>,
     bc_inc: Signal<Local, Bits<STAGE_W>>,
     // Event applied.
     /// E4: the event's result.
     res: Signal<Local, QpWord>,
+    /// E4's result for E5 (see [`EEnd`]), and its register.
+    e4: Signal<Local, EEnd>,
+    e5: DFF<EEnd>,
+    /// E5's result word (`e5`'s `res`: `hdl_gen` reads one field level after `val()`).
+    e5_res: Signal<Local, QpWord>,
     is_init: Signal<Local, Bit>,
     // Next decrease check in the other radices.
     na_e: Signal<Local, Bits<EPOCH_W>>,
@@ -637,11 +735,16 @@ impl Default for RpUpdate {
             h_eff: Default::default(),
             h_tdi_m1_e: Default::default(),
             h_tdi_m1_r: Default::default(),
-            h_t1p: Default::default(),
+            h_t1_lo: Default::default(),
+            h_t1_hi: Default::default(),
             eff_a: Default::default(),
             eff_d: Default::default(),
             eff_i: Default::default(),
-            mul_t1: Default::default(),
+            mul_t1lo: Default::default(),
+            mul_t1hi: Default::default(),
+            ext_t1lo: Default::default(),
+            ext_t1hi: Default::default(),
+            t1_sum: Default::default(),
             ext_g: Default::default(),
             cq: Default::default(),
             t1: Default::default(),
@@ -765,7 +868,30 @@ impl Default for RpUpdate {
             acc_sum: Default::default(),
             acc_diff: Default::default(),
             acc_diff_unused: Default::default(),
-            d_bytes_unused: Default::default(),
+            d_ev_unused: Default::default(),
+            d_now_unused: Default::default(),
+            td_e_sel: Default::default(),
+            td_r_sel: Default::default(),
+            e0_ctx: Default::default(),
+            e0_seg2: Default::default(),
+            e0_cu: Default::default(),
+            e0_still: Default::default(),
+            e0_in_fr: Default::default(),
+            e0_in_hai: Default::default(),
+            e0_bc_inc: Default::default(),
+            e0_byte_count: Default::default(),
+            e0_is_init: Default::default(),
+            e0_ovr: Default::default(),
+            e0_td_e: Default::default(),
+            e0_td_r: Default::default(),
+            e0_td_rp: Default::default(),
+            e_ctx: Default::default(),
+            e_word: Default::default(),
+            e_now: Default::default(),
+            e_ev: Default::default(),
+            e_seg2: Default::default(),
+            e_cu: Default::default(),
+            e1_unused: Default::default(),
             csa_a: Default::default(),
             csa_b: Default::default(),
             csa_c: Default::default(),
@@ -781,11 +907,14 @@ impl Default for RpUpdate {
             sum_hai1: Default::default(),
             acc_sat: Default::default(),
             acc_c: Default::default(),
-            t_hi: Default::default(),
-            t_lo: Default::default(),
+            byte_in_fr: Default::default(),
+            byte_in_hai: Default::default(),
             th6: Default::default(),
             bc_inc: Default::default(),
             res: Default::default(),
+            e4: Default::default(),
+            e5: Default::default(),
+            e5_res: Default::default(),
             is_init: Default::default(),
             na_e: Default::default(),
             na_r: Default::default(),
@@ -865,7 +994,9 @@ impl Logic for RpUpdate {
             h_eff,
             h_tdi_m1_e,
             h_tdi_m1_r,
-            h_t1p,
+            h_t1_lo,
+            h_t1_hi,
+            cq,
             m_old,
             m_now,
             m_ev,
@@ -926,7 +1057,21 @@ impl Logic for RpUpdate {
             e1_na_r,
             e1_ni_r,
             e2_num_a,
-            e2_num_i
+            e2_num_i,
+            e5,
+            e0_ctx,
+            e0_seg2,
+            e0_cu,
+            e0_still,
+            e0_in_fr,
+            e0_in_hai,
+            e0_bc_inc,
+            e0_byte_count,
+            e0_is_init,
+            e0_ovr,
+            e0_td_e,
+            e0_td_r,
+            e0_td_rp
         );
         self.recip_ai_unused.next = self.cfg.val().recip_ai;
         self.recip_hai_unused.next = self.cfg.val().recip_hai;
@@ -974,10 +1119,11 @@ impl Logic for RpUpdate {
             self.tdi_m1_r.next = self.cfg.val().p_inc - self.one_r.val();
         }
         // ---- A1: alpha's first expiry: the product ----
-        self.cq.next = self.g_one.val() - self.cfg.val().g;
-        self.mul_t1.a.next = self.i_old.q.val().alpha;
-        self.mul_t1.b.next = self.cq.val();
-        self.t1_frac_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
+        self.cq.d.next = self.g_one.val() - self.cfg.val().g;
+        self.mul_t1lo.a.next = self.i_old.q.val().alpha.get_bits::<18>(0);
+        self.mul_t1lo.b.next = self.cq.q.val();
+        self.mul_t1hi.a.next = self.i_old.q.val().alpha.get_bits::<3>(18);
+        self.mul_t1hi.b.next = self.cq.q.val();
         if self.en.val() {
             self.h_old.d.next = self.i_old.q.val();
             self.h_now.d.next = self.i_now.q.val();
@@ -985,23 +1131,28 @@ impl Logic for RpUpdate {
             self.h_eff.d.next = self.eff.val();
             self.h_tdi_m1_e.d.next = self.tdi_m1_e.val();
             self.h_tdi_m1_r.d.next = self.tdi_m1_r.val();
-            self.h_t1p.d.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
+            self.h_t1_lo.d.next = self.mul_t1lo.p.val();
+            self.h_t1_hi.d.next = self.mul_t1hi.p.val();
         }
 
         // ---- A2: the expiry counts' first half: epoch differences (modulo 2^32) and
         // remainder comparisons; alpha's first expiry, exactly ----
         self.ext_g.i.next = self.cfg.val().g;
         self.g_q20.next = self.ext_g.o.val() << 10;
-        self.t1.next = self.h_t1p.q.val();
-        if self.h_old.q.val().cnp_alpha {
-            self.t1.next = self.h_t1p.q.val() + self.g_q20.val();
+        self.ext_t1lo.i.next = self.h_t1_lo.q.val();
+        self.ext_t1hi.i.next = self.h_t1_hi.q.val();
+        self.t1_sum.next = self.ext_t1lo.o.val() + (self.ext_t1hi.o.val() << 18);
+        self.t1_frac_unused.next = self.t1_sum.val().get_bits::<10>(0);
+        self.t1.next = self.m_t1.q.val();
+        if self.m_old.q.val().cnp_alpha {
+            self.t1.next = self.m_t1.q.val() + self.g_q20.val();
         }
         if self.en.val() {
             self.m_old.d.next = self.h_old.q.val();
             self.m_now.d.next = self.h_now.q.val();
             self.m_ev.d.next = self.h_ev.q.val();
             self.m_eff.d.next = self.h_eff.q.val();
-            self.m_t1.d.next = self.t1.val();
+            self.m_t1.d.next = self.t1_sum.val().get_bits::<ALPHA_W>(10);
             self.m_alpha_diff.d.next = self.h_eff.q.val().a_e - self.h_old.q.val().ta_e;
             self.m_alpha_ge.d.next = self.h_eff.q.val().a_r >= self.h_old.q.val().ta_r;
             self.m_dec_diff.d.next = self.h_eff.q.val().d_e - self.h_old.q.val().td_e;
@@ -1038,7 +1189,7 @@ impl Logic for RpUpdate {
             }
             self.a_do_cut.d.next = self.do_cut.val();
             self.a_dec_any.d.next = self.f_dec.n.val().any();
-            self.a_t1.d.next = self.m_t1.q.val();
+            self.a_t1.d.next = self.t1.val();
         }
 
         // ======== step B ========
@@ -1275,7 +1426,8 @@ impl Logic for RpUpdate {
         self.d_word.next = self.ctx_d.q.val().word;
         self.d_now.next = self.ctx_d.q.val().now;
         self.d_ev.next = self.ctx_d.q.val().ev;
-        self.d_bytes_unused.next = self.d_ev.val().bytes;
+        self.d_ev_unused.next = self.d_ev.val();
+        self.d_now_unused.next = self.d_now.val();
         self.d_alpha_any.next = self.ctx_d.q.val().alpha_any;
         self.d_do_cut.next = self.ctx_d.q.val().do_cut;
         self.d_dec_any.next = self.ctx_d.q.val().dec_any;
@@ -1286,7 +1438,8 @@ impl Logic for RpUpdate {
             self.d_seg2.d.next = self.seg2_w.val();
         }
 
-        // ======== step E1 ========
+        // ======== step E0: what E1's choices depend on, decided and registered (E1 then
+        // chooses, and adds at most once, from registers) ========
         // ---- the caught-up state ----
         self.still_limited.next = self.d_word.val().limited
             & !(self.d_do_cut.val() & self.ctx_d.q.val().seg1_released)
@@ -1317,44 +1470,94 @@ impl Logic for RpUpdate {
             }
         }
 
-        // ---- a transmitted packet on a limited QP: the byte event's run starts here. The
-        // byte counter's arithmetic was done in step C (`CtxD`: `acc_sat`, `acc_byte`,
-        // `byte_fire`) ----
+        // ---- a transmitted packet on a limited QP: the byte event's phase and whether it
+        // applies (its run starts in E1). The byte counter's arithmetic was done in step C
+        // (`CtxD`: `acc_sat`, `acc_byte`, `byte_fire`). The caught-up T is `seg2`'s, BC the
+        // word's ----
         self.ext_th.i.next = self.cfg.val().threshold;
         self.th6.next = self.ext_th.o.val();
-        self.t_hi.next = self.cu.val().t;
-        self.t_lo.next = self.cu.val().bc;
-        if self.cu.val().bc > self.cu.val().t {
-            self.t_hi.next = self.cu.val().bc;
-            self.t_lo.next = self.cu.val().t;
+        self.byte_in_fr.next =
+            (self.d_seg2.q.val().t < self.th6.val()) & (self.d_word.val().bc < self.th6.val());
+        self.byte_in_hai.next =
+            (self.d_seg2.q.val().t > self.th6.val()) & (self.d_word.val().bc > self.th6.val());
+        // BC + 1, saturating at 63 (all ones).
+        self.bc_inc.next = self.d_word.val().bc + self.one_stage.val();
+        if self.d_word.val().bc.all() {
+            self.bc_inc.next = self.d_word.val().bc;
         }
+        self.byte_count.next = (self.d_ev.val().kind == self.kind_tx.val())
+            & self.still_limited.val()
+            & self.ctx_d.q.val().byte_fire;
+        // ---- a CNP that starts limiting; commands and QPs not in DCQCN mode ----
+        self.is_init.next =
+            (self.d_ev.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
+        self.ovr.next = (self.d_ev.val().kind == self.kind_reset.val())
+            | (self.d_ev.val().kind == self.kind_mode.val())
+            | self.d_word.val().mode.any();
+        // ---- the decrease check's base as E1 leaves it (its word's `td_e`, `td_r`, read
+        // by the next decrease check only when no command or mode overrides the word) and
+        // `p_dec + td_r` ----
+        self.td_e_sel.next = self.d_word.val().td_e;
+        if self.d_word.val().limited {
+            self.td_e_sel.next = self.cu.val().td_e;
+        }
+        self.td_r_sel.next = self.d_word.val().td_r;
+        if self.is_init.val() {
+            self.td_e_sel.next = self.d_now.val().d_e + self.one_e.val();
+            self.td_r_sel.next = self.d_now.val().d_r;
+        }
+        self.ext_td_r.i.next = self.td_r_sel.val();
+        self.ext_p_dec.i.next = self.cfg.val().p_dec;
+        if self.en.val() {
+            self.e0_ctx.d.next = self.ctx_d.q.val();
+            self.e0_seg2.d.next = self.d_seg2.q.val();
+            self.e0_cu.d.next = self.cu.val();
+            self.e0_still.d.next = self.still_limited.val();
+            self.e0_in_fr.d.next = self.byte_in_fr.val();
+            self.e0_in_hai.d.next = self.byte_in_hai.val();
+            self.e0_bc_inc.d.next = self.bc_inc.val();
+            self.e0_byte_count.d.next = self.byte_count.val();
+            self.e0_is_init.d.next = self.is_init.val();
+            self.e0_ovr.d.next = self.ovr.val();
+            self.e0_td_e.d.next = self.td_e_sel.val();
+            self.e0_td_r.d.next = self.ext_td_r.o.val();
+            self.e0_td_rp.d.next = self.ext_p_dec.o.val() + self.ext_td_r.o.val();
+        }
+
+        // ======== step E1 ========
+        // The context, out of E0's registers (`hdl_gen` reads one field level after
+        // `val()`, so the nested ones get a name).
+        self.e_ctx.next = self.e0_ctx.q.val();
+        self.e_word.next = self.e_ctx.val().word;
+        self.e_now.next = self.e_ctx.val().now;
+        self.e_ev.next = self.e_ctx.val().ev;
+        self.e_seg2.next = self.e0_seg2.q.val();
+        self.e_cu.next = self.e0_cu.q.val();
+        self.e1_unused.next.bytes = self.e_ev.val().bytes;
+        self.e1_unused.next.alpha_any = self.e_ctx.val().alpha_any;
+        self.e1_unused.next.dec_any = self.e_ctx.val().dec_any;
+        self.e1_unused.next.alpha_now = self.e_ctx.val().alpha_now;
+        self.e1_unused.next.byte_fire = self.e_ctx.val().byte_fire;
+        self.e1_unused.next.seg2_rc = self.e_seg2.val().rc;
+        self.e1_unused.next.seg2_rt = self.e_seg2.val().rt;
+        self.e1_unused.next.seg2_t = self.e_seg2.val().t;
+        // ---- the byte event's run starts here ----
         self.byte_run.clock.next = self.clock.val();
         self.byte_run.en.next = self.en.val();
         self.byte_run.n.next = 1.into();
         self.byte_run.step.next = self.cfg.val().ai_rate;
-        if self.t_hi.val() < self.th6.val() {
+        if self.e0_in_fr.q.val() {
             self.byte_run.step.next = 0.into();
-        } else if self.t_lo.val() > self.th6.val() {
+        } else if self.e0_in_hai.q.val() {
             self.byte_run.step.next = self.cfg.val().hai_rate;
         }
-        self.byte_run.rc.next = self.cu.val().rc;
-        self.byte_run.rt.next = self.cu.val().rt;
+        self.byte_run.rc.next = self.e_cu.val().rc;
+        self.byte_run.rt.next = self.e_cu.val().rt;
         self.byte_run.max.next = self.cfg.val().max_rate;
-        // BC + 1, saturating at 63 (all ones).
-        self.bc_inc.next = self.cu.val().bc + self.one_stage.val();
-        if self.cu.val().bc.all() {
-            self.bc_inc.next = self.cu.val().bc;
-        }
-        // The byte event applies (its run's result replaces Rc, Rt in E4).
-        self.byte_count.next = (self.d_ev.val().kind == self.kind_tx.val())
-            & self.still_limited.val()
-            & self.ctx_d.q.val().byte_fire;
 
         // ---- apply the event, but for the byte event's run ----
-        self.is_init.next =
-            (self.d_ev.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
-        self.w_pre.next = self.d_word.val();
-        if self.is_init.val() {
+        self.w_pre.next = self.e_word.val();
+        if self.e0_is_init.q.val() {
             self.w_pre.next.limited = true;
             self.w_pre.next.rc = self.cfg.val().first_rate;
             self.w_pre.next.rt = self.cfg.val().first_rate;
@@ -1364,72 +1567,69 @@ impl Logic for RpUpdate {
             self.w_pre.next.acc = 0.into();
             self.w_pre.next.cnp_alpha = false;
             self.w_pre.next.cnp_dec = true;
-            self.w_pre.next.sub = self.d_now.val().sub;
-            self.w_pre.next.ta_e = self.d_now.val().a_e + self.one_e.val();
-            self.w_pre.next.ta_r = self.d_now.val().a_r;
-            self.w_pre.next.td_e = self.d_now.val().d_e + self.one_e.val();
-            self.w_pre.next.td_r = self.d_now.val().d_r;
-            self.w_pre.next.ti_e = self.d_now.val().i_e + self.one_e.val();
-            self.w_pre.next.ti_r = self.d_now.val().i_r;
-        } else if self.d_word.val().limited {
-            self.w_pre.next = self.cu.val();
-            if self.still_limited.val() {
-                if self.d_ev.val().kind == self.kind_cnp.val() {
+            self.w_pre.next.sub = self.e_now.val().sub;
+            self.w_pre.next.ta_e = self.e_now.val().a_e + self.one_e.val();
+            self.w_pre.next.ta_r = self.e_now.val().a_r;
+            self.w_pre.next.td_e = self.e_now.val().d_e + self.one_e.val();
+            self.w_pre.next.td_r = self.e_now.val().d_r;
+            self.w_pre.next.ti_e = self.e_now.val().i_e + self.one_e.val();
+            self.w_pre.next.ti_r = self.e_now.val().i_r;
+        } else if self.e_word.val().limited {
+            self.w_pre.next = self.e_cu.val();
+            if self.e0_still.q.val() {
+                if self.e_ev.val().kind == self.kind_cnp.val() {
                     self.w_pre.next.cnp_alpha = true;
                     self.w_pre.next.cnp_dec = true;
                 }
-                if self.d_ev.val().kind == self.kind_tx.val() {
-                    self.w_pre.next.acc = self.ctx_d.q.val().acc_sat;
+                if self.e_ev.val().kind == self.kind_tx.val() {
+                    self.w_pre.next.acc = self.e_ctx.val().acc_sat;
                 }
             }
         }
 
         // ---- the next decrease check in the alpha and increase radices: the divisions'
         // inputs (the byte event changes no timer) ----
-        self.na_e.next = self.ctx_d.q.val().eff_a_e;
-        self.na_r.next = self.ctx_d.q.val().eff_a_r;
-        self.nd_e.next = self.ctx_d.q.val().eff_d_e;
-        self.nd_r.next = self.ctx_d.q.val().eff_d_r;
-        self.ni_e.next = self.ctx_d.q.val().eff_i_e;
-        self.ni_r.next = self.ctx_d.q.val().eff_i_r;
-        if self.is_init.val() {
-            self.na_e.next = self.d_now.val().a_e;
-            self.na_r.next = self.d_now.val().a_r;
-            self.nd_e.next = self.d_now.val().d_e;
-            self.nd_r.next = self.d_now.val().d_r;
-            self.ni_e.next = self.d_now.val().i_e;
-            self.ni_r.next = self.d_now.val().i_r;
+        self.na_e.next = self.e_ctx.val().eff_a_e;
+        self.na_r.next = self.e_ctx.val().eff_a_r;
+        self.nd_e.next = self.e_ctx.val().eff_d_e;
+        self.nd_r.next = self.e_ctx.val().eff_d_r;
+        self.ni_e.next = self.e_ctx.val().eff_i_e;
+        self.ni_r.next = self.e_ctx.val().eff_i_r;
+        if self.e0_is_init.q.val() {
+            self.na_e.next = self.e_now.val().a_e;
+            self.na_r.next = self.e_now.val().a_r;
+            self.nd_e.next = self.e_now.val().d_e;
+            self.nd_r.next = self.e_now.val().d_r;
+            self.ni_e.next = self.e_now.val().i_e;
+            self.ni_r.next = self.e_now.val().i_r;
         }
-        self.ext_td_r.i.next = self.w_pre.val().td_r;
         self.ext_nd_r.i.next = self.nd_r.val();
-        self.ext_p_dec.i.next = self.cfg.val().p_dec;
         self.ext_na_r.i.next = self.na_r.val();
         self.ext_ni_r.i.next = self.ni_r.val();
-        self.ahead.next = self.ext_td_r.o.val() - self.ext_nd_r.o.val();
-        if self.w_pre.val().td_e != self.nd_e.val() {
-            self.ahead.next =
-                (self.ext_p_dec.o.val() + self.ext_td_r.o.val()) - self.ext_nd_r.o.val();
+        self.ahead.next = self.e0_td_r.q.val() - self.ext_nd_r.o.val();
+        if self.e0_td_e.q.val() != self.nd_e.val() {
+            self.ahead.next = self.e0_td_rp.q.val() - self.ext_nd_r.o.val();
         }
 
         // ---- increase events by phase (golden: `timer_increases`, the byte event) ----
         self.byte_fr.next = 0.into();
         self.byte_ai.next = 0.into();
         self.byte_hai.next = 0.into();
-        if self.byte_count.val() {
-            if self.t_hi.val() < self.th6.val() {
+        if self.e0_byte_count.q.val() {
+            if self.e0_in_fr.q.val() {
                 self.byte_fr.next = 1.into();
-            } else if self.t_lo.val() > self.th6.val() {
+            } else if self.e0_in_hai.q.val() {
                 self.byte_hai.next = 1.into();
             } else {
                 self.byte_ai.next = 1.into();
             }
         }
-        self.ext_fr1.i.next = self.ctx_d.q.val().seg1_cnt_fr;
-        self.ext_ai1.i.next = self.ctx_d.q.val().seg1_cnt_ai;
-        self.ext_hai1.i.next = self.ctx_d.q.val().seg1_cnt_hai;
-        self.ext_fr2.i.next = self.d_seg2.q.val().cnt_fr;
-        self.ext_ai2.i.next = self.d_seg2.q.val().cnt_ai;
-        self.ext_hai2.i.next = self.d_seg2.q.val().cnt_hai;
+        self.ext_fr1.i.next = self.e_ctx.val().seg1_cnt_fr;
+        self.ext_ai1.i.next = self.e_ctx.val().seg1_cnt_ai;
+        self.ext_hai1.i.next = self.e_ctx.val().seg1_cnt_hai;
+        self.ext_fr2.i.next = self.e_seg2.val().cnt_fr;
+        self.ext_ai2.i.next = self.e_seg2.val().cnt_ai;
+        self.ext_hai2.i.next = self.e_seg2.val().cnt_hai;
         self.sum_fr.next = self.ext_fr1.o.val() + self.ext_fr2.o.val();
         self.sum_fr1.next = self.ext_fr1.o.val() - !self.ext_fr2.o.val();
         self.sum_ai.next = self.ext_ai1.o.val() + self.ext_ai2.o.val();
@@ -1440,21 +1640,21 @@ impl Logic for RpUpdate {
         self.inc_ai_e.next = 0.into();
         self.inc_hai_e.next = 0.into();
         self.inc_rel_e.next = false;
-        self.inc_rel_phase_e.next = self.d_seg2.q.val().rel_phase;
-        self.inc_rel_rc_e.next = self.d_seg2.q.val().rel_rc;
-        self.inc_rel_rt_e.next = self.d_seg2.q.val().rel_rt;
-        if self.ctx_d.q.val().seg1_released {
+        self.inc_rel_phase_e.next = self.e_seg2.val().rel_phase;
+        self.inc_rel_rc_e.next = self.e_seg2.val().rel_rc;
+        self.inc_rel_rt_e.next = self.e_seg2.val().rel_rt;
+        if self.e_ctx.val().seg1_released {
             // Released before the cut: the cut and the segment after it do not happen.
-            self.inc_rel_phase_e.next = self.ctx_d.q.val().seg1_rel_phase;
-            self.inc_rel_rc_e.next = self.ctx_d.q.val().seg1_rel_rc;
-            self.inc_rel_rt_e.next = self.ctx_d.q.val().seg1_rel_rt;
-            if self.d_word.val().limited {
+            self.inc_rel_phase_e.next = self.e_ctx.val().seg1_rel_phase;
+            self.inc_rel_rc_e.next = self.e_ctx.val().seg1_rel_rc;
+            self.inc_rel_rt_e.next = self.e_ctx.val().seg1_rel_rt;
+            if self.e_word.val().limited {
                 self.inc_fr_e.next = self.ext_fr1.o.val();
                 self.inc_ai_e.next = self.ext_ai1.o.val();
                 self.inc_hai_e.next = self.ext_hai1.o.val();
                 self.inc_rel_e.next = true;
             }
-        } else if self.d_word.val().limited {
+        } else if self.e_word.val().limited {
             self.inc_fr_e.next = self.sum_fr.val();
             if self.byte_fr.val().any() {
                 self.inc_fr_e.next = self.sum_fr1.val();
@@ -1467,34 +1667,31 @@ impl Logic for RpUpdate {
             if self.byte_hai.val().any() {
                 self.inc_hai_e.next = self.sum_hai1.val();
             }
-            self.inc_rel_e.next = self.d_seg2.q.val().released;
+            self.inc_rel_e.next = self.e_seg2.val().released;
         }
-        self.did_cut_e.next = self.d_do_cut.val() & !self.ctx_d.q.val().seg1_released;
+        self.did_cut_e.next = self.e_ctx.val().do_cut & !self.e_ctx.val().seg1_released;
 
         // ---- commands, and QPs not in DCQCN mode (golden: the top of `update`) ----
-        self.ovr.next = (self.d_ev.val().kind == self.kind_reset.val())
-            | (self.d_ev.val().kind == self.kind_mode.val())
-            | self.d_word.val().mode.any();
         self.rep_ovr_rc.next = self.cfg.val().max_rate;
         self.rep_ovr_rt.next = self.cfg.val().max_rate;
-        if self.d_ev.val().kind == self.kind_reset.val() {
+        if self.e_ev.val().kind == self.kind_reset.val() {
             self.w_pre.next = self.zero_word.val();
-        } else if self.d_ev.val().kind == self.kind_mode.val() {
+        } else if self.e_ev.val().kind == self.kind_mode.val() {
             self.w_pre.next = self.zero_word.val();
-            self.w_pre.next.mode = self.d_ev.val().ctl_mode;
-            self.w_pre.next.host_rate = self.d_ev.val().ctl_rate;
-            if self.d_ev.val().ctl_mode == self.mode_host.val() {
-                self.rep_ovr_rc.next = self.d_ev.val().ctl_rate;
-                self.rep_ovr_rt.next = self.d_ev.val().ctl_rate;
+            self.w_pre.next.mode = self.e_ev.val().ctl_mode;
+            self.w_pre.next.host_rate = self.e_ev.val().ctl_rate;
+            if self.e_ev.val().ctl_mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.e_ev.val().ctl_rate;
+                self.rep_ovr_rt.next = self.e_ev.val().ctl_rate;
             }
-        } else if self.d_word.val().mode.any() {
-            self.w_pre.next = self.d_word.val();
-            if self.d_word.val().mode == self.mode_host.val() {
-                self.rep_ovr_rc.next = self.d_word.val().host_rate;
-                self.rep_ovr_rt.next = self.d_word.val().host_rate;
+        } else if self.e_word.val().mode.any() {
+            self.w_pre.next = self.e_word.val();
+            if self.e_word.val().mode == self.mode_host.val() {
+                self.rep_ovr_rc.next = self.e_word.val().host_rate;
+                self.rep_ovr_rt.next = self.e_word.val().host_rate;
             }
         }
-        if self.ovr.val() {
+        if self.e0_ovr.q.val() {
             self.did_cut_e.next = false;
             self.inc_fr_e.next = 0.into();
             self.inc_ai_e.next = 0.into();
@@ -1503,9 +1700,9 @@ impl Logic for RpUpdate {
         }
         if self.en.val() {
             self.e1_w.d.next = self.w_pre.val();
-            self.e1_byte_apply.d.next = self.byte_count.val();
-            self.e1_acc_byte.d.next = self.ctx_d.q.val().acc_byte;
-            self.e1_bc_inc.d.next = self.bc_inc.val();
+            self.e1_byte_apply.d.next = self.e0_byte_count.q.val();
+            self.e1_acc_byte.d.next = self.e_ctx.val().acc_byte;
+            self.e1_bc_inc.d.next = self.e0_bc_inc.q.val();
             self.e1_na_e.d.next = self.na_e.val();
             self.e1_ni_e.d.next = self.ni_e.val();
             self.e1_inc_fr.d.next = self.inc_fr_e.val();
@@ -1516,7 +1713,7 @@ impl Logic for RpUpdate {
             self.e1_inc_rel_rc.d.next = self.inc_rel_rc_e.val();
             self.e1_inc_rel_rt.d.next = self.inc_rel_rt_e.val();
             self.e1_did_cut.d.next = self.did_cut_e.val();
-            self.e1_ovr.d.next = self.ovr.val();
+            self.e1_ovr.d.next = self.e0_ovr.q.val();
             self.e1_rep_ovr_rc.d.next = self.rep_ovr_rc.val();
             self.e1_rep_ovr_rt.d.next = self.rep_ovr_rt.val();
             self.e1_ahead.d.next = self.ahead.val();
@@ -1568,7 +1765,8 @@ impl Logic for RpUpdate {
         self.e_line.d.next = self.e_in.val();
         self.ew.next = self.e_line.q.val();
 
-        // ======== step E4: the byte event, the next decrease check, the report ========
+        // ======== step E4: the byte event's result, the next decrease check (registered
+        // in E5, which only chooses) ========
         self.res.next = self.ew.val().w;
         if self.ew.val().byte_apply {
             self.res.next.acc = self.ew.val().acc_byte;
@@ -1579,33 +1777,56 @@ impl Logic for RpUpdate {
         }
         self.ext_qa.i.next = self.dq.val().qa;
         self.ext_qi.i.next = self.dq.val().qi;
-        self.next_word.next = self.res.val();
-        if !self.ew.val().ovr & self.res.val().limited {
-            self.next_word.next.tda_e = self.ew.val().na_e + self.ext_qa.o.val();
-            self.next_word.next.tda_r = self.dq.val().ra;
-            self.next_word.next.tdi_e = self.ew.val().ni_e + self.ext_qi.o.val();
-            self.next_word.next.tdi_r = self.dq.val().ri;
+        self.e4.next.res = self.res.val();
+        self.e4.next.set_td = !self.ew.val().ovr & self.res.val().limited;
+        self.e4.next.tda_e = self.ew.val().na_e + self.ext_qa.o.val();
+        self.e4.next.tda_r = self.dq.val().ra;
+        self.e4.next.tdi_e = self.ew.val().ni_e + self.ext_qi.o.val();
+        self.e4.next.tdi_r = self.dq.val().ri;
+        self.e4.next.ovr = self.ew.val().ovr;
+        self.e4.next.rep_ovr_rc = self.ew.val().rep_ovr_rc;
+        self.e4.next.rep_ovr_rt = self.ew.val().rep_ovr_rt;
+        self.e4.next.did_cut = self.ew.val().did_cut;
+        self.e4.next.inc_fr = self.ew.val().inc_fr;
+        self.e4.next.inc_ai = self.ew.val().inc_ai;
+        self.e4.next.inc_hai = self.ew.val().inc_hai;
+        self.e4.next.inc_rel = self.ew.val().inc_rel;
+        self.e4.next.inc_rel_phase = self.ew.val().inc_rel_phase;
+        self.e4.next.inc_rel_rc = self.ew.val().inc_rel_rc;
+        self.e4.next.inc_rel_rt = self.ew.val().inc_rel_rt;
+        if self.en.val() {
+            self.e5.d.next = self.e4.val();
+        }
+
+        // ======== step E5: the word written back and the report ========
+        self.e5_res.next = self.e5.q.val().res;
+        self.next_word.next = self.e5_res.val();
+        if self.e5.q.val().set_td {
+            self.next_word.next.tda_e = self.e5.q.val().tda_e;
+            self.next_word.next.tda_r = self.e5.q.val().tda_r;
+            self.next_word.next.tdi_e = self.e5.q.val().tdi_e;
+            self.next_word.next.tdi_r = self.e5.q.val().tdi_r;
         }
         self.rep_limited.next = false;
         self.rep_rc.next = self.cfg.val().max_rate;
         self.rep_rt.next = self.cfg.val().max_rate;
         self.rep_alpha.next = 0.into();
-        if self.ew.val().ovr {
-            self.rep_rc.next = self.ew.val().rep_ovr_rc;
-            self.rep_rt.next = self.ew.val().rep_ovr_rt;
-        } else if self.res.val().limited {
+        if self.e5.q.val().ovr {
+            self.rep_rc.next = self.e5.q.val().rep_ovr_rc;
+            self.rep_rt.next = self.e5.q.val().rep_ovr_rt;
+        } else if self.e5_res.val().limited {
             self.rep_limited.next = true;
-            self.rep_rc.next = self.res.val().rc;
-            self.rep_rt.next = self.res.val().rt;
-            self.rep_alpha.next = self.res.val().alpha;
+            self.rep_rc.next = self.e5_res.val().rc;
+            self.rep_rt.next = self.e5_res.val().rt;
+            self.rep_alpha.next = self.e5_res.val().alpha;
         }
-        self.did_cut.next = self.ew.val().did_cut;
-        self.inc_fr.next = self.ew.val().inc_fr;
-        self.inc_ai.next = self.ew.val().inc_ai;
-        self.inc_hai.next = self.ew.val().inc_hai;
-        self.inc_rel.next = self.ew.val().inc_rel;
-        self.inc_rel_phase.next = self.ew.val().inc_rel_phase;
-        self.inc_rel_rc.next = self.ew.val().inc_rel_rc;
-        self.inc_rel_rt.next = self.ew.val().inc_rel_rt;
+        self.did_cut.next = self.e5.q.val().did_cut;
+        self.inc_fr.next = self.e5.q.val().inc_fr;
+        self.inc_ai.next = self.e5.q.val().inc_ai;
+        self.inc_hai.next = self.e5.q.val().inc_hai;
+        self.inc_rel.next = self.e5.q.val().inc_rel;
+        self.inc_rel_phase.next = self.e5.q.val().inc_rel_phase;
+        self.inc_rel_rc.next = self.e5.q.val().inc_rel_rc;
+        self.inc_rel_rt.next = self.e5.q.val().inc_rel_rt;
     }
 }
