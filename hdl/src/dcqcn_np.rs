@@ -135,8 +135,8 @@ pub struct DcqcnNp<const QB: usize> {
     /* Clear stream (register block: reset one QP's limiter) */
     /// Forget `s_clr_qp`'s last CNP (priority over received packets).
     pub s_clr_valid: Signal<In, Bit>,
-    /// The clear is taken this cycle (a register and one LUT: `!busy` and the output's
-    /// handshake).
+    /// The clear is taken this cycle (one LUT of registers: `!busy` and the output
+    /// register empty; unlike `s_rx_ready`, not `m_cnp_ready`).
     pub s_clr_ready: Signal<Out, Bit>,
     /// QP whose limiter is cleared.
     pub s_clr_qp: Signal<In, Bits<QB>>,
@@ -284,6 +284,11 @@ pub struct DcqcnNp<const QB: usize> {
     adv: Signal<Local, Bit>,
     /// An input event is taken.
     take: Signal<Local, Bit>,
+    /// A clear is taken: only while the output register is empty (and no sweep runs), so
+    /// `s_clr_ready` is a function of registers alone. The core's command path (a reset
+    /// goes to the RP only when the NP takes its clear) then does not run through the CNP
+    /// handshake (`m_cnp_ready`) into the RP's input queue.
+    clr_take: Signal<Local, Bit>,
     /// `now`'s (rem, sub) as a key.
     now_key: Signal<Local, RsKey>,
     /// S4: a mark passes the limiter's state (before `no_limit`).
@@ -377,6 +382,7 @@ impl<const QB: usize> DcqcnNp<QB> {
             zero_word: Constant::new(NpWord::default()),
             adv: Default::default(),
             take: Default::default(),
+            clr_take: Default::default(),
             now_key: Default::default(),
             sel: Default::default(),
             pass: Default::default(),
@@ -432,7 +438,8 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
         // ---- input: every packet is taken; only CE marks go on ----
         self.adv.next = !self.out_valid.q.val() | self.m_cnp_ready.val();
         self.take.next = self.adv.val() & !self.busy_q.q.val();
-        self.s_clr_ready.next = self.take.val();
+        self.clr_take.next = !self.out_valid.q.val() & !self.busy_q.q.val();
+        self.s_clr_ready.next = self.clr_take.val();
         self.s_rx_ready.next = self.take.val() & !self.s_clr_valid.val();
         self.now_key.next.sub = self.now.val().sub;
         self.now_key.next.r = self.now.val().r;
@@ -447,7 +454,7 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
             self.s1_qp.d.next = self.s_rx_qp.val();
             if self.s_clr_valid.val() {
                 self.ram.read_address.next = self.s_clr_qp.val();
-                self.s1_valid.d.next = self.take.val();
+                self.s1_valid.d.next = self.clr_take.val();
                 self.s1_clr.d.next = true;
                 self.s1_qp.d.next = self.s_clr_qp.val();
             }

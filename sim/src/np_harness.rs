@@ -94,7 +94,8 @@ impl GoldenNpCycle {
         let adv = self.out.is_none() || pins.cnp_ready;
         let take = adv && self.busy_left == 0;
         NpOuts {
-            clr_ready: take,
+            // A clear waits for an empty output register (not for `cnp_ready`).
+            clr_ready: self.out.is_none() && self.busy_left == 0,
             rx_ready: take && pins.clr.is_none(),
             busy: self.busy_left > 0,
             cnp: self.out,

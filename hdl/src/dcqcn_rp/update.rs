@@ -556,9 +556,13 @@ pub struct RpUpdate {
     /// decrease radix (E1 reads the rest from `e0_ctx`); Verilator ignores `*unused*`.
     d_ev_unused: Signal<Local, EvWord>,
     d_now_unused: Signal<Local, TimeWord>,
-    /// E0: the decrease check's base as E1 leaves the word (`td_e`, `td_r`).
+    /// E0: the decrease check's epoch as E1 leaves the word (`td_e`); its remainder's two
+    /// candidates (the word's `td_r`, now's for an initial CNP) each with `p_dec` added
+    /// beside it, so the choice (`is_init`, late) comes after the carry chains.
     td_e_sel: Signal<Local, Bits<EPOCH_W>>,
-    td_r_sel: Signal<Local, Bits<REM_W>>,
+    ext_now_dr: ZeroExt<REM_W, NUM_W>,
+    td_rp_w: Signal<Local, Bits<NUM_W>>,
+    td_rp_n: Signal<Local, Bits<NUM_W>>,
     /// E0's registers: the context and `seg2`'s result for E1, the caught-up word, whether
     /// the QP stays limited, the byte event's phase (FR, HAI; else AI), BC + 1, whether
     /// the byte event applies, an initial CNP, a command or mode override, the decrease
@@ -871,7 +875,9 @@ impl Default for RpUpdate {
             d_ev_unused: Default::default(),
             d_now_unused: Default::default(),
             td_e_sel: Default::default(),
-            td_r_sel: Default::default(),
+            ext_now_dr: Default::default(),
+            td_rp_w: Default::default(),
+            td_rp_n: Default::default(),
             e0_ctx: Default::default(),
             e0_seg2: Default::default(),
             e0_cu: Default::default(),
@@ -1501,13 +1507,14 @@ impl Logic for RpUpdate {
         if self.d_word.val().limited {
             self.td_e_sel.next = self.cu.val().td_e;
         }
-        self.td_r_sel.next = self.d_word.val().td_r;
         if self.is_init.val() {
             self.td_e_sel.next = self.d_now.val().d_e + self.one_e.val();
-            self.td_r_sel.next = self.d_now.val().d_r;
         }
-        self.ext_td_r.i.next = self.td_r_sel.val();
+        self.ext_td_r.i.next = self.d_word.val().td_r;
+        self.ext_now_dr.i.next = self.d_now.val().d_r;
         self.ext_p_dec.i.next = self.cfg.val().p_dec;
+        self.td_rp_w.next = self.ext_p_dec.o.val() + self.ext_td_r.o.val();
+        self.td_rp_n.next = self.ext_p_dec.o.val() + self.ext_now_dr.o.val();
         if self.en.val() {
             self.e0_ctx.d.next = self.ctx_d.q.val();
             self.e0_seg2.d.next = self.d_seg2.q.val();
@@ -1521,7 +1528,11 @@ impl Logic for RpUpdate {
             self.e0_ovr.d.next = self.ovr.val();
             self.e0_td_e.d.next = self.td_e_sel.val();
             self.e0_td_r.d.next = self.ext_td_r.o.val();
-            self.e0_td_rp.d.next = self.ext_p_dec.o.val() + self.ext_td_r.o.val();
+            self.e0_td_rp.d.next = self.td_rp_w.val();
+            if self.is_init.val() {
+                self.e0_td_r.d.next = self.ext_now_dr.o.val();
+                self.e0_td_rp.d.next = self.td_rp_n.val();
+            }
         }
 
         // ======== step E1 ========
