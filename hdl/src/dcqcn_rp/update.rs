@@ -369,6 +369,9 @@ pub struct RpUpdate {
     /// `10..31` (alpha, Q.20) are used.
     mul_t1lo: WideMul<18, G_W, 29>,
     mul_t1hi: WideMul<3, G_W, 14>,
+    /// A1's alpha (Q.20) as a named local: the partial products take slices of it, and a
+    /// slice of a slice (`x[a+:b][c+:d]`) is not Verilog every yosys reads (0.23 refuses it).
+    a1_alpha: Signal<Local, Bits<ALPHA_W>>,
     ext_t1lo: ZeroExt<29, 31>,
     ext_t1hi: ZeroExt<14, 31>,
     t1_sum: Signal<Local, Bits<31>>,
@@ -746,6 +749,7 @@ impl Default for RpUpdate {
             eff_i: Default::default(),
             mul_t1lo: Default::default(),
             mul_t1hi: Default::default(),
+            a1_alpha: Default::default(),
             ext_t1lo: Default::default(),
             ext_t1hi: Default::default(),
             t1_sum: Default::default(),
@@ -1126,9 +1130,10 @@ impl Logic for RpUpdate {
         }
         // ---- A1: alpha's first expiry: the product ----
         self.cq.d.next = self.g_one.val() - self.cfg.val().g;
-        self.mul_t1lo.a.next = self.i_old.q.val().alpha.get_bits::<18>(0);
+        self.a1_alpha.next = self.i_old.q.val().alpha;
+        self.mul_t1lo.a.next = self.a1_alpha.val().get_bits::<18>(0);
         self.mul_t1lo.b.next = self.cq.q.val();
-        self.mul_t1hi.a.next = self.i_old.q.val().alpha.get_bits::<3>(18);
+        self.mul_t1hi.a.next = self.a1_alpha.val().get_bits::<3>(18);
         self.mul_t1hi.b.next = self.cq.q.val();
         if self.en.val() {
             self.h_old.d.next = self.i_old.q.val();
