@@ -42,6 +42,16 @@ fn build_all() {
         &out,
     );
     build_top(
+        "dsp_mul_15x17",
+        &mut roce_cc_hdl::DspMul15x17::default(),
+        &out,
+    );
+    build_top(
+        "state_ram_12x3",
+        &mut roce_cc_hdl::StateRam12x3::default(),
+        &out,
+    );
+    build_top(
         "zero_ext_17to18",
         &mut roce_cc_hdl::ZeroExt17to18::default(),
         &out,

@@ -195,7 +195,10 @@ pub struct RoceCcCore<const QB: usize> {
     bad_tx: DFF<Bits<COUNTER_W>>,
     bad_query: DFF<Bits<COUNTER_W>>,
     bad_rx: DFF<Bits<COUNTER_W>>,
-    qpn_max: Constant<Bits<QPN_W>>,
+    /// The QPN bits above the core's `QB`: a QPN is out of range when one is set (`qpn >
+    /// 2^QB - 1` as an OR of 24 - QB bits, two LUT levels, not a 24-bit carry chain in the
+    /// input streams' handshake).
+    qpn_hi_mask: Constant<Bits<QPN_W>>,
     one_count: Constant<Bits<COUNTER_W>>,
     cnp_bad: Signal<Local, Bit>,
     /// The command is a QP reset, which the NP takes too.
@@ -276,7 +279,7 @@ impl<const QB: usize> RoceCcCore<QB> {
             bad_tx: Default::default(),
             bad_query: Default::default(),
             bad_rx: Default::default(),
-            qpn_max: Constant::new(((1u64 << QB) - 1).into()),
+            qpn_hi_mask: Constant::new((((1u64 << QPN_W) - 1) & !((1u64 << QB) - 1)).into()),
             one_count: Constant::new(1.into()),
             cnp_bad: Default::default(),
             ctl_clr: Default::default(),
@@ -303,10 +306,10 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.np.reset.next = self.reset.val();
 
         // ---- QP check on every input stream ----
-        self.cnp_bad.next = self.s_cnp_qpn.val() > self.qpn_max.val();
-        self.tx_bad.next = self.s_tx_qpn.val() > self.qpn_max.val();
-        self.query_bad.next = self.s_query_qpn.val() > self.qpn_max.val();
-        self.rx_bad.next = self.s_rx_qpn.val() > self.qpn_max.val();
+        self.cnp_bad.next = (self.s_cnp_qpn.val() & self.qpn_hi_mask.val()).any();
+        self.tx_bad.next = (self.s_tx_qpn.val() & self.qpn_hi_mask.val()).any();
+        self.query_bad.next = (self.s_query_qpn.val() & self.qpn_hi_mask.val()).any();
+        self.rx_bad.next = (self.s_rx_qpn.val() & self.qpn_hi_mask.val()).any();
 
         // ---- reaction point ----
         // Commands: a reset goes to both units in the same cycle (each takes it when the

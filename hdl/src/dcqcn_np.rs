@@ -57,6 +57,7 @@
 //! low); counters and the per-port register clear. `cfg` may only change while idle.
 
 use crate::dcqcn_rp::widths::{EPOCH_W, REM_W, SUB_W};
+use crate::state_ram::StateRam;
 use rust_hdl::prelude::*;
 
 /// Width of the ECN field of a received packet (`0b11` = CE).
@@ -180,8 +181,10 @@ pub struct DcqcnNp<const QB: usize> {
     /// Lags: a held cycle is counted [`NP_COUNT_LAG`] cycle after it.
     pub cnt_stall: Signal<Out, Bits<COUNTER_W>>,
 
-    /// The per-QP limiter words (read at acceptance, written from W1).
-    ram: RAM<NpWord, QB>,
+    /// The per-QP limiter words (read at acceptance, written from W1). A read that meets
+    /// W1's write of its QP is never used (that write's event is one of the five forwarded
+    /// to the decision): see [`StateRam`].
+    ram: StateRam<NpWord, QB>,
     /// S1: a CE mark or a clear is here (the RAM is reading its QP's word).
     s1_valid: DFF<Bit>,
     /// S1: the event is a clear.
@@ -304,6 +307,12 @@ pub struct DcqcnNp<const QB: usize> {
 }
 
 impl<const QB: usize> DcqcnNp<QB> {
+    /// RAM reads that met a write to their QP in rust-hdl's simulation (see
+    /// [`StateRam::collisions`]): the tests use it to show that their stimulus makes some.
+    pub fn state_ram_collisions(&self) -> u64 {
+        self.ram.collisions()
+    }
+
     /// A notification point for `2^QB` QPs.
     pub fn new() -> Self {
         assert!(
@@ -432,8 +441,7 @@ impl<const QB: usize> Logic for DcqcnNp<QB> {
             self.hit[i].clock.next = self.clock.val();
             self.hit[i].d.next = self.hit[i].q.val();
         }
-        self.ram.read_clock.next = self.clock.val();
-        self.ram.write_clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
 
         // ---- input: every packet is taken; only CE marks go on ----
         self.adv.next = !self.out_valid.q.val() | self.m_cnp_ready.val();

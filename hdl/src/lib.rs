@@ -17,8 +17,9 @@
 //!   its long steps), instead of `n` registers.
 //! - [`pipe_mul`]: a multiplier of up to 32 x 32 bits in three registers (partial products
 //!   in DSPs, then two adds), for the paths that must close at 100 MHz.
-//! - [`wide_mul`], [`lut_ram`], [`zero_ext`]: the `Verilog::Custom` leaves (primitives
-//!   rust-hdl cannot express: a multiply wider than 16x16, a RAM with combinational reads,
+//! - [`wide_mul`], [`dsp_mul`], [`lut_ram`], [`state_ram`], [`zero_ext`]: the
+//!   `Verilog::Custom` leaves (primitives rust-hdl cannot express: a multiply wider than
+//!   16x16, a multiply registered inside the DSP block, a RAM with combinational reads, a block RAM whose colliding read is undefined (a vendor attribute),
 //!   a zero-extension without a width mismatch), each with its own three-way test
 //!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
 
@@ -31,9 +32,11 @@ pub mod csr_map;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod delay_line;
+pub mod dsp_mul;
 pub mod ecp5_pll;
 pub mod lut_ram;
 pub mod pipe_mul;
+pub mod state_ram;
 pub mod synth_shell;
 pub mod timebase;
 pub mod top;
@@ -43,6 +46,10 @@ pub mod zero_ext;
 
 /// `LutRam<25, 7>`: the power-table RAM as the RP uses it, the top of its three-way test.
 pub type LutRam25x7 = lut_ram::LutRam<25, 7>;
+/// `DspMul<15, 17, 32>`: the registered DSP multiply leaf, the top of its three-way test.
+pub type DspMul15x17 = dsp_mul::DspMul<15, 17, 32>;
+/// `StateRam<Bits<12>, 3>`: the state RAM leaf, the top of its three-way test.
+pub type StateRam12x3 = state_ram::StateRam<rust_hdl::prelude::Bits<12>, 3>;
 /// `ZeroExt<17, 18>`: a zero-extension the RP uses, the top of its three-way test.
 pub type ZeroExt17to18 = zero_ext::ZeroExt<17, 18>;
 
@@ -55,7 +62,8 @@ pub const LINT_WAIVERS: &str = include_str!("../lint/waivers.vlt");
 
 /// Lint-only stand-ins for the vendor cells a top may instantiate (`hdl/lint/ecp5_cells.v`:
 /// the ECP5 PLL, `EHXPLLL`, as [`ecp5_pll`] uses it). Verilator and a plain yosys run read
-/// it beside a top; it is never synthesised (`synth_ecp5` has the real cells).
+/// it beside a top; it is never synthesised (`synth_ecp5` has the real cells). Also
+/// `MULT18X18D`, the DSP that [`dsp_mul`] instantiates in its `SYNTHESIS` body.
 pub const LINT_VENDOR_CELLS: &str = include_str!("../lint/ecp5_cells.v");
 
 /// QP-address bits of the units as shipped (1024 QPs; any 1..=14 builds).

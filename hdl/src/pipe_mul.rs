@@ -10,7 +10,7 @@
 //!
 //! | register | holds | logic before it |
 //! |---|---|---|
-//! | 1 | the four partial products `ll`, `lh`, `hl`, `hh` (34, 32, 32, 30 bits) | one DSP each (`WideMul` leaves) |
+//! | 1 | the four partial products `ll`, `lh`, `hl`, `hh` (34, 32, 32, 30 bits) | one DSP each, registered in the DSP (`DspMul` leaves) |
 //! | 2 | `cat = hh << 34 | ll` (64 bits, no add: the two do not overlap) and `mid = lh + hl` (33 bits) | one 33-bit add |
 //! | 3 | `p = cat + (mid << 17)` (64 bits) | one 47-bit add |
 //!
@@ -19,10 +19,12 @@
 //! same way). `p` is 64 bits wide whatever `A` and `B` are: the caller takes the bits it
 //! needs (bits above `A + B` are always zero) and names the rest `*unused*`.
 //!
-//! Built from the `WideMul` leaf (its own three-way test) and ordinary rust-hdl logic; the
+//! Built from the `DspMul` leaf (its own three-way test) and ordinary rust-hdl logic; the
 //! RP's three-way tests cover it in place, and the tests below check it against `a * b`.
+//! Register 1 is each DSP's own output register (`DspMul`), so the route from a DSP to the
+//! fabric is in the add's stage, not in the multiply's.
 
-use crate::wide_mul::WideMul;
+use crate::dsp_mul::DspMul;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -45,14 +47,18 @@ pub struct PipeMul<const A: usize, const B: usize> {
     pub p: Signal<Out, Bits<64>>,
     ext_a: ZeroExt<A, 32>,
     ext_b: ZeroExt<B, 32>,
-    mul_ll: WideMul<17, 17, 34>,
-    mul_lh: WideMul<17, 15, 32>,
-    mul_hl: WideMul<15, 17, 32>,
-    mul_hh: WideMul<15, 15, 30>,
-    r1_ll: DFF<Bits<34>>,
-    r1_lh: DFF<Bits<32>>,
-    r1_hl: DFF<Bits<32>>,
-    r1_hh: DFF<Bits<30>>,
+    /// Register 1: the partial products, each in its DSP's output register.
+    r1_ll: DspMul<17, 17, 34>,
+    r1_lh: DspMul<17, 15, 32>,
+    r1_hl: DspMul<15, 17, 32>,
+    r1_hh: DspMul<15, 15, 30>,
+    /// The bits of each partial product that `A` and `B` can set (`lh`: `B` bits, `hl`: `A`,
+    /// `hh`: `A + B - 34`). A DSP's output is opaque to yosys, which therefore no longer
+    /// knows that a narrow operand's product has zero high bits; the masks tell it, so the
+    /// adds after register 1 are as wide as the product, not as the DSP.
+    mask_lh: Constant<Bits<32>>,
+    mask_hl: Constant<Bits<32>>,
+    mask_hh: Constant<Bits<30>>,
     ext_ll: ZeroExt<34, 64>,
     ext_hh: ZeroExt<30, 64>,
     ext_lh: ZeroExt<32, 33>,
@@ -78,14 +84,13 @@ impl<const A: usize, const B: usize> PipeMul<A, B> {
             p: Default::default(),
             ext_a: Default::default(),
             ext_b: Default::default(),
-            mul_ll: WideMul::new(),
-            mul_lh: WideMul::new(),
-            mul_hl: WideMul::new(),
-            mul_hh: WideMul::new(),
-            r1_ll: Default::default(),
-            r1_lh: Default::default(),
-            r1_hl: Default::default(),
-            r1_hh: Default::default(),
+            r1_ll: DspMul::new(),
+            r1_lh: DspMul::new(),
+            r1_hl: DspMul::new(),
+            r1_hh: DspMul::new(),
+            mask_lh: Constant::new(low_ones(B)),
+            mask_hl: Constant::new(low_ones(A)),
+            mask_hh: Constant::new(low_ones(A + B - 34)),
             ext_ll: Default::default(),
             ext_hh: Default::default(),
             ext_lh: Default::default(),
@@ -98,6 +103,11 @@ impl<const A: usize, const B: usize> PipeMul<A, B> {
     }
 }
 
+/// `n` ones in the low bits (`n < 64`).
+fn low_ones<const N: usize>(n: usize) -> Bits<N> {
+    Bits::<N>::from((1u64 << n) - 1)
+}
+
 impl<const A: usize, const B: usize> Default for PipeMul<A, B> {
     fn default() -> Self {
         Self::new()
@@ -107,33 +117,35 @@ impl<const A: usize, const B: usize> Default for PipeMul<A, B> {
 impl<const A: usize, const B: usize> Logic for PipeMul<A, B> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, r1_ll, r1_lh, r1_hl, r1_hh, r2_cat, r2_mid, r3_p
-        );
+        dff_setup!(self, clock, r2_cat, r2_mid, r3_p);
         self.ext_a.i.next = self.a.val();
         self.ext_b.i.next = self.b.val();
-        // Register 1: the partial products.
-        self.mul_ll.a.next = self.ext_a.o.val().get_bits::<17>(0);
-        self.mul_ll.b.next = self.ext_b.o.val().get_bits::<17>(0);
-        self.mul_lh.a.next = self.ext_a.o.val().get_bits::<17>(0);
-        self.mul_lh.b.next = self.ext_b.o.val().get_bits::<15>(17);
-        self.mul_hl.a.next = self.ext_a.o.val().get_bits::<15>(17);
-        self.mul_hl.b.next = self.ext_b.o.val().get_bits::<17>(0);
-        self.mul_hh.a.next = self.ext_a.o.val().get_bits::<15>(17);
-        self.mul_hh.b.next = self.ext_b.o.val().get_bits::<15>(17);
+        // Register 1: the partial products (in the DSPs).
+        self.r1_ll.clock.next = self.clock.val();
+        self.r1_lh.clock.next = self.clock.val();
+        self.r1_hl.clock.next = self.clock.val();
+        self.r1_hh.clock.next = self.clock.val();
+        self.r1_ll.en.next = self.en.val();
+        self.r1_lh.en.next = self.en.val();
+        self.r1_hl.en.next = self.en.val();
+        self.r1_hh.en.next = self.en.val();
+        self.r1_ll.a.next = self.ext_a.o.val().get_bits::<17>(0);
+        self.r1_ll.b.next = self.ext_b.o.val().get_bits::<17>(0);
+        self.r1_lh.a.next = self.ext_a.o.val().get_bits::<17>(0);
+        self.r1_lh.b.next = self.ext_b.o.val().get_bits::<15>(17);
+        self.r1_hl.a.next = self.ext_a.o.val().get_bits::<15>(17);
+        self.r1_hl.b.next = self.ext_b.o.val().get_bits::<17>(0);
+        self.r1_hh.a.next = self.ext_a.o.val().get_bits::<15>(17);
+        self.r1_hh.b.next = self.ext_b.o.val().get_bits::<15>(17);
         // Register 2: the outer products side by side, the middle ones added.
-        self.ext_ll.i.next = self.r1_ll.q.val();
-        self.ext_hh.i.next = self.r1_hh.q.val();
-        self.ext_lh.i.next = self.r1_lh.q.val();
-        self.ext_hl.i.next = self.r1_hl.q.val();
+        self.ext_ll.i.next = self.r1_ll.p.val();
+        self.ext_hh.i.next = self.r1_hh.p.val() & self.mask_hh.val();
+        self.ext_lh.i.next = self.r1_lh.p.val() & self.mask_lh.val();
+        self.ext_hl.i.next = self.r1_hl.p.val() & self.mask_hl.val();
         // Register 3: the middle sum at its weight.
         self.ext_mid.i.next = self.r2_mid.q.val();
         self.p.next = self.r3_p.q.val();
         if self.en.val() {
-            self.r1_ll.d.next = self.mul_ll.p.val();
-            self.r1_lh.d.next = self.mul_lh.p.val();
-            self.r1_hl.d.next = self.mul_hl.p.val();
-            self.r1_hh.d.next = self.mul_hh.p.val();
             self.r2_cat.d.next = (self.ext_hh.o.val() << 34) | self.ext_ll.o.val();
             self.r2_mid.d.next = self.ext_lh.o.val() + self.ext_hl.o.val();
             self.r3_p.d.next = self.r2_cat.q.val() + (self.ext_mid.o.val() << 17);

@@ -188,6 +188,12 @@ impl<const QB: usize> HdlNp<QB> {
         settle(uut.as_mut());
         Self { uut }
     }
+
+    /// State RAM reads that met a write to their QP so far (rust-hdl's model returned the
+    /// new word, Verilator the old: see `roce_cc_hdl::state_ram`).
+    pub fn state_ram_collisions(&self) -> u64 {
+        self.uut.state_ram_collisions()
+    }
 }
 
 impl<const QB: usize> CycleDut<NpPins, NpOuts> for HdlNp<QB> {

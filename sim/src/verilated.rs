@@ -54,6 +54,15 @@ bridge!(
     lut_ram_25x7
 );
 bridge!(
+    /// `DspMul<15, 17, 32>` (`roce_cc_hdl::DspMul15x17`): the registered DSP multiply leaf
+    /// (its simulation body: Verilator does not define `SYNTHESIS`).
+    dsp_mul_15x17
+);
+bridge!(
+    /// `StateRam<Bits<12>, 3>` (`roce_cc_hdl::StateRam12x3`): the state RAM leaf.
+    state_ram_12x3
+);
+bridge!(
     /// `ZeroExt<17, 18>` (`roce_cc_hdl::ZeroExt17to18`): the zero-extension leaf.
     zero_ext_17to18
 );

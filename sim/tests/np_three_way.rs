@@ -99,6 +99,15 @@ fn np_every_mode_with_backpressure() {
             )
         });
         let c = last.counts;
+        // Per flow, RAM reads meet W1's write of their QP (rust-hdl's RAM then gives the new
+        // word, Verilator's the old): the agreement above shows the NP never uses them.
+        if mode == CnpModeration::PerFlow {
+            let collisions = h.state_ram_collisions();
+            assert!(
+                collisions > 10,
+                "{mode:?}: only {collisions} colliding RAM reads"
+            );
+        }
         assert_eq!(
             cnps.len() as u64,
             c.sent,

@@ -37,8 +37,9 @@ fn stream() -> Vec<Step> {
 }
 
 /// `steps` through the golden model, rust-hdl and Verilator for 16 QPs in lock step
-/// (panics with the first mismatch); the reports taken and the golden counters.
-fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters) {
+/// (panics with the first mismatch); the reports taken, the golden counters and the state
+/// RAM reads that met a write to their QP (rust-hdl's count).
+fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters, u64) {
     let p = Params {
         qps: 16,
         ..Params::default()
@@ -52,14 +53,14 @@ fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters) {
         ("verilator", &mut v),
     ];
     let reports = run_lockstep(&p, steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
-    (reports, g.counters())
+    (reports, g.counters(), h.state_ram_collisions())
 }
 
 #[test]
 fn three_implementations_agree_on_a_fixed_stream() {
     let steps = stream();
     let t = std::time::Instant::now();
-    let (reports, c) = all_three_16_qps(&steps);
+    let (reports, c, collisions) = all_three_16_qps(&steps);
     eprintln!("{} cycles in {:?}", steps.len(), t.elapsed());
     let limited = reports.iter().filter(|r| r.report.limited).count();
     // The stream must exercise the interesting states, or the agreement means little.
@@ -74,6 +75,13 @@ fn three_implementations_agree_on_a_fixed_stream() {
     // proptest campaign (`rp_three_way.rs`) covers hyper increase.
     eprintln!("{c:?}");
     assert!(c.increase_fr > 0 && c.increase_ai > 0, "{c:?}");
+    // ... and state RAM reads that met W1's write of their QP, where rust-hdl's RAM gives
+    // the new word and Verilator's the old: the agreement shows the RP never uses them.
+    eprintln!("{collisions} colliding state RAM reads");
+    assert!(
+        collisions > 10,
+        "only {collisions} colliding state RAM reads"
+    );
 }
 
 /// The report FIFO and the credit count: a query every cycle on rotating QPs (queries
@@ -94,7 +102,7 @@ fn report_fifo_fills_under_backpressure_and_drains() {
             m_ready: i >= 700,
         })
         .collect();
-    let (reports, _) = all_three_16_qps(&steps);
+    let (reports, _, _) = all_three_16_qps(&steps);
     let owed = roce_cc_hdl::dcqcn_rp::REP_CREDITS;
     // 1700 offered; while stalled the RP takes about REP_CREDITS events plus its queue,
     // so well under 1700 get through, and after the stall one per cycle again.

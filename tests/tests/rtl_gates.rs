@@ -3,7 +3,8 @@
 //!
 //! - `verilator --lint-only -Wall` with the checked-in waiver file (`hdl/lint/waivers.vlt`)
 //!   reports nothing;
-//! - vendor cells (the board design's ECP5 PLL, `EHXPLLL`) are read from the lint-only
+//! - vendor cells (the board design's ECP5 PLL, `EHXPLLL`; the DSP leaves' `MULT18X18D`,
+//!   which yosys reads under `SYNTHESIS`) are read from the lint-only
 //!   stand-ins `hdl/lint/ecp5_cells.v` by both Verilator and yosys, as a user would lint the
 //!   tops `roce-cc verilog` writes with that file;
 //! - yosys finds no latch, no combinational loop and no undriven net after elaboration
@@ -15,7 +16,7 @@
 //!   it for a quick local run (CI never sets it).
 
 use roce_cc_bridge_gen::{
-    YosysFlow, lint_top, lint_top_with_cells, yosys_check_with, yosys_check_with_cells,
+    YosysFlow, lint_top_with_cells, yosys_check_with, yosys_check_with_cells,
 };
 use std::path::{Path, PathBuf};
 
@@ -124,13 +125,54 @@ fn synth_shell_is_lint_clean() {
         roce_cc_hdl::verilog_of(roce_cc_hdl::synth_shell::SynthShell::<4>::new()),
     )
     .unwrap();
-    if let Err(e) = lint_top(&top, &waivers) {
+    let cells = vendor_cells(&dir);
+    if let Err(e) = lint_top_with_cells(&top, &[&cells], &waivers) {
         let head: Vec<&str> = e.lines().take(40).collect();
         panic!("{}: lint warnings:\n{}", top.display(), head.join("\n"));
     }
-    let stat = yosys_check_with(&top, YosysFlow::Elaborate)
+    // yosys defines `SYNTHESIS`, so it reads the DSP leaves' `MULT18X18D` instances (the
+    // stand-in declares the cell as a black box).
+    let stat = yosys_check_with_cells(&top, &[&cells], YosysFlow::Elaborate)
         .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
     eprintln!("{}: {stat}", top.display());
+}
+
+/// The pipelined multipliers' first register is the DSP's own (`hdl/src/dsp_mul.rs`): for
+/// synthesis each `DspMul` is a `MULT18X18D` with its output register on the clock, and
+/// the vendor cell's stand-in is a black box to yosys.
+#[test]
+fn dsp_mul_instantiates_the_registered_dsp() {
+    let v = roce_cc_hdl::verilog_of(roce_cc_hdl::DspMul15x17::default());
+    let dsp = v.find("MULT18X18D #(").expect("a MULT18X18D instance");
+    let sim = v.find("`else").expect("a simulation body");
+    assert!(
+        v.find("`ifdef SYNTHESIS")
+            .is_some_and(|i| i < dsp && dsp < sim),
+        "{v}"
+    );
+    for want in [
+        ".REG_OUTPUT_CLK(\"CLK0\")",
+        ".REG_INPUTA_CLK(\"NONE\")",
+        ".REG_PIPELINE_CLK(\"NONE\")",
+        ".CLK0(clock)",
+        ".CE0(en)",
+        ".RST0(1'b0)",
+        ".SIGNEDA(1'b0)",
+        ".SIGNEDB(1'b0)",
+    ] {
+        assert!(
+            v[dsp..sim].contains(want),
+            "the DSP instance lacks {want:?}"
+        );
+    }
+    let cells = roce_cc_hdl::LINT_VENDOR_CELLS;
+    let at = cells
+        .find("module MULT18X18D")
+        .expect("MULT18X18D stand-in");
+    assert!(
+        cells[..at].trim_end().ends_with("(* blackbox *)"),
+        "the MULT18X18D stand-in must be a yosys black box"
+    );
 }
 
 /// The board design instantiates the ECP5 PLL (`hdl/src/ecp5_pll.rs`) with the dividers of

@@ -69,6 +69,7 @@ pub mod widths;
 
 use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
+use crate::state_ram::StateRam;
 use inc_count::IncCount;
 use rust_hdl::prelude::*;
 use state::{QpWord, RateReport, RpCfgWord, RpEvent, TimeWord};
@@ -246,7 +247,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// cycles behind `cnt_cnp_received`).
     pub cnt_increase_hai: Signal<Out, Bits<COUNTER_W>>,
 
-    ram: RAM<QpWord, QB>,
+    /// The per-QP state words (read in S1 at HZ's QP, written from W1 or by the sweep). A
+    /// read that meets W1's write of its QP is never used (S2 forwards W3's word then):
+    /// see [`StateRam`].
+    ram: StateRam<QpWord, QB>,
     inc: IncCount,
     tbl_lo: LutRam<POW_W, 7>,
     tbl_hi: LutRam<POW_W, 7>,
@@ -261,15 +265,18 @@ pub struct DcqcnRp<const QB: usize> {
     /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
     /// [`QB_N`] entries. The free entry at the write pointer takes the arbiter's choice
     /// every cycle and `push` moves the pointer on, so an accepted event stays where it was
-    /// written: HZ's decision moves the read pointer, not the events.
-    qb_qp: [DFF<Bits<QB>>; QB_N],
+    /// written: HZ's decision moves the read pointer, not the events. (The events' QPs are
+    /// not in the ring: `hz_qp`, `q0_qp` and `q1_qp` are registers of their own.)
     qb_ev: [DFF<RpEvent>; QB_N],
     /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
     qb_rd: [DFF<Bit>; QB_N],
     /// The entry the next accepted event is written to, one-hot.
     qb_wr: [DFF<Bit>; QB_N],
-    /// HZ's QP and event (read from the ring at `qb_rd`).
-    hz_qp: Signal<Local, Bits<QB>>,
+    /// HZ's QP, loaded from `q0_qp` when HZ loads Q0's event: the state RAM's read address
+    /// and S1's compare start at a flip-flop, not at the ring's read multiplexer (59f9325's
+    /// critical path ran from the read pointer through that multiplexer to the block RAMs).
+    hz_qp: DFF<Bits<QB>>,
+    /// HZ's event (read from the ring at `qb_rd`).
     hz_ev: Signal<Local, RpEvent>,
     /// Q0's and Q1's QPs, a copy of theirs in the ring kept beside `q0_valid` and
     /// `q1_valid` (moved as they move): `q0_qp` feeds the hazard check's comparators
@@ -436,6 +443,12 @@ pub struct DcqcnRp<const QB: usize> {
 }
 
 impl<const QB: usize> DcqcnRp<QB> {
+    /// State RAM reads that met a write to their QP in rust-hdl's simulation (see
+    /// [`StateRam::collisions`]): the tests use it to show that their stimulus makes some.
+    pub fn state_ram_collisions(&self) -> u64 {
+        self.ram.collisions()
+    }
+
     /// A reaction point for `2^QB` QPs.
     pub fn new() -> Self {
         assert!(
@@ -490,7 +503,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             q0_valid: Default::default(),
             q1_valid: Default::default(),
             hz_valid: Default::default(),
-            qb_qp: std::array::from_fn(|_| Default::default()),
             qb_ev: std::array::from_fn(|_| Default::default()),
             qb_rd: std::array::from_fn(|_| Default::default()),
             qb_wr: std::array::from_fn(|_| Default::default()),
@@ -615,7 +627,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
             credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word, q0_qp, q1_qp
+            w3_word, q0_qp, q1_qp, hz_qp
         );
         for i in 0..HZ_W {
             self.hz_match_a[i].clock.next = self.clock.val();
@@ -630,8 +642,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_any_b[g].d.next = self.hz_any_b[g].q.val();
         }
         for i in 0..QB_N {
-            self.qb_qp[i].clock.next = self.clock.val();
-            self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_ev[i].clock.next = self.clock.val();
             self.qb_ev[i].d.next = self.qb_ev[i].q.val();
             self.qb_rd[i].clock.next = self.clock.val();
@@ -651,12 +661,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_ctl[i].clock.next = self.clock.val();
             self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
         }
-        self.ram.read_clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
         self.fifo_rep.read_clock.next = self.clock.val();
         self.fifo_rep.write_clock.next = self.clock.val();
         self.fifo_qp.read_clock.next = self.clock.val();
         self.fifo_qp.write_clock.next = self.clock.val();
-        self.ram.write_clock.next = self.clock.val();
         self.tbl_lo.clock.next = self.clock.val();
         self.tbl_hi.clock.next = self.clock.val();
         self.inc.clock.next = self.clock.val();
@@ -719,11 +728,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
         // The ring's entries of HZ and Q0 (one-hot pointers, so each read is an OR of
         // registered choices).
-        self.hz_qp.next = self.qb_qp[0].q.val();
         self.hz_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
             if self.qb_rd[i].q.val() {
-                self.hz_qp.next = self.qb_qp[i].q.val();
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
         }
@@ -753,7 +760,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Q0's event (or waits with its own, and S1 is empty).
         self.s1_hit.d.next = self.take.val()
             & (self.hz_ev.val().kind != self.kind_query.val())
-            & (self.hz_qp.val() == self.q0_qp.q.val());
+            & (self.hz_qp.q.val() == self.q0_qp.q.val());
         // The vector if Q0's event enters HZ at the edge: its matches against the slots
         // now, each one slot further on at the edge (loaded every cycle) ...
         self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
@@ -836,6 +843,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
+            self.hz_qp.d.next = self.q0_qp.q.val();
         }
         // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
         // event is written at the write pointer and is Q0 or Q1 ----
@@ -850,7 +858,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // `push` (which depends on the input valids), and `push` moves the pointer on.
         for i in 0..QB_N {
             if self.qb_wr[i].q.val() {
-                self.qb_qp[i].d.next = self.in_qp.val();
                 self.qb_ev[i].d.next = self.in_ev.val();
             }
         }
@@ -876,10 +883,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
 
         // ---- S1: read the QP's word ----
-        self.ram.read_address.next = self.hz_qp.val();
+        self.ram.read_address.next = self.hz_qp.q.val();
         self.s1_valid.d.next = self.take.val();
         self.s1_kind.d.next = self.hz_ev.val().kind;
-        self.s1_qp.d.next = self.hz_qp.val();
+        self.s1_qp.d.next = self.hz_qp.q.val();
         self.s1_bytes.d.next = self.hz_ev.val().bytes;
         self.s1_mode.d.next = self.hz_ev.val().mode;
         self.s1_rate.d.next = self.hz_ev.val().rate;
