@@ -278,9 +278,9 @@ pub struct DcqcnRp<const QB: usize> {
     hz_qp: DFF<Bits<QB>>,
     /// HZ's event (read from the ring at `qb_rd`).
     hz_ev: Signal<Local, RpEvent>,
-    /// Q0's and Q1's QPs, a copy of theirs in the ring kept beside `q0_valid` and
-    /// `q1_valid` (moved as they move): `q0_qp` feeds the hazard check's comparators
-    /// straight from a register, not through the ring's read multiplexer.
+    /// Q0's and Q1's QPs, kept beside `q0_valid` and `q1_valid` (moved as they move; the
+    /// ring holds the events' other fields): `q0_qp` feeds the hazard check's comparators
+    /// straight from a register.
     q0_qp: DFF<Bits<QB>>,
     q1_qp: DFF<Bits<QB>>,
     /// HZ's match vector (see [`HZ_W`]) is `hz_match_a` when HZ loaded its event at the
@@ -726,8 +726,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // earlier) and shift with the pipeline while it waits ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // The ring's entries of HZ and Q0 (one-hot pointers, so each read is an OR of
-        // registered choices).
+        // HZ's event from the ring (a one-hot pointer, so the read is an OR of registered
+        // choices).
         self.hz_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
             if self.qb_rd[i].q.val() {
