@@ -18,7 +18,10 @@
 //! three-way tests (`sim/tests/leaves_three_way.rs`: golden statement, rust-hdl's model
 //! below, Verilator). The vendor cell is never simulated: its lint stand-in is in
 //! `hdl/lint/ecp5_cells.v`, and `tests/tests/rtl_gates.rs` checks the instance's
-//! parameters and that the full `synth_ecp5` run keeps it.
+//! parameters and that the stand-in is a black box to yosys. That `synth_ecp5` keeps the
+//! register is not a test: it was read from a netlist by hand (at 301c3eb, 68 of the
+//! synthesis shell's 71 `MULT18X18D` have `REG_OUTPUT_CLK = "CLK0"`, one per partial
+//! product; the other three come from combinational `WideMul`s).
 
 use rust_hdl::prelude::*;
 
