@@ -33,15 +33,17 @@
 //! applied exactly as the golden model applies it. Events on different QPs go on one per
 //! cycle. For timing the check is split over two registers: when an event enters HZ, its
 //! QP was compared (in Q0) with every slot of the window and the results are registered
-//! one slot further on; while it waits the vector shifts with the pipeline. Each group of
-//! [`HZ_G`] bits of the vector has a register saying whether one is set, and S1's match is
-//! registered when the event before it left HZ (`s1_hit`): the decision is an OR of
-//! [`HZ_NG`] + 1 registered bits. It drives few flip-flops: HZ, Q0 and Q1 are a ring of
-//! [`QB_N`] entries; an event is written when accepted and never moved (the decision moves
-//! a one-hot read pointer), and both candidates for the next match vector are registered every cycle
-//! (`hz_match_a`, compared from Q0's QP, what HZ sees if it loads Q0's event;
-//! `hz_match_b`, the vector shifted, if its event waits), a register of the decision
-//! (`hz_loaded`) choosing between them the cycle after.
+//! one slot further on; while it waits the vector shifts with the pipeline. Both
+//! candidates for the next match vector are registered every cycle (`hz_match_a`, compared
+//! from Q0's QP, what HZ sees if it loads Q0's event; `hz_match_b`, the vector shifted, if
+//! its event waits), and a register of the decision (`hz_loaded`) chooses between them the
+//! cycle after. The decision is a function of `HZ_NG + 4` registered bits: S1's match
+//! (`s1_hit`, registered when the event before it left HZ), and either the new vector's
+//! [`HZ_NG`] group ORs (`hz_any_a`, each over [`HZ_G`] bits) with `hz_ok_a` (HZ holds an
+//! event and a report credit is left), or, if HZ's event waited, the whole answer computed
+//! the cycle before from the shifted vector (`hz_go_b`). It drives few flip-flops: HZ, Q0
+//! and Q1 are a ring of [`QB_N`] entries; an event is written when accepted and never moved
+//! (the decision moves a one-hot read pointer).
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -96,7 +98,7 @@ const REP_PTR_W: usize = REP_FIFO_AW + 1;
 
 /// The most events the RP owes reports for (from S1 to the output register) before HZ stops
 /// sending events into S1: the report FIFO's size less two, so the FIFO cannot overflow with
-/// a credit that is one cycle old. Far above the pipeline's depth: a consumer that takes every
+/// a credit that is one cycle old (`credit_next`, registered in `hz_ok_a` and `hz_go_b`). Far above the pipeline's depth: a consumer that takes every
 /// report never meets it.
 pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 2;
 
@@ -118,9 +120,10 @@ const HZ_W: usize = UPD_STAGES - 1;
 /// the vector is used): tags `0..HZ_TAGS`.
 const HZ_TAGS: usize = HAZ_STAGES - 1;
 
-/// Bits of the match vector per group: the interlock registers, beside the vector, whether
-/// each group of `HZ_G` bits has a bit set (`hz_any_a`, `hz_any_b`), so HZ's decision is
-/// an OR of [`HZ_NG`] registered bits and `s1_hit` rather than of all [`HZ_W`].
+/// Bits of the match vector per group: the interlock registers, beside the new vector,
+/// whether each group of `HZ_G` bits has a bit set (`hz_any_a`), so HZ's decision reads
+/// [`HZ_NG`] registered bits rather than all [`HZ_W`] (the comparators' path ends at the
+/// groups' registers).
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
 /// below write this as the literal 16.)
 const HZ_G: usize = 16;
@@ -290,16 +293,20 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ's decision of the cycle: only `hz_loaded` does.
     hz_match_a: [DFF<Bit>; HZ_W],
     hz_match_b: [DFF<Bit>; HZ_W],
-    /// Some bit of `hz_match_a`'s (`hz_match_b`'s) group `g` (bits `HZ_G * g` on) is set.
+    /// Some bit of `hz_match_a`'s group `g` (bits `HZ_G * g` on) is set.
     hz_any_a: [DFF<Bit>; HZ_NG],
-    hz_any_b: [DFF<Bit>; HZ_NG],
+    /// HZ's event goes if it was loaded at the last edge and no bit of `hz_match_a` is set
+    /// (and `s1_hit` is clear): HZ holds an event and a report credit is left.
+    hz_ok_a: DFF<Bit>,
+    /// HZ's event goes if it waited at the last edge (and `s1_hit` is clear, as it always
+    /// is then): no bit of `hz_match_b` is set and a report credit is left. With `hz_ok_a`
+    /// the decision is a function of registered bits only (see `take`).
+    hz_go_b: DFF<Bit>,
     /// HZ loaded Q0's event (or emptied) at the last edge: the match vector is `*_a`.
     hz_loaded: DFF<Bit>,
     /// The match vector now (`hz_match_a` or `hz_match_b`) but its last bit, which leaves
     /// the window at the edge (the decision reads the groups' registered ORs).
     hz_cur: [Signal<Local, Bit>; HZ_CUR],
-    /// Its groups with a bit set.
-    hz_cur_any: [Signal<Local, Bit>; HZ_NG],
     /// S1 holds an event that writes HZ's QP: registered when the event went from HZ to S1,
     /// from HZ's and Q0's QPs then (the event that follows it into HZ is Q0's).
     s1_hit: DFF<Bit>,
@@ -375,8 +382,9 @@ pub struct DcqcnRp<const QB: usize> {
     o_rep: DFF<RateReport>,
     /// Events from S1 to the output register (reports owed).
     owed: DFF<Bits<REP_PTR_W>>,
-    /// `owed` was below [`REP_CREDITS`] last cycle: HZ may send an event into S1.
-    credit: DFF<Bit>,
+    /// `owed` is below [`REP_CREDITS`]: HZ may send an event into S1 after the edge (folded
+    /// into `hz_ok_a` and `hz_go_b`).
+    credit_next: Signal<Local, Bit>,
     one_ptr: Constant<Bits<REP_PTR_W>>,
     credits: Constant<Bits<REP_PTR_W>>,
     sweep: DFF<Bits<QB>>,
@@ -423,10 +431,12 @@ pub struct DcqcnRp<const QB: usize> {
     hz_shift: [Signal<Local, Bit>; HZ_W],
     /// Groups of `hz_new` with a bit set.
     hz_new_any: [Signal<Local, Bit>; HZ_NG],
-    /// Groups of `hz_match_a` (`hz_match_b`) one slot further on with a bit set: the
-    /// candidates for `hz_any_b` (the vector now is one of the two).
-    hz_shift_any_a: [Signal<Local, Bit>; HZ_NG],
-    hz_shift_any_b: [Signal<Local, Bit>; HZ_NG],
+    /// Some bit of `hz_match_a` (`hz_match_b`) but the last is set: the candidates for the
+    /// vector one slot further on (with `s1_hit`) having a bit set.
+    hz_cur_any_a: Signal<Local, Bit>,
+    hz_cur_any_b: Signal<Local, Bit>,
+    /// Some group of `hz_match_a` has a bit set.
+    hz_any_a_or: Signal<Local, Bit>,
     /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
     hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
@@ -513,10 +523,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_match_a: std::array::from_fn(|_| Default::default()),
             hz_match_b: std::array::from_fn(|_| Default::default()),
             hz_any_a: std::array::from_fn(|_| Default::default()),
-            hz_any_b: std::array::from_fn(|_| Default::default()),
+            hz_ok_a: Default::default(),
+            hz_go_b: Default::default(),
             hz_loaded: Default::default(),
             hz_cur: std::array::from_fn(|_| Default::default()),
-            hz_cur_any: std::array::from_fn(|_| Default::default()),
             s1_hit: Default::default(),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
@@ -564,7 +574,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             o_qp: Default::default(),
             o_rep: Default::default(),
             owed: Default::default(),
-            credit: Default::default(),
+            credit_next: Default::default(),
             one_ptr: Constant::new(1.into()),
             credits: Constant::new((REP_CREDITS as u64).into()),
             sweep: Default::default(),
@@ -597,8 +607,9 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_new: std::array::from_fn(|_| Default::default()),
             hz_shift: std::array::from_fn(|_| Default::default()),
             hz_new_any: std::array::from_fn(|_| Default::default()),
-            hz_shift_any_a: std::array::from_fn(|_| Default::default()),
-            hz_shift_any_b: std::array::from_fn(|_| Default::default()),
+            hz_cur_any_a: Default::default(),
+            hz_cur_any_b: Default::default(),
+            hz_any_a_or: Default::default(),
             hz_load: Default::default(),
             fwd: Default::default(),
             wb_writes: Default::default(),
@@ -626,8 +637,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
-            credit, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word, q0_qp, q1_qp, hz_qp
+            hz_ok_a, hz_go_b, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid,
+            w3_qp, w3_word, q0_qp, q1_qp, hz_qp
         );
         for i in 0..HZ_W {
             self.hz_match_a[i].clock.next = self.clock.val();
@@ -638,8 +649,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in 0..HZ_NG {
             self.hz_any_a[g].clock.next = self.clock.val();
             self.hz_any_a[g].d.next = self.hz_any_a[g].q.val();
-            self.hz_any_b[g].clock.next = self.clock.val();
-            self.hz_any_b[g].d.next = self.hz_any_b[g].q.val();
         }
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
@@ -734,25 +743,28 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
         }
-        // The match vector now, and the decision: an OR of registered bits (S1's match and
-        // the groups' of the vector HZ has).
+        // The match vector now (what shifts on if HZ's event waits).
         for i in 0..HZ_CUR {
             self.hz_cur[i].next = self.hz_match_b[i].q.val();
             if self.hz_loaded.q.val() {
                 self.hz_cur[i].next = self.hz_match_a[i].q.val();
             }
         }
-        self.hazard.next = self.s1_hit.q.val();
+        // The decision, from registered bits: S1's match, and either the vector's group
+        // ORs and whether HZ holds an event (`hz_loaded`: HZ took Q0's event at the last
+        // edge) or the whole answer of the cycle before (HZ's event waited). Both
+        // candidates carry the report credit.
+        self.hz_any_a_or.next = false;
         for g in 0..HZ_NG {
-            self.hz_cur_any[g].next = self.hz_any_b[g].q.val();
-            if self.hz_loaded.q.val() {
-                self.hz_cur_any[g].next = self.hz_any_a[g].q.val();
-            }
-            if self.hz_cur_any[g].val() {
-                self.hazard.next = true;
+            if self.hz_any_a[g].q.val() {
+                self.hz_any_a_or.next = true;
             }
         }
-        self.take.next = self.hz_valid.q.val() & !self.hazard.val() & self.credit.q.val();
+        self.hazard.next = self.s1_hit.q.val() | self.hz_any_a_or.val();
+        self.take.next = self.hz_ok_a.q.val() & !self.hazard.val();
+        if !self.hz_loaded.q.val() {
+            self.take.next = self.hz_go_b.q.val() & !self.s1_hit.q.val();
+        }
         self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
         self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
         self.hz_loaded.d.next = self.hz_load.val();
@@ -779,16 +791,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_match_a[i].d.next = self.hz_new[i].val();
             self.hz_match_b[i].d.next = self.hz_shift[i].val();
         }
-        // Each group's OR. The shifted vector's is formed from both candidates for the
-        // vector now, `hz_loaded` choosing last.
+        // The new vector's group ORs (the comparators' path ends here) ...
         for g in 0..HZ_NG {
             self.hz_new_any[g].next = false;
-            self.hz_shift_any_a[g].next = false;
-            self.hz_shift_any_b[g].next = false;
-        }
-        if self.s1_hit.q.val() {
-            self.hz_shift_any_a[0].next = true;
-            self.hz_shift_any_b[0].next = true;
         }
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
@@ -804,43 +809,32 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 }
             }
         }
-        // Shifted bit j is bit j - 1 of the vector now: group g takes bits 16 g - 1 ..
-        // 16 g + 14 (group 0: S1's match and bits 0 .. 14).
-        for i in 1..HZ_G {
-            if self.hz_match_a[i - 1].q.val() {
-                self.hz_shift_any_a[0].next = true;
-            }
-            if self.hz_match_b[i - 1].q.val() {
-                self.hz_shift_any_b[0].next = true;
-            }
-        }
-        for g in 1..HZ_LAST_G {
-            for i in 0..HZ_G {
-                if self.hz_match_a[g * 16 + i - 1].q.val() {
-                    self.hz_shift_any_a[g].next = true;
-                }
-                if self.hz_match_b[g * 16 + i - 1].q.val() {
-                    self.hz_shift_any_b[g].next = true;
-                }
-            }
-        }
-        for g in HZ_LAST_G..HZ_NG {
-            for i in 0..HZ_LAST_BITS {
-                if self.hz_match_a[g * 16 + i - 1].q.val() {
-                    self.hz_shift_any_a[g].next = true;
-                }
-                if self.hz_match_b[g * 16 + i - 1].q.val() {
-                    self.hz_shift_any_b[g].next = true;
-                }
-            }
-        }
         for g in 0..HZ_NG {
             self.hz_any_a[g].d.next = self.hz_new_any[g].val();
-            self.hz_any_b[g].d.next = self.hz_shift_any_b[g].val();
-            if self.hz_loaded.q.val() {
-                self.hz_any_b[g].d.next = self.hz_shift_any_a[g].val();
+        }
+        // ... and the answer if HZ's event waits at the edge: no bit of the shifted vector
+        // set (formed from both candidates for the vector now, `hz_loaded` choosing last;
+        // S1's match is `s1_hit`), and a credit. If HZ loads, it goes when it holds Q0's
+        // event, a credit is left and no group of `hz_match_a` is set.
+        // (`owed` is below REP_CREDITS: see `credit_next`.)
+        self.credit_next.next = self.owed.q.val() < self.credits.val();
+        self.hz_cur_any_a.next = false;
+        self.hz_cur_any_b.next = false;
+        for i in 0..HZ_CUR {
+            if self.hz_match_a[i].q.val() {
+                self.hz_cur_any_a.next = true;
+            }
+            if self.hz_match_b[i].q.val() {
+                self.hz_cur_any_b.next = true;
             }
         }
+        self.hz_go_b.d.next =
+            self.credit_next.val() & !self.s1_hit.q.val() & !self.hz_cur_any_b.val();
+        if self.hz_loaded.q.val() {
+            self.hz_go_b.d.next =
+                self.credit_next.val() & !self.s1_hit.q.val() & !self.hz_cur_any_a.val();
+        }
+        self.hz_ok_a.d.next = self.credit_next.val() & self.q0_valid.q.val();
         if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
             self.hz_qp.d.next = self.q0_qp.q.val();
@@ -931,7 +925,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.upd.clock.next = self.clock.val();
         // The update runs every cycle: nothing after HZ ever waits (the report FIFO takes
-        // every report, see `credit`).
+        // every report, see `credit_next`).
         self.upd.en.next = true;
         self.upd.old.next = self.fwd.val();
         self.upd.kind.next = self.s2_kind.q.val();
@@ -1031,7 +1025,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if !self.take.val() & self.o_pop.val() {
             self.owed.d.next = self.owed.q.val() - self.one_ptr.val();
         }
-        self.credit.d.next = self.owed.q.val() < self.credits.val();
         // ---- increase-event counters (pipelined after the write back) ----
         self.inc.reset.next = self.reset.val();
         self.inc.valid.next = self.wb_writes.val();
@@ -1086,7 +1079,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.head.d.next = 0.into();
             self.o_valid.d.next = false;
             self.owed.d.next = 0.into();
-            self.credit.d.next = true;
+            self.hz_ok_a.d.next = false;
+            self.hz_go_b.d.next = false;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
             self.cnps.d.next = 0.into();

@@ -47,7 +47,7 @@ use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DIV_STAGES, DivSmall, FiredSum, RadixEff};
 use super::widths::*;
 use crate::delay_line::DelayLine;
-use crate::wide_mul::WideMul;
+use crate::dsp_mul::DspMul;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -357,18 +357,16 @@ pub struct RpUpdate {
     h_eff: DFF<TimeWord>,
     h_tdi_m1_e: DFF<Bits<EPOCH_W>>,
     h_tdi_m1_r: DFF<Bits<REM_W>>,
-    /// `alpha * (1024 - g)` in two partial products, alpha's low 18 bits (one DSP) and its
-    /// high 3 bits: A2 adds them (`alpha * (1024 - g) >> 10`, Q.20, into `m_t1`), A3 adds
-    /// `g` when the alpha timer's CNP flag is set.
-    h_t1_lo: DFF<Bits<29>>,
-    h_t1_hi: DFF<Bits<14>>,
     eff_a: RadixEff,
     eff_d: RadixEff,
     eff_i: RadixEff,
-    /// alpha (Q.20) x `1024 - g` (Q.10), split at alpha's bit 18; of the sum only bits
-    /// `10..31` (alpha, Q.20) are used.
-    mul_t1lo: WideMul<18, G_W, 29>,
-    mul_t1hi: WideMul<3, G_W, 14>,
+    /// `alpha * (1024 - g)` (alpha Q.20, `1024 - g` Q.10) in two partial products split at
+    /// alpha's bit 18, each registered in its DSP between A1 and A2 (`DspMul`, loaded with
+    /// the other A1 registers): A2 adds them (`alpha * (1024 - g) >> 10`, Q.20, into
+    /// `m_t1`; of the sum only bits `10..31` are used), A3 adds `g` when the alpha timer's
+    /// CNP flag is set.
+    mul_t1lo: DspMul<18, G_W, 29>,
+    mul_t1hi: DspMul<3, G_W, 14>,
     /// A1's alpha (Q.20) as a named local: the partial products take slices of it, and a
     /// slice of a slice (`x[a+:b][c+:d]`) is not Verilog every yosys reads (0.23 refuses it).
     a1_alpha: Signal<Local, Bits<ALPHA_W>>,
@@ -742,13 +740,11 @@ impl Default for RpUpdate {
             h_eff: Default::default(),
             h_tdi_m1_e: Default::default(),
             h_tdi_m1_r: Default::default(),
-            h_t1_lo: Default::default(),
-            h_t1_hi: Default::default(),
             eff_a: Default::default(),
             eff_d: Default::default(),
             eff_i: Default::default(),
-            mul_t1lo: Default::default(),
-            mul_t1hi: Default::default(),
+            mul_t1lo: DspMul::new(),
+            mul_t1hi: DspMul::new(),
             a1_alpha: Default::default(),
             ext_t1lo: Default::default(),
             ext_t1hi: Default::default(),
@@ -1004,8 +1000,6 @@ impl Logic for RpUpdate {
             h_eff,
             h_tdi_m1_e,
             h_tdi_m1_r,
-            h_t1_lo,
-            h_t1_hi,
             cq,
             m_old,
             m_now,
@@ -1131,6 +1125,10 @@ impl Logic for RpUpdate {
         // ---- A1: alpha's first expiry: the product ----
         self.cq.d.next = self.g_one.val() - self.cfg.val().g;
         self.a1_alpha.next = self.i_old.q.val().alpha;
+        self.mul_t1lo.clock.next = self.clock.val();
+        self.mul_t1lo.en.next = self.en.val();
+        self.mul_t1hi.clock.next = self.clock.val();
+        self.mul_t1hi.en.next = self.en.val();
         self.mul_t1lo.a.next = self.a1_alpha.val().get_bits::<18>(0);
         self.mul_t1lo.b.next = self.cq.q.val();
         self.mul_t1hi.a.next = self.a1_alpha.val().get_bits::<3>(18);
@@ -1142,16 +1140,14 @@ impl Logic for RpUpdate {
             self.h_eff.d.next = self.eff.val();
             self.h_tdi_m1_e.d.next = self.tdi_m1_e.val();
             self.h_tdi_m1_r.d.next = self.tdi_m1_r.val();
-            self.h_t1_lo.d.next = self.mul_t1lo.p.val();
-            self.h_t1_hi.d.next = self.mul_t1hi.p.val();
         }
 
         // ---- A2: the expiry counts' first half: epoch differences (modulo 2^32) and
         // remainder comparisons; alpha's first expiry, exactly ----
         self.ext_g.i.next = self.cfg.val().g;
         self.g_q20.next = self.ext_g.o.val() << 10;
-        self.ext_t1lo.i.next = self.h_t1_lo.q.val();
-        self.ext_t1hi.i.next = self.h_t1_hi.q.val();
+        self.ext_t1lo.i.next = self.mul_t1lo.p.val();
+        self.ext_t1hi.i.next = self.mul_t1hi.p.val();
         self.t1_sum.next = self.ext_t1lo.o.val() + (self.ext_t1hi.o.val() << 18);
         self.t1_frac_unused.next = self.t1_sum.val().get_bits::<10>(0);
         self.t1.next = self.m_t1.q.val();
