@@ -61,6 +61,11 @@ pub(crate) struct SynthArgs {
     /// the bitstream), created if missing.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// nextpnr's placement seed (`--seed`; nextpnr's default when absent). Fmax moves by a
+    /// few MHz from seed to seed on the larger cores (docs/synthesis.md); the report's
+    /// `command` records it.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
     /// Only rebuild report.json and summary.md from the tool outputs already in DIR (keeps
     /// the stage times and tool versions of the run that made them).
     #[arg(long)]
@@ -323,6 +328,9 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         "--report",
         "nextpnr_report.json",
     ]);
+    if let Some(seed) = a.seed {
+        cmd.args(["--seed", &seed.to_string()]);
+    }
     match mode {
         // The shell's three pins go wherever nextpnr puts them.
         Mode::Core => cmd.arg("--lpf-allow-unconstrained"),
