@@ -31,19 +31,16 @@
 //! forwarding registers too late to be read). So an event on one QP follows the previous
 //! one that wrote it into S1 by at least `UPD_STAGES + 1` cycles, and every sequence is
 //! applied exactly as the golden model applies it. Events on different QPs go on one per
-//! cycle. For timing the check is split over two registers: when an event enters HZ, its
-//! QP was compared (in Q0) with every slot of the window and the results are registered
-//! one slot further on; while it waits the vector shifts with the pipeline. Both
-//! candidates for the next match vector are registered every cycle (`hz_match_a`, compared
-//! from Q0's QP, what HZ sees if it loads Q0's event; `hz_match_b`, the vector shifted, if
-//! its event waits), and a register of the decision (`hz_loaded`) chooses between them the
-//! cycle after. The decision is a function of `HZ_NG + 4` registered bits: S1's match
-//! (`s1_hit`, registered when the event before it left HZ), and either the new vector's
-//! [`HZ_NG`] group ORs (`hz_any_a`, each over [`HZ_G`] bits) with `hz_ok_a` (HZ holds an
-//! event and a report credit is left), or, if HZ's event waited, the whole answer computed
-//! the cycle before from the shifted vector (`hz_go_b`). It drives few flip-flops: HZ, Q0
-//! and Q1 are a ring of [`QB_N`] entries; an event is written when accepted and never moved
-//! (the decision moves a one-hot read pointer).
+//! cycle. HZ, Q0 and Q1 are a ring of [`QB_N`] entries; an event (with its QP) is written
+//! when accepted and never moved: HZ's decision moves a one-hot read pointer. For timing
+//! the check is split over two registers. In every cycle each entry's QP is compared with
+//! every slot of the window (the pipeline from S1 on moves every cycle, so a slot's event
+//! is one slot further on at the edge) and the results are registered per entry, as an OR
+//! of each group of [`HZ_G`] slots (`qb_any`); S1's match is registered per entry when
+//! HZ's event goes to S1 (`qb_hit`). The decision reads registers only: HZ's entry's
+//! `qb_hit` and group ORs, and `hz_ok` (HZ holds an event and a report credit is left).
+//! Nothing the comparators read depends on the decision (an entry's QP is written only
+//! while the entry is free), so the decision's fan-out stays beside HZ.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -98,8 +95,8 @@ const REP_PTR_W: usize = REP_FIFO_AW + 1;
 
 /// The most events the RP owes reports for (from S1 to the output register) before HZ stops
 /// sending events into S1: the report FIFO's size less two, so the FIFO cannot overflow with
-/// a credit that is one cycle old (`credit_next`, registered in `hz_ok_a` and `hz_go_b`). Far above the pipeline's depth: a consumer that takes every
-/// report never meets it.
+/// a credit that is one cycle old (`credit_next`, registered in `hz_ok`). Far above the
+/// pipeline's depth: a consumer that takes every report never meets it.
 pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 2;
 
 /// Update registers whose event's word would reach the RAM or the forwarding registers
@@ -110,44 +107,44 @@ const HAZ_STAGES: usize = UPD_STAGES - 2;
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
 
-/// Length of the hazard check's match vector (`hz_match_a` or `hz_match_b`, as `hz_loaded`
-/// picks): bit `j` says whether pipeline slot `j + 1` holds an event that writes the
-/// checked QP (slot 0 is S1, compared directly; slot 1 is S2; slot `2 + i` is the tag
-/// beside update register `i`), for slots 1 to `UPD_STAGES - 1`, the interlock's window.
+/// Slots compared with the ring's QPs in every cycle (`slot_wr`, `slot_qp`): slot 0 is S1,
+/// slot 1 is S2, slot `2 + i` is the tag beside update register `i`. At the edge each
+/// moves one slot on, so the registered matches cover S2 and the tags `0..HAZ_STAGES`, and
+/// S1's match is registered from HZ's QP (`qb_hit`): the interlock's window.
 const HZ_W: usize = UPD_STAGES - 1;
 
-/// Tags compared when an event enters the hazard check (they are one slot further on when
-/// the vector is used): tags `0..HZ_TAGS`.
+/// Tags compared in every cycle (one slot further on when the matches are used): tags
+/// `0..HZ_TAGS`.
 const HZ_TAGS: usize = HAZ_STAGES - 1;
 
-/// Bits of the match vector per group: the interlock registers, beside the new vector,
-/// whether each group of `HZ_G` bits has a bit set (`hz_any_a`), so HZ's decision reads
-/// [`HZ_NG`] registered bits rather than all [`HZ_W`] (the comparators' path ends at the
-/// groups' registers).
+/// Slots per group: the interlock registers, for each entry of the ring, whether some
+/// slot of each group of `HZ_G` holds an event that writes its QP (`qb_any`), so HZ's
+/// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
+/// comparators' path ends at the groups' registers).
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
 /// below write this as the literal 16.)
 const HZ_G: usize = 16;
 const _: () = assert!(HZ_G == 16);
 
-/// Groups of the match vector: `HZ_G` bits each, the last one [`HZ_LAST_BITS`].
+/// Groups of the window's slots: `HZ_G` each, the last one [`HZ_LAST_BITS`].
 const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
 
 /// Entries of the input queue's ring: HZ, Q0 and Q1 hold at most three events; four
 /// entries keep the pointers one-hot rotations.
 const QB_N: usize = 4;
 
-// The ring's last entry is written `[3]` in `update` (`hdl_gen` evaluates an array index
-// from loop variables and literals only); the match vector's groups are at least two
-// (group 0 is handled as a full group).
+// The ring's last entry is written `[3]` and `qb_any` is indexed `4 g + e` in `update`
+// (`hdl_gen` evaluates an array index from loop variables and literals only); the window's
+// groups are at least two (group 0 is handled as a full group).
 const _: () = assert!(QB_N == 4 && HZ_NG >= 2);
 
-/// Bits of the match vector that move on to the next slot (the last one leaves the window).
-const HZ_CUR: usize = HZ_W - 1;
+/// Registers of the ring's group matches (`qb_any`): one per entry and group.
+const QB_ANY_N: usize = QB_N * HZ_NG;
 
-/// Index of the match vector's last group.
+/// Index of the window's last group.
 const HZ_LAST_G: usize = HZ_NG - 1;
 
-/// Bits of the match vector's last group (`HZ_G` when `HZ_G` divides `HZ_W`, as the last
+/// Slots of the window's last group (`HZ_G` when `HZ_G` divides `HZ_W`, as the last
 /// full group then is the last).
 const HZ_LAST_BITS: usize = HZ_W - HZ_LAST_G * HZ_G;
 
@@ -268,48 +265,44 @@ pub struct DcqcnRp<const QB: usize> {
     /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
     /// [`QB_N`] entries. The free entry at the write pointer takes the arbiter's choice
     /// every cycle and `push` moves the pointer on, so an accepted event stays where it was
-    /// written: HZ's decision moves the read pointer, not the events. (The events' QPs are
-    /// not in the ring: `hz_qp`, `q0_qp` and `q1_qp` are registers of their own.)
+    /// written: HZ's decision moves the read pointer, not the events.
     qb_ev: [DFF<RpEvent>; QB_N],
+    /// Each entry's QP, written with its event (and never moved): the hazard check compares
+    /// every entry's QP with the window's slots in every cycle, so no register the
+    /// comparators read depends on HZ's decision.
+    qb_qp: [DFF<Bits<QB>>; QB_N],
     /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
     qb_rd: [DFF<Bit>; QB_N],
     /// The entry the next accepted event is written to, one-hot.
     qb_wr: [DFF<Bit>; QB_N],
-    /// HZ's QP, loaded from `q0_qp` when HZ loads Q0's event: the state RAM's read address
-    /// and S1's compare start at a flip-flop, not at the ring's read multiplexer (59f9325's
-    /// critical path ran from the read pointer through that multiplexer to the block RAMs).
+    /// Entry `e`'s matches, group `g` at index `4 g + e` ([`QB_N`] = 4): some slot of the
+    /// window's group `g` (slots `HZ_G * g` on, see [`HZ_W`]) held an event that writes
+    /// entry `e`'s QP at the last edge (it is one slot further on now).
+    qb_any: [DFF<Bit>; QB_ANY_N],
+    /// S1 holds an event that writes entry `e`'s QP: registered when the event went from
+    /// HZ to S1 (the window's slot 0).
+    qb_hit: [DFF<Bit>; QB_N],
+    /// HZ holds an event and a report credit is left (`hz_valid` and `credit_next`,
+    /// registered together).
+    hz_ok: DFF<Bit>,
+    /// Entry `e`'s event would wait in HZ now: `qb_hit[e]` or one of its groups.
+    qb_haz: [Signal<Local, Bit>; QB_N],
+    /// HZ's QP, loaded from Q0's entry when HZ loads Q0's event: the state RAM's read
+    /// address and S1's compare start at a flip-flop, not at the ring's read multiplexer
+    /// (59f9325's critical path ran from the read pointer through that multiplexer to the
+    /// block RAMs).
     hz_qp: DFF<Bits<QB>>,
     /// HZ's event (read from the ring at `qb_rd`).
     hz_ev: Signal<Local, RpEvent>,
-    /// Q0's and Q1's QPs, kept beside `q0_valid` and `q1_valid` (moved as they move; the
-    /// ring holds the events' other fields): `q0_qp` feeds the hazard check's comparators
-    /// straight from a register.
-    q0_qp: DFF<Bits<QB>>,
-    q1_qp: DFF<Bits<QB>>,
-    /// HZ's match vector (see [`HZ_W`]) is `hz_match_a` when HZ loaded its event at the
-    /// last edge (`hz_loaded`), else `hz_match_b`. `hz_match_a` is computed against the
-    /// slots from Q0's QP at every edge (what HZ sees if it loads); `hz_match_b` is the
-    /// vector shifted one slot on (what HZ sees if its event waits). Neither depends on
-    /// HZ's decision of the cycle: only `hz_loaded` does.
-    hz_match_a: [DFF<Bit>; HZ_W],
-    hz_match_b: [DFF<Bit>; HZ_W],
-    /// Some bit of `hz_match_a`'s group `g` (bits `HZ_G * g` on) is set.
-    hz_any_a: [DFF<Bit>; HZ_NG],
-    /// HZ's event goes if it was loaded at the last edge and no bit of `hz_match_a` is set
-    /// (and `s1_hit` is clear): HZ holds an event and a report credit is left.
-    hz_ok_a: DFF<Bit>,
-    /// HZ's event goes if it waited at the last edge (and `s1_hit` is clear, as it always
-    /// is then): no bit of `hz_match_b` is set and a report credit is left. With `hz_ok_a`
-    /// the decision is a function of registered bits only (see `take`).
-    hz_go_b: DFF<Bit>,
-    /// HZ loaded Q0's event (or emptied) at the last edge: the match vector is `*_a`.
-    hz_loaded: DFF<Bit>,
-    /// The match vector now (`hz_match_a` or `hz_match_b`) but its last bit, which leaves
-    /// the window at the edge (the decision reads the groups' registered ORs).
-    hz_cur: [Signal<Local, Bit>; HZ_CUR],
-    /// S1 holds an event that writes HZ's QP: registered when the event went from HZ to S1,
-    /// from HZ's and Q0's QPs then (the event that follows it into HZ is Q0's).
-    s1_hit: DFF<Bit>,
+    /// Q0's entry is entry `i + 1` (one-hot; entry 0 when none is set): the entry after
+    /// `qb_rd`'s when HZ holds an event, else `qb_rd`'s.
+    q0_sel: [Signal<Local, Bit>; QB_N - 1],
+    /// Q0's QP (read from the ring at `q0_sel`): what `hz_qp` loads.
+    q0_qp: Signal<Local, Bits<QB>>,
+    /// The window's slots: slot 0 is S1, slot 1 is S2, slot `2 + i` is the tag beside update
+    /// register `i`; whether the slot's event writes back, and its QP.
+    slot_wr: [Signal<Local, Bit>; HZ_W],
+    slot_qp: [Signal<Local, Bits<QB>>; HZ_W],
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
@@ -383,7 +376,7 @@ pub struct DcqcnRp<const QB: usize> {
     /// Events from S1 to the output register (reports owed).
     owed: DFF<Bits<REP_PTR_W>>,
     /// `owed` is below [`REP_CREDITS`]: HZ may send an event into S1 after the edge (folded
-    /// into `hz_ok_a` and `hz_go_b`).
+    /// into `hz_ok`).
     credit_next: Signal<Local, Bit>,
     one_ptr: Constant<Bits<REP_PTR_W>>,
     credits: Constant<Bits<REP_PTR_W>>,
@@ -425,18 +418,6 @@ pub struct DcqcnRp<const QB: usize> {
     s1_wr: Signal<Local, Bit>,
     /// S2 holds an event that writes back.
     s2_wr: Signal<Local, Bit>,
-    /// The match vector as Q0's event finds it (`hz_match_a` after the edge).
-    hz_new: [Signal<Local, Bit>; HZ_W],
-    /// The match vector now, one slot further on (`hz_match_b` after the edge).
-    hz_shift: [Signal<Local, Bit>; HZ_W],
-    /// Groups of `hz_new` with a bit set.
-    hz_new_any: [Signal<Local, Bit>; HZ_NG],
-    /// Some bit of `hz_match_a` (`hz_match_b`) but the last is set: the candidates for the
-    /// vector one slot further on (with `s1_hit`) having a bit set.
-    hz_cur_any_a: Signal<Local, Bit>,
-    hz_cur_any_b: Signal<Local, Bit>,
-    /// Some group of `hz_match_a` has a bit set.
-    hz_any_a_or: Signal<Local, Bit>,
     /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
     hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
@@ -518,16 +499,15 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_wr: std::array::from_fn(|_| Default::default()),
             hz_qp: Default::default(),
             hz_ev: Default::default(),
+            qb_qp: std::array::from_fn(|_| Default::default()),
+            qb_any: std::array::from_fn(|_| Default::default()),
+            qb_hit: std::array::from_fn(|_| Default::default()),
+            hz_ok: Default::default(),
+            qb_haz: std::array::from_fn(|_| Default::default()),
+            q0_sel: std::array::from_fn(|_| Default::default()),
             q0_qp: Default::default(),
-            q1_qp: Default::default(),
-            hz_match_a: std::array::from_fn(|_| Default::default()),
-            hz_match_b: std::array::from_fn(|_| Default::default()),
-            hz_any_a: std::array::from_fn(|_| Default::default()),
-            hz_ok_a: Default::default(),
-            hz_go_b: Default::default(),
-            hz_loaded: Default::default(),
-            hz_cur: std::array::from_fn(|_| Default::default()),
-            s1_hit: Default::default(),
+            slot_wr: std::array::from_fn(|_| Default::default()),
+            slot_qp: std::array::from_fn(|_| Default::default()),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
@@ -604,12 +584,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             in_ev: Default::default(),
             s1_wr: Default::default(),
             s2_wr: Default::default(),
-            hz_new: std::array::from_fn(|_| Default::default()),
-            hz_shift: std::array::from_fn(|_| Default::default()),
-            hz_new_any: std::array::from_fn(|_| Default::default()),
-            hz_cur_any_a: Default::default(),
-            hz_cur_any_b: Default::default(),
-            hz_any_a_or: Default::default(),
             hz_load: Default::default(),
             fwd: Default::default(),
             wb_writes: Default::default(),
@@ -633,22 +607,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q0_valid, q1_valid, hz_valid, hz_loaded, s1_valid, s1_kind, s1_qp,
-            s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
-            s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
-            w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
-            hz_ok_a, hz_go_b, sweep, busy_q, cnps, cuts, s1_hit, fwd_w1, fwd_w2, fwd_w3, w3_valid,
-            w3_qp, w3_word, q0_qp, q1_qp, hz_qp
+            self, clock, q0_valid, q1_valid, hz_valid, hz_ok, s1_valid, s1_kind, s1_qp, s1_bytes,
+            s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate,
+            s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid,
+            out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed, sweep, busy_q,
+            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp
         );
-        for i in 0..HZ_W {
-            self.hz_match_a[i].clock.next = self.clock.val();
-            self.hz_match_a[i].d.next = self.hz_match_a[i].q.val();
-            self.hz_match_b[i].clock.next = self.clock.val();
-            self.hz_match_b[i].d.next = self.hz_match_b[i].q.val();
-        }
-        for g in 0..HZ_NG {
-            self.hz_any_a[g].clock.next = self.clock.val();
-            self.hz_any_a[g].d.next = self.hz_any_a[g].q.val();
+        for k in 0..QB_ANY_N {
+            self.qb_any[k].clock.next = self.clock.val();
+            self.qb_any[k].d.next = false;
         }
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
@@ -657,6 +624,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_rd[i].d.next = self.qb_rd[i].q.val();
             self.qb_wr[i].clock.next = self.clock.val();
             self.qb_wr[i].d.next = self.qb_wr[i].q.val();
+            self.qb_qp[i].clock.next = self.clock.val();
+            self.qb_qp[i].d.next = self.qb_qp[i].q.val();
+            self.qb_hit[i].clock.next = self.clock.val();
+            self.qb_hit[i].d.next = self.qb_hit[i].q.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -730,9 +701,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
 
         // ---- hazard check (HZ): the event waits while an event that writes its QP is in
         // S1, S2 or the update's first UPD_STAGES - 2 registers (its word would reach the
-        // RAM or the forwarding registers too late to be read). S1 is compared directly;
-        // the other slots' matches were computed when the event entered HZ (one slot
-        // earlier) and shift with the pipeline while it waits ----
+        // RAM or the forwarding registers too late to be read). Every entry of the ring is
+        // compared with the window's slots in every cycle and the results registered one
+        // slot further on (the pipeline from S1 on moves every cycle); S1's match is
+        // registered when HZ's event goes ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
         // HZ's event from the ring (a one-hot pointer, so the read is an OR of registered
@@ -743,101 +715,87 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
         }
-        // The match vector now (what shifts on if HZ's event waits).
-        for i in 0..HZ_CUR {
-            self.hz_cur[i].next = self.hz_match_b[i].q.val();
-            if self.hz_loaded.q.val() {
-                self.hz_cur[i].next = self.hz_match_a[i].q.val();
+        // Q0's entry and QP (registered choices too).
+        for i in 1..QB_N {
+            self.q0_sel[i - 1].next = self.qb_rd[i].q.val();
+            if self.hz_valid.q.val() {
+                self.q0_sel[i - 1].next = self.qb_rd[i - 1].q.val();
             }
         }
-        // The decision, from registered bits: S1's match, and either the vector's group
-        // ORs and whether HZ holds an event (`hz_loaded`: HZ took Q0's event at the last
-        // edge) or the whole answer of the cycle before (HZ's event waited). Both
-        // candidates carry the report credit.
-        self.hz_any_a_or.next = false;
+        self.q0_qp.next = self.qb_qp[0].q.val();
+        for i in 1..QB_N {
+            if self.q0_sel[i - 1].val() {
+                self.q0_qp.next = self.qb_qp[i].q.val();
+            }
+        }
+        // The decision, from registered bits only: HZ's entry's S1 match and group ORs,
+        // and whether HZ holds an event with a report credit left.
+        for e in 0..QB_N {
+            self.qb_haz[e].next = self.qb_hit[e].q.val();
+        }
         for g in 0..HZ_NG {
-            if self.hz_any_a[g].q.val() {
-                self.hz_any_a_or.next = true;
+            for e in 0..QB_N {
+                if self.qb_any[g * 4 + e].q.val() {
+                    self.qb_haz[e].next = true;
+                }
             }
         }
-        self.hazard.next = self.s1_hit.q.val() | self.hz_any_a_or.val();
-        self.take.next = self.hz_ok_a.q.val() & !self.hazard.val();
-        if !self.hz_loaded.q.val() {
-            self.take.next = self.hz_go_b.q.val() & !self.s1_hit.q.val();
+        self.hazard.next = false;
+        for e in 0..QB_N {
+            if self.qb_rd[e].q.val() & self.qb_haz[e].val() {
+                self.hazard.next = true;
+            }
         }
+        self.take.next = self.hz_ok.q.val() & !self.hazard.val();
         self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
         self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
-        self.hz_loaded.d.next = self.hz_load.val();
-        // S1 after the edge holds HZ's event if it goes now, else nothing; HZ then holds
-        // Q0's event (or waits with its own, and S1 is empty).
-        self.s1_hit.d.next = self.take.val()
-            & (self.hz_ev.val().kind != self.kind_query.val())
-            & (self.hz_qp.q.val() == self.q0_qp.q.val());
-        // The vector if Q0's event enters HZ at the edge: its matches against the slots
-        // now, each one slot further on at the edge (loaded every cycle) ...
-        self.hz_new[0].next = self.s1_wr.val() & (self.s1_qp.q.val() == self.q0_qp.q.val());
-        self.hz_new[1].next = self.s2_wr.val() & (self.s2_qp.q.val() == self.q0_qp.q.val());
+        // S1 after the edge holds HZ's event if it goes now, else nothing: each entry's
+        // match with it.
+        for e in 0..QB_N {
+            self.qb_hit[e].d.next = self.take.val()
+                & (self.hz_ev.val().kind != self.kind_query.val())
+                & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
+        }
+        // The window's slots now, each one slot further on at the edge ...
+        self.slot_wr[0].next = self.s1_wr.val();
+        self.slot_qp[0].next = self.s1_qp.q.val();
+        self.slot_wr[1].next = self.s2_wr.val();
+        self.slot_qp[1].next = self.s2_qp.q.val();
         for i in 0..HZ_TAGS {
-            self.hz_new[i + 2].next =
-                self.tag_wr[i].q.val() & (self.tag_qp[i].q.val() == self.q0_qp.q.val());
+            self.slot_wr[i + 2].next = self.tag_wr[i].q.val();
+            self.slot_qp[i + 2].next = self.tag_qp[i].q.val();
         }
-        // ... and if HZ's event waits: the vector now, one slot on (S1, empty after the
-        // edge, was compared in s1_hit).
-        self.hz_shift[0].next = self.s1_hit.q.val();
-        for i in 1..HZ_W {
-            self.hz_shift[i].next = self.hz_cur[i - 1].val();
-        }
-        for i in 0..HZ_W {
-            self.hz_match_a[i].d.next = self.hz_new[i].val();
-            self.hz_match_b[i].d.next = self.hz_shift[i].val();
-        }
-        // The new vector's group ORs (the comparators' path ends here) ...
-        for g in 0..HZ_NG {
-            self.hz_new_any[g].next = false;
-        }
+        // ... compared with every entry's QP, a register per entry and group of HZ_G slots
+        // (the comparators' path ends there; `qb_any` is cleared above).
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
-                if self.hz_new[g * 16 + i].val() {
-                    self.hz_new_any[g].next = true;
+                for e in 0..QB_N {
+                    if self.slot_wr[g * 16 + i].val()
+                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
+                    {
+                        self.qb_any[g * 4 + e].d.next = true;
+                    }
                 }
             }
         }
         for g in HZ_LAST_G..HZ_NG {
             for i in 0..HZ_LAST_BITS {
-                if self.hz_new[g * 16 + i].val() {
-                    self.hz_new_any[g].next = true;
+                for e in 0..QB_N {
+                    if self.slot_wr[g * 16 + i].val()
+                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
+                    {
+                        self.qb_any[g * 4 + e].d.next = true;
+                    }
                 }
             }
         }
-        for g in 0..HZ_NG {
-            self.hz_any_a[g].d.next = self.hz_new_any[g].val();
-        }
-        // ... and the answer if HZ's event waits at the edge: no bit of the shifted vector
-        // set (formed from both candidates for the vector now, `hz_loaded` choosing last;
-        // S1's match is `s1_hit`), and a credit. If HZ loads, it goes when it holds Q0's
-        // event, a credit is left and no group of `hz_match_a` is set.
         // (`owed` is below REP_CREDITS: see `credit_next`.)
         self.credit_next.next = self.owed.q.val() < self.credits.val();
-        self.hz_cur_any_a.next = false;
-        self.hz_cur_any_b.next = false;
-        for i in 0..HZ_CUR {
-            if self.hz_match_a[i].q.val() {
-                self.hz_cur_any_a.next = true;
-            }
-            if self.hz_match_b[i].q.val() {
-                self.hz_cur_any_b.next = true;
-            }
-        }
-        self.hz_go_b.d.next =
-            self.credit_next.val() & !self.s1_hit.q.val() & !self.hz_cur_any_b.val();
-        if self.hz_loaded.q.val() {
-            self.hz_go_b.d.next =
-                self.credit_next.val() & !self.s1_hit.q.val() & !self.hz_cur_any_a.val();
-        }
-        self.hz_ok_a.d.next = self.credit_next.val() & self.q0_valid.q.val();
+        self.hz_ok.d.next = self.credit_next.val() & self.hz_valid.q.val();
         if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
-            self.hz_qp.d.next = self.q0_qp.q.val();
+            self.hz_qp.d.next = self.q0_qp.val();
+            self.hz_ok.d.next = self.credit_next.val() & self.q0_valid.q.val();
         }
         // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
         // event is written at the write pointer and is Q0 or Q1 ----
@@ -853,6 +811,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for i in 0..QB_N {
             if self.qb_wr[i].q.val() {
                 self.qb_ev[i].d.next = self.in_ev.val();
+                self.qb_qp[i].d.next = self.in_qp.val();
             }
         }
         if self.push.val() {
@@ -863,16 +822,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         if self.pop.val() {
             self.q0_valid.d.next = self.q1_valid.q.val();
-            self.q0_qp.d.next = self.q1_qp.q.val();
             self.q1_valid.d.next = false;
         }
         if self.push.val() {
             if self.q0_valid.q.val() & !self.pop.val() {
                 self.q1_valid.d.next = true;
-                self.q1_qp.d.next = self.in_qp.val();
             } else {
                 self.q0_valid.d.next = true;
-                self.q0_qp.d.next = self.in_qp.val();
             }
         }
 
@@ -1053,7 +1009,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.q0_valid.d.next = false;
             self.q1_valid.d.next = false;
             self.hz_valid.d.next = false;
-            self.hz_loaded.d.next = true;
             self.qb_rd[0].d.next = true;
             self.qb_wr[0].d.next = true;
             for i in 1..QB_N {
@@ -1061,7 +1016,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_wr[i].d.next = false;
             }
             self.s1_valid.d.next = false;
-            self.s1_hit.d.next = false;
+            for e in 0..QB_N {
+                self.qb_hit[e].d.next = false;
+            }
             self.s2_valid.d.next = false;
             for i in 0..UPD_STAGES {
                 self.tag_valid[i].d.next = false;
@@ -1079,8 +1036,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.head.d.next = 0.into();
             self.o_valid.d.next = false;
             self.owed.d.next = 0.into();
-            self.hz_ok_a.d.next = false;
-            self.hz_go_b.d.next = false;
+            self.hz_ok.d.next = false;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
             self.cnps.d.next = 0.into();
