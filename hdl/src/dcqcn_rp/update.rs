@@ -408,10 +408,13 @@ pub struct RpUpdate {
     m_acut_ge: DFF<Bit>,
     // A3: the counts (`diff + ge`, saturating), whether a decrease check cuts.
     f_alpha: FiredSum,
-    f_dec: FiredSum,
     f_k1: FiredSum,
     f_acut: FiredSum,
     do_cut: Signal<Local, Bit>,
+    /// The decrease timer fired at least once (what a `FiredSum`'s `n != 0` would say of
+    /// `m_dec_diff`, `m_dec_ge`), without its carry chain: the difference is not negative
+    /// and not zero, or the remainders add one (`diff + ge > 0` for `0 <= diff < 2^31`).
+    dec_any: Signal<Local, Bit>,
     // A -> B registers.
     a_old: DFF<QpWord>,
     a_now: DFF<TimeWord>,
@@ -757,6 +760,7 @@ impl Default for RpUpdate {
             tdi_m1_r: Default::default(),
             eff: Default::default(),
             do_cut: Default::default(),
+            dec_any: Default::default(),
             t1_frac_unused: Default::default(),
             recip_ai_unused: Default::default(),
             recip_hai_unused: Default::default(),
@@ -774,7 +778,6 @@ impl Default for RpUpdate {
             m_acut_diff: Default::default(),
             m_acut_ge: Default::default(),
             f_alpha: Default::default(),
-            f_dec: Default::default(),
             f_k1: Default::default(),
             f_acut: Default::default(),
             a_old: Default::default(),
@@ -1175,14 +1178,14 @@ impl Logic for RpUpdate {
         // ---- A3: the counts (`diff + ge`, saturating), whether a decrease check cuts ----
         self.f_alpha.diff.next = self.m_alpha_diff.q.val();
         self.f_alpha.ge.next = self.m_alpha_ge.q.val();
-        self.f_dec.diff.next = self.m_dec_diff.q.val();
-        self.f_dec.ge.next = self.m_dec_ge.q.val();
         self.f_k1.diff.next = self.m_k1_diff.q.val();
         self.f_k1.ge.next = self.m_k1_ge.q.val();
         self.f_acut.diff.next = self.m_acut_diff.q.val();
         self.f_acut.ge.next = self.m_acut_ge.q.val();
+        self.dec_any.next = !self.m_dec_diff.q.val().get_bit(31)
+            & (self.m_dec_diff.q.val().any() | self.m_dec_ge.q.val());
         self.do_cut.next =
-            self.m_old.q.val().limited & self.m_old.q.val().cnp_dec & (self.f_dec.n.val().any());
+            self.m_old.q.val().limited & self.m_old.q.val().cnp_dec & self.dec_any.val();
         if self.en.val() {
             self.a_old.d.next = self.m_old.q.val();
             self.a_now.d.next = self.m_now.q.val();
@@ -1195,7 +1198,7 @@ impl Logic for RpUpdate {
                 self.a_k1.d.next = self.f_k1.n.val();
             }
             self.a_do_cut.d.next = self.do_cut.val();
-            self.a_dec_any.d.next = self.f_dec.n.val().any();
+            self.a_dec_any.d.next = self.dec_any.val();
             self.a_t1.d.next = self.t1.val();
         }
 
