@@ -21,7 +21,9 @@
 //! parameters and that the stand-in is a black box to yosys. That `synth_ecp5` keeps the
 //! register is not a test: it was read from a netlist by hand (at 301c3eb, 68 of the
 //! synthesis shell's 71 `MULT18X18D` have `REG_OUTPUT_CLK = "CLK0"`, one per partial
-//! product; the other three come from combinational `WideMul`s).
+//! product; the other three came from combinational `WideMul`s, two of which, `t1`'s
+//! partial products in the RP's step A, are `DspMul`s since fa8be60: no netlist has been
+//! read for the register since).
 
 use rust_hdl::prelude::*;
 
