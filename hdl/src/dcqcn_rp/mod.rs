@@ -36,7 +36,7 @@
 //! the check is split over two registers. In every cycle each entry's QP is compared with
 //! every slot of the window (the pipeline from S1 on moves every cycle, so a slot's event
 //! is one slot further on at the edge) and the results are registered per entry, as an OR
-//! of each group of [`HZ_G`] slots (`qb_any`, a two-level OR tree); S1's match is registered per entry when
+//! of each group of [`HZ_G`] slots (`qb_any`); S1's match is registered per entry when
 //! HZ's event goes to S1 (`qb_hit`). The decision reads registers only: HZ's entry's
 //! `qb_hit` and group ORs, and `hz_ok` (HZ holds an event and a report credit is left).
 //! Nothing the comparators read depends on the decision (an entry's QP is written only
@@ -121,40 +121,32 @@ const HZ_TAGS: usize = HAZ_STAGES - 1;
 /// slot of each group of `HZ_G` holds an event that writes its QP (`qb_any`), so HZ's
 /// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
 /// comparators' path ends at the groups' registers).
-/// Each group is a balanced tree: four-slot ORs (`qb_q4`), then their OR.
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
 /// below write this as the literal 16.)
 const HZ_G: usize = 16;
 const _: () = assert!(HZ_G == 16);
 
-/// Groups of the window's slots: `HZ_G` each (the last one padded, see [`HZ_WP`]).
+/// Groups of the window's slots: `HZ_G` each, the last one [`HZ_LAST_BITS`].
 const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
-
-/// The window's slots padded to whole groups: slots `HZ_W..HZ_WP` never hold an event
-/// (`slot_wr` is constant low there, and synthesis removes their comparators), so every
-/// group is the same balanced OR tree.
-const HZ_WP: usize = HZ_NG * HZ_G;
 
 /// Entries of the input queue's ring: HZ, Q0 and Q1 hold at most three events; four
 /// entries keep the pointers one-hot rotations.
 const QB_N: usize = 4;
 
-// The ring's entries are written with literal indices (`[3]`) and the matches are indexed
-// `4 i + e` in `update` (`hdl_gen` evaluates an array index from loop variables and
-// literals only).
-const _: () = assert!(QB_N == 4);
+// The ring's last entry is written `[3]` and `qb_any` is indexed `4 g + e` in `update`
+// (`hdl_gen` evaluates an array index from loop variables and literals only); the window's
+// groups are at least two (group 0 is handled as a full group).
+const _: () = assert!(QB_N == 4 && HZ_NG >= 2);
 
 /// Registers of the ring's group matches (`qb_any`): one per entry and group.
 const QB_ANY_N: usize = QB_N * HZ_NG;
 
-/// One match per padded slot and entry (`qb_m`, index `4 i + e`).
-const QB_M_N: usize = QB_N * HZ_WP;
+/// Index of the window's last group.
+const HZ_LAST_G: usize = HZ_NG - 1;
 
-/// Four-slot quads of the padded window.
-const HZ_Q4: usize = HZ_WP / 4;
-
-/// Four-slot ORs per entry (`qb_q4`, index `4 k + e` for slots `4 k .. 4 k + 4`).
-const QB_Q4_N: usize = QB_N * HZ_Q4;
+/// Slots of the window's last group (`HZ_G` when `HZ_G` divides `HZ_W`, as the last
+/// full group then is the last).
+const HZ_LAST_BITS: usize = HZ_W - HZ_LAST_G * HZ_G;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -281,15 +273,8 @@ pub struct DcqcnRp<const QB: usize> {
     qb_qp: [DFF<Bits<QB>>; QB_N],
     /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
     qb_rd: [DFF<Bit>; QB_N],
-    /// The entry the next accepted event is written to, one-hot: the read pointer rotated
-    /// by the number of events held (HZ, Q0 and Q1 are contiguous from it), so the
-    /// pointer depends on registers of the queue only, not on the input handshake.
-    qb_wr: [Signal<Local, Bit>; QB_N],
-    /// The queue holds one, two or three events (`hz_valid + q0_valid + q1_valid`); none
-    /// when all three are low.
-    qb_n1: Signal<Local, Bit>,
-    qb_n2: Signal<Local, Bit>,
-    qb_n3: Signal<Local, Bit>,
+    /// The entry the next accepted event is written to, one-hot.
+    qb_wr: [DFF<Bit>; QB_N],
     /// Entry `e`'s matches, group `g` at index `4 g + e` ([`QB_N`] = 4): some slot of the
     /// window's group `g` (slots `HZ_G * g` on, see [`HZ_W`]) held an event that writes
     /// entry `e`'s QP at the last edge (it is one slot further on now).
@@ -316,14 +301,8 @@ pub struct DcqcnRp<const QB: usize> {
     q0_qp: Signal<Local, Bits<QB>>,
     /// The window's slots: slot 0 is S1, slot 1 is S2, slot `2 + i` is the tag beside update
     /// register `i`; whether the slot's event writes back, and its QP.
-    slot_wr: [Signal<Local, Bit>; HZ_WP],
-    slot_qp: [Signal<Local, Bits<QB>>; HZ_WP],
-    /// Slot `i` holds an event that writes entry `e`'s QP (index `4 i + e`).
-    qb_m: [Signal<Local, Bit>; QB_M_N],
-    /// Some slot of `4 k .. 4 k + 4` matches entry `e` (index `4 k + e`): the first level
-    /// of each group's OR tree (written out as a tree, not as `HZ_G` chained `if`s, which
-    /// synthesis mapped to eight LUT levels).
-    qb_q4: [Signal<Local, Bit>; QB_Q4_N],
+    slot_wr: [Signal<Local, Bit>; HZ_W],
+    slot_qp: [Signal<Local, Bits<QB>>; HZ_W],
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
@@ -529,11 +508,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             q0_qp: Default::default(),
             slot_wr: std::array::from_fn(|_| Default::default()),
             slot_qp: std::array::from_fn(|_| Default::default()),
-            qb_m: std::array::from_fn(|_| Default::default()),
-            qb_q4: std::array::from_fn(|_| Default::default()),
-            qb_n1: Default::default(),
-            qb_n2: Default::default(),
-            qb_n3: Default::default(),
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
@@ -648,6 +622,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_ev[i].d.next = self.qb_ev[i].q.val();
             self.qb_rd[i].clock.next = self.clock.val();
             self.qb_rd[i].d.next = self.qb_rd[i].q.val();
+            self.qb_wr[i].clock.next = self.clock.val();
+            self.qb_wr[i].d.next = self.qb_wr[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hit[i].clock.next = self.clock.val();
@@ -791,30 +767,26 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         // ... compared with every entry's QP, a register per entry and group of HZ_G slots
         // (the comparators' path ends there; `qb_any` is cleared above).
-        for i in HZ_W..HZ_WP {
-            self.slot_wr[i].next = false;
-            self.slot_qp[i].next = 0.into();
-        }
-        for i in 0..HZ_WP {
-            for e in 0..QB_N {
-                self.qb_m[i * 4 + e].next =
-                    self.slot_wr[i].val() & (self.slot_qp[i].val() == self.qb_qp[e].q.val());
+        for g in 0..HZ_LAST_G {
+            for i in 0..HZ_G {
+                for e in 0..QB_N {
+                    if self.slot_wr[g * 16 + i].val()
+                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
+                    {
+                        self.qb_any[g * 4 + e].d.next = true;
+                    }
+                }
             }
         }
-        for k in 0..HZ_Q4 {
-            for e in 0..QB_N {
-                self.qb_q4[k * 4 + e].next = self.qb_m[k * 16 + e].val()
-                    | self.qb_m[k * 16 + 4 + e].val()
-                    | self.qb_m[k * 16 + 8 + e].val()
-                    | self.qb_m[k * 16 + 12 + e].val();
-            }
-        }
-        for g in 0..HZ_NG {
-            for e in 0..QB_N {
-                self.qb_any[g * 4 + e].d.next = self.qb_q4[g * 16 + e].val()
-                    | self.qb_q4[g * 16 + 4 + e].val()
-                    | self.qb_q4[g * 16 + 8 + e].val()
-                    | self.qb_q4[g * 16 + 12 + e].val();
+        for g in HZ_LAST_G..HZ_NG {
+            for i in 0..HZ_LAST_BITS {
+                for e in 0..QB_N {
+                    if self.slot_wr[g * 16 + i].val()
+                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
+                    {
+                        self.qb_any[g * 4 + e].d.next = true;
+                    }
+                }
             }
         }
         // (`owed` is below REP_CREDITS: see `credit_next`.)
@@ -835,50 +807,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         // The entry at the write pointer is free (at most three of the four are in use), so
         // it takes the arbiter's choice every cycle: its enable is the pointer alone, not
-        // `push` (which depends on the input valids). The pointer is the read pointer
-        // rotated by the number of events held (the held events are contiguous from the
-        // read pointer), so an accepted event moves it on through `q0_valid`/`q1_valid`
-        // and neither the pointer nor the entries' enables wait for the input handshake.
-        self.qb_n3.next = self.hz_valid.q.val() & self.q0_valid.q.val() & self.q1_valid.q.val();
-        self.qb_n1.next = (self.hz_valid.q.val() ^ self.q0_valid.q.val() ^ self.q1_valid.q.val())
-            & !self.qb_n3.val();
-        self.qb_n2.next = !(self.hz_valid.q.val() ^ self.q0_valid.q.val() ^ self.q1_valid.q.val())
-            & (self.hz_valid.q.val() | self.q0_valid.q.val() | self.q1_valid.q.val());
+        // `push` (which depends on the input valids), and `push` moves the pointer on.
         for i in 0..QB_N {
-            self.qb_wr[i].next =
-                self.qb_rd[i].q.val() & !self.qb_n1.val() & !self.qb_n2.val() & !self.qb_n3.val();
-        }
-        for i in 1..QB_N {
-            if self.qb_n1.val() & self.qb_rd[i - 1].q.val() {
-                self.qb_wr[i].next = true;
-            }
-        }
-        if self.qb_n1.val() & self.qb_rd[3].q.val() {
-            self.qb_wr[0].next = true;
-        }
-        for i in 2..QB_N {
-            if self.qb_n2.val() & self.qb_rd[i - 2].q.val() {
-                self.qb_wr[i].next = true;
-            }
-        }
-        if self.qb_n2.val() & self.qb_rd[2].q.val() {
-            self.qb_wr[0].next = true;
-        }
-        if self.qb_n2.val() & self.qb_rd[3].q.val() {
-            self.qb_wr[1].next = true;
-        }
-        for i in 1..QB_N {
-            if self.qb_n3.val() & self.qb_rd[i].q.val() {
-                self.qb_wr[i - 1].next = true;
-            }
-        }
-        if self.qb_n3.val() & self.qb_rd[0].q.val() {
-            self.qb_wr[3].next = true;
-        }
-        for i in 0..QB_N {
-            if self.qb_wr[i].val() {
+            if self.qb_wr[i].q.val() {
                 self.qb_ev[i].d.next = self.in_ev.val();
                 self.qb_qp[i].d.next = self.in_qp.val();
+            }
+        }
+        if self.push.val() {
+            self.qb_wr[0].d.next = self.qb_wr[3].q.val();
+            for i in 1..QB_N {
+                self.qb_wr[i].d.next = self.qb_wr[i - 1].q.val();
             }
         }
         if self.pop.val() {
@@ -1071,8 +1010,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.q1_valid.d.next = false;
             self.hz_valid.d.next = false;
             self.qb_rd[0].d.next = true;
+            self.qb_wr[0].d.next = true;
             for i in 1..QB_N {
                 self.qb_rd[i].d.next = false;
+                self.qb_wr[i].d.next = false;
             }
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
