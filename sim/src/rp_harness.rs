@@ -133,11 +133,15 @@ pub struct GoldenRpCycle {
     rp: DcqcnRp,
     qps: u32,
     busy_left: u32,
-    /// The input queue (Q0 first, at most two events): accepted, not yet checked.
-    queue: std::collections::VecDeque<InFlight>,
+    /// The input queue (Q0 first, at most three events): accepted, not yet checked; each
+    /// with whether it was accepted at the last edge.
+    queue: std::collections::VecDeque<(InFlight, bool)>,
     /// The event in the hazard check: it goes to S1 at the first advancing edge at which
-    /// no event in the first `HAZARD_SLOTS` slots writes its QP.
+    /// no event in the first `HAZARD_SLOTS` slots writes its QP, but not at the first
+    /// edge after it moved there if it had been accepted at the edge before (`hz_young`).
     hz: Option<InFlight>,
+    /// `hz` moved there at the last edge, one edge after it was accepted.
+    hz_young: bool,
     /// The events in flight, newest first: S1, S2, then the update's registers
     /// (`UPD_STAGES` of them); the last one is applied at the next advancing edge.
     pipe: [Option<InFlight>; PIPE_SLOTS],
@@ -174,6 +178,7 @@ impl GoldenRpCycle {
             busy_left: 0,
             queue: Default::default(),
             hz: None,
+            hz_young: false,
             pipe: [None; PIPE_SLOTS],
             rep: None,
             fifo: vec![None; 1 << REP_FIFO_AW],
@@ -195,7 +200,7 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         // The inputs are ready while the queue has room (fixed priority: command, CNP,
         // packet, query); the hazard check happens behind the queue.
-        let room = self.queue.len() < 2 && self.busy_left == 0;
+        let room = self.queue.len() < 3 && self.busy_left == 0;
         let free = pins.ctl.is_none();
         let outs = RpOuts {
             ctl_ready: room,
@@ -238,6 +243,7 @@ impl GoldenRpCycle {
         if pins.reset {
             self.queue.clear();
             self.hz = None;
+            self.hz_young = false;
             self.pipe = [None; PIPE_SLOTS];
             self.rep = None;
             self.wr_ptr = 0;
@@ -280,16 +286,19 @@ impl GoldenRpCycle {
         self.owed = self.owed + usize::from(take) - usize::from(o_pop);
         self.credit = credit;
         // The accepted event joins the queue after Q0 moved on (into Q0 if it did).
+        for (_, fresh) in self.queue.iter_mut() {
+            *fresh = false;
+        }
         if let Some(e) = push {
-            debug_assert!(self.queue.len() < 2);
-            self.queue.push_back(e);
+            debug_assert!(self.queue.len() < 3);
+            self.queue.push_back((e, true));
         }
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
     /// register); the hazard check's event enters S1 if no event in the first
-    /// `HAZARD_SLOTS` slots writes its QP and a credit is left (returned: it did), and Q0
-    /// moves to the check if it is free.
+    /// `HAZARD_SLOTS` slots writes its QP, a credit is left and it is not young (returned:
+    /// it did), and Q0 moves to the check if it is free.
     fn advance(&mut self) -> bool {
         let hazard = self.hz.is_some_and(|(q, ..)| {
             self.pipe[..HAZARD_SLOTS]
@@ -310,10 +319,14 @@ impl GoldenRpCycle {
         }
         self.pipe.rotate_right(1);
         self.pipe[0] = None;
-        let take = self.hz.is_some() && !hazard && self.credit;
+        let take = self.hz.is_some() && !hazard && self.credit && !self.hz_young;
+        self.hz_young = false;
         if take || self.hz.is_none() {
             self.pipe[0] = self.hz.take();
-            self.hz = self.queue.pop_front();
+            if let Some((e, fresh)) = self.queue.pop_front() {
+                self.hz = Some(e);
+                self.hz_young = fresh;
+            }
         }
         take
     }

@@ -9,14 +9,16 @@
 //!  s_ctl_* ─┐ fixed    ┌────┐  ┌────┐ no   ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
 //!  s_cnp_* ─┤ priority ┤ Q0 ├─►│ HZ ├─────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
 //!  s_tx_*  ─┤ arbiter  │ Q1 │  └────┘hazard└────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
-//!  s_query_┘           └────┘  match vector           ▲      from W1,W2   └───────┬───────┘
+//!  s_query_┘           │ Q2 │  match vector           ▲      from W1,W2   └───────┬───────┘
+//!                      └────┘                         │                          │
 //!                     input queue                      └──── write back ◄─────────┘
 //! ```
 //!
-//! Pipeline: the arbiter's choice is accepted into a two-entry input queue (Q0, Q1); the
-//! inputs are ready while Q1 is empty (a register and one gate, so no ready depends on the
-//! interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
-//! first edge at which no event in flight writes its QP. S1 reads its state word from block
+//! Pipeline: the arbiter's choice is accepted into a three-entry input queue (Q0, Q1, Q2);
+//! the inputs are ready while Q2 is empty (a register and one gate, so no ready depends on
+//! the interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
+//! first edge at which no event in flight writes its QP, but not before it has been in HZ
+//! for a cycle if it was accepted at the edge before it moved there. S1 reads its state word from block
 //! RAM; S2 registers it (registered RAM output) and forwards the three words produced last
 //! (W1, W2, W3, newest first; the RAM is written from W1, a register, a cycle after step
 //! E). Its next state is computed by [`update::RpUpdate`] in
@@ -31,14 +33,18 @@
 //! forwarding registers too late to be read). So an event on one QP follows the previous
 //! one that wrote it into S1 by at least `UPD_STAGES + 1` cycles, and every sequence is
 //! applied exactly as the golden model applies it. Events on different QPs go on one per
-//! cycle. HZ, Q0 and Q1 are a ring of [`QB_N`] entries; an event (with its QP) is written
-//! when accepted and never moved: HZ's decision moves a one-hot read pointer. For timing
-//! the check is split over two registers. In every cycle each entry's QP is compared with
-//! every slot of the window (the pipeline from S1 on moves every cycle, so a slot's event
-//! is one slot further on at the edge) and the results are registered per entry, as an OR
-//! of each group of [`HZ_G`] slots (`qb_any`); S1's match is registered per entry when
-//! HZ's event goes to S1 (`qb_hit`). The decision reads registers only: HZ's entry's
-//! `qb_hit` and group ORs, and `hz_ok` (HZ holds an event and a report credit is left).
+//! cycle. HZ, Q0, Q1 and Q2 are a ring of [`QB_N`] entries; an event (with its QP) is
+//! written when accepted and never moved: HZ's decision moves a one-hot read pointer. For
+//! timing the check is split over three registers. In every cycle each entry's QP is
+//! compared with every slot of the window (the pipeline from S1 on moves every cycle, so a
+//! slot's event is one slot further on at each edge) and the results are registered per
+//! slot and entry (`qb_m`); at the next edge their OR per entry and group of [`HZ_G`] slots
+//! is registered (`qb_any`). S1's match is registered per entry when HZ's event goes to S1
+//! (`qb_hit`), and is S2's an edge later (`qb_hit2`). The decision reads registers only:
+//! HZ's entry's `qb_hit`, `qb_hit2` and group ORs, and `hz_ok` (HZ holds an event, a report
+//! credit is left, and the event was not accepted at the edge before HZ loaded it: its
+//! entry's group ORs would compare its QP's predecessor in the entry). Events on
+//! different QPs still go on one per cycle, the third queue entry absorbing that cycle.
 //! Nothing the comparators read depends on the decision (an entry's QP is written only
 //! while the entry is free), so the decision's fan-out stays beside HZ.
 //!
@@ -77,15 +83,17 @@ use widths::*;
 
 /// Cycles from an event's acceptance (the edge that takes it) to its report's
 /// `m_rate_valid`, when the report stream does not stall and no hazard holds it: the input
-/// queue (Q0), the hazard check (HZ), S1, S2 (step A), the update's
+/// queue (Q0), the hazard check (HZ, two cycles for an event that was accepted at the edge
+/// before it moved there, see `pushed`), S1, S2 (step A), the update's
 /// [`UPD_STAGES`](update::UPD_STAGES) registers, the report register.
-pub const RP_REPORT_LATENCY: usize = 8 + UPD_STAGES;
+pub const RP_REPORT_LATENCY: usize = 9 + UPD_STAGES;
 
 /// The longest an accepted event can wait in the input queue and HZ when the report stream
-/// keeps up: it and the two events ahead of it are each held by the interlock for at most
-/// `UPD_STAGES + 1` cycles. A caller that waits for the last answers after a burst waits
-/// this much longer than [`RP_REPORT_LATENCY`].
-pub const RP_QUEUE_WAIT_MAX: usize = 3 * (UPD_STAGES + 1);
+/// keeps up: it and the three events ahead of it are each held by the interlock for at most
+/// `UPD_STAGES + 1` cycles, and the first of them one more cycle in HZ if it was accepted
+/// just before. A caller that waits for the last answers after a burst waits this much
+/// longer than [`RP_REPORT_LATENCY`].
+pub const RP_QUEUE_WAIT_MAX: usize = 4 * (UPD_STAGES + 1) + 1;
 
 /// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
 pub const REP_FIFO_AW: usize = 8;
@@ -108,19 +116,21 @@ const HAZ_STAGES: usize = UPD_STAGES - 2;
 const UPD_LAST: usize = UPD_STAGES - 1;
 
 /// Slots compared with the ring's QPs in every cycle (`slot_wr`, `slot_qp`): slot 0 is S1,
-/// slot 1 is S2, slot `2 + i` is the tag beside update register `i`. At the edge each
-/// moves one slot on, so the registered matches cover S2 and the tags `0..HAZ_STAGES`, and
-/// S1's match is registered from HZ's QP (`qb_hit`): the interlock's window.
-const HZ_W: usize = UPD_STAGES - 1;
+/// slot 1 is S2, slot `2 + i` is the tag beside update register `i`. The matches are
+/// registered per slot and entry (`qb_m`, each slot's event one slot further on) and their
+/// group ORs at the next edge (`qb_any`, two slots further on), so when the decision reads
+/// them they cover the tags `0..HAZ_STAGES`; S1's match is registered from HZ's QP
+/// (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the interlock's window.
+const HZ_W: usize = HAZ_STAGES;
 
-/// Tags compared in every cycle (one slot further on when the matches are used): tags
+/// Tags compared in every cycle (two slots further on when the group ORs are used): tags
 /// `0..HZ_TAGS`.
-const HZ_TAGS: usize = HAZ_STAGES - 1;
+const HZ_TAGS: usize = HZ_W - 2;
 
 /// Slots per group: the interlock registers, for each entry of the ring, whether some
 /// slot of each group of `HZ_G` holds an event that writes its QP (`qb_any`), so HZ's
 /// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
-/// comparators' path ends at the groups' registers).
+/// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
 /// below write this as the literal 16.)
 const HZ_G: usize = 16;
@@ -129,8 +139,9 @@ const _: () = assert!(HZ_G == 16);
 /// Groups of the window's slots: `HZ_G` each, the last one [`HZ_LAST_BITS`].
 const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
 
-/// Entries of the input queue's ring: HZ, Q0 and Q1 hold at most three events; four
-/// entries keep the pointers one-hot rotations.
+/// Entries of the input queue's ring: HZ, Q0, Q1 and Q2 hold at most four events, so the
+/// write pointer is free except while Q2 is full (then it is HZ's entry and no entry is
+/// written); four entries keep the pointers one-hot rotations.
 const QB_N: usize = 4;
 
 // The ring's last entry is written `[3]` and `qb_any` is indexed `4 g + e` in `update`
@@ -140,6 +151,9 @@ const _: () = assert!(QB_N == 4 && HZ_NG >= 2);
 
 /// Registers of the ring's group matches (`qb_any`): one per entry and group.
 const QB_ANY_N: usize = QB_N * HZ_NG;
+
+/// Registers of the ring's slot matches (`qb_m`): one per entry and compared slot.
+const QB_M_N: usize = QB_N * HZ_W;
 
 /// Index of the window's last group.
 const HZ_LAST_G: usize = HZ_NG - 1;
@@ -257,9 +271,17 @@ pub struct DcqcnRp<const QB: usize> {
     upd: RpUpdate,
     /// Input queue, head (Q0): an accepted event waiting for the hazard check.
     q0_valid: DFF<Bit>,
-    /// Input queue, second entry (Q1): filled only while Q0 cannot move on; the inputs'
-    /// `ready` is low while it is full.
+    /// Input queue, second entry (Q1): filled only while Q0 cannot move on.
     q1_valid: DFF<Bit>,
+    /// Input queue, third entry (Q2): filled only while Q0 and Q1 cannot move on; the
+    /// inputs' `ready` is low while it is full. (The third entry keeps one event per cycle
+    /// through the queue although an event waits in HZ for the edge after it is pushed, see
+    /// `pushed`.)
+    q2_valid: DFF<Bit>,
+    /// An event was accepted at the last edge. With `!q1_valid` it is Q0's: if HZ loads it
+    /// now, `hz_ok` stays low for one cycle, as its entry's slot matches (`qb_m`, compared
+    /// in the cycle after the entry was written) reach `qb_any` an edge later.
+    pushed: DFF<Bit>,
     /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
     hz_valid: DFF<Bit>,
     /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
@@ -275,17 +297,25 @@ pub struct DcqcnRp<const QB: usize> {
     qb_rd: [DFF<Bit>; QB_N],
     /// The entry the next accepted event is written to, one-hot.
     qb_wr: [DFF<Bit>; QB_N],
-    /// Entry `e`'s matches, group `g` at index `4 g + e` ([`QB_N`] = 4): some slot of the
-    /// window's group `g` (slots `HZ_G * g` on, see [`HZ_W`]) held an event that writes
-    /// entry `e`'s QP at the last edge (it is one slot further on now).
+    /// Entry `e`'s match with slot `p` at index `4 p + e` ([`QB_N`] = 4): slot `p` (see
+    /// [`HZ_W`]) held an event that writes entry `e`'s QP at the last edge (it is one slot
+    /// further on now).
+    qb_m: [DFF<Bit>; QB_M_N],
+    /// Entry `e`'s matches, group `g` at index `4 g + e`: the OR of the slot matches
+    /// `qb_m` of group `g` (slots `HZ_G * g` on) at the last edge, whose events are two
+    /// slots further on now than when compared.
     qb_any: [DFF<Bit>; QB_ANY_N],
     /// S1 holds an event that writes entry `e`'s QP: registered when the event went from
-    /// HZ to S1 (the window's slot 0).
+    /// HZ to S1.
     qb_hit: [DFF<Bit>; QB_N],
+    /// S2 holds an event that writes entry `e`'s QP: `qb_hit` an edge later (an entry HZ
+    /// reads was written two edges before or earlier, see `pushed`).
+    qb_hit2: [DFF<Bit>; QB_N],
     /// HZ holds an event and a report credit is left (`hz_valid` and `credit_next`,
     /// registered together).
     hz_ok: DFF<Bit>,
-    /// Entry `e`'s event would wait in HZ now: `qb_hit[e]` or one of its groups.
+    /// Entry `e`'s event would wait in HZ now: `qb_hit[e]`, `qb_hit2[e]` or one of its
+    /// groups.
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// HZ's QP, loaded from Q0's entry when HZ loads Q0's event: the state RAM's read
     /// address and S1's compare start at a flip-flop, not at the ring's read multiplexer
@@ -407,7 +437,7 @@ pub struct DcqcnRp<const QB: usize> {
     pop: Signal<Local, Bit>,
     /// The arbiter's choice is accepted into the input queue at this edge.
     push: Signal<Local, Bit>,
-    /// The input queue has room (Q1 empty) and the RAM sweep is over: the inputs' ready.
+    /// The input queue has room (Q2 empty) and the RAM sweep is over: the inputs' ready.
     room: Signal<Local, Bit>,
     in_valid: Signal<Local, Bit>,
     in_kind: Signal<Local, Bits<KIND_W>>,
@@ -493,6 +523,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             upd: Default::default(),
             q0_valid: Default::default(),
             q1_valid: Default::default(),
+            q2_valid: Default::default(),
+            pushed: Default::default(),
             hz_valid: Default::default(),
             qb_ev: std::array::from_fn(|_| Default::default()),
             qb_rd: std::array::from_fn(|_| Default::default()),
@@ -500,8 +532,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_qp: Default::default(),
             hz_ev: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
+            qb_m: std::array::from_fn(|_| Default::default()),
             qb_any: std::array::from_fn(|_| Default::default()),
             qb_hit: std::array::from_fn(|_| Default::default()),
+            qb_hit2: std::array::from_fn(|_| Default::default()),
             hz_ok: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
             q0_sel: std::array::from_fn(|_| Default::default()),
@@ -607,7 +641,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q0_valid, q1_valid, hz_valid, hz_ok, s1_valid, s1_kind, s1_qp, s1_bytes,
+            self, clock, q0_valid, q1_valid, q2_valid, pushed, hz_valid, hz_ok, s1_valid, s1_kind, s1_qp, s1_bytes,
             s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate,
             s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid,
             out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed, sweep, busy_q,
@@ -616,6 +650,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
             self.qb_any[k].d.next = false;
+        }
+        for k in 0..QB_M_N {
+            self.qb_m[k].clock.next = self.clock.val();
         }
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
@@ -628,6 +665,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hit[i].clock.next = self.clock.val();
             self.qb_hit[i].d.next = self.qb_hit[i].q.val();
+            self.qb_hit2[i].clock.next = self.clock.val();
+            self.qb_hit2[i].d.next = self.qb_hit[i].q.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -688,8 +727,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.in_ev.next.rate = self.s_ctl_rate.val();
         self.in_ev.next.now = self.now.val();
         self.in_ev.next.ctl = self.s_ctl_valid.val();
-        // Ready is a register and one gate: the queue has room when Q1 is empty.
-        self.room.next = !self.q1_valid.q.val() & !self.busy_q.q.val();
+        // Ready is a register and one gate: the queue has room when Q2 is empty.
+        self.room.next = !self.q2_valid.q.val() & !self.busy_q.q.val();
         self.s_ctl_ready.next = self.room.val();
         self.s_cnp_ready.next = self.room.val() & !self.s_ctl_valid.val();
         self.s_tx_ready.next = self.room.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
@@ -728,10 +767,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.q0_qp.next = self.qb_qp[i].q.val();
             }
         }
-        // The decision, from registered bits only: HZ's entry's S1 match and group ORs,
-        // and whether HZ holds an event with a report credit left.
+        // The decision, from registered bits only: HZ's entry's S1 and S2 matches and
+        // group ORs, and whether HZ holds an event with a report credit left.
         for e in 0..QB_N {
-            self.qb_haz[e].next = self.qb_hit[e].q.val();
+            self.qb_haz[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
         }
         for g in 0..HZ_NG {
             for e in 0..QB_N {
@@ -765,14 +804,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.slot_wr[i + 2].next = self.tag_wr[i].q.val();
             self.slot_qp[i + 2].next = self.tag_qp[i].q.val();
         }
-        // ... compared with every entry's QP, a register per entry and group of HZ_G slots
-        // (the comparators' path ends there; `qb_any` is cleared above).
+        // ... compared with every entry's QP, a register per slot and entry (the
+        // comparators' path ends there) ...
+        for p in 0..HZ_W {
+            for e in 0..QB_N {
+                self.qb_m[p * 4 + e].d.next = self.slot_wr[p].val()
+                    & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
+            }
+        }
+        // ... and those ORed per entry and group of HZ_G slots at the next edge (`qb_any`
+        // is cleared above).
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
                 for e in 0..QB_N {
-                    if self.slot_wr[g * 16 + i].val()
-                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
-                    {
+                    if self.qb_m[g * 64 + i * 4 + e].q.val() {
                         self.qb_any[g * 4 + e].d.next = true;
                     }
                 }
@@ -781,9 +826,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in HZ_LAST_G..HZ_NG {
             for i in 0..HZ_LAST_BITS {
                 for e in 0..QB_N {
-                    if self.slot_wr[g * 16 + i].val()
-                        & (self.slot_qp[g * 16 + i].val() == self.qb_qp[e].q.val())
-                    {
+                    if self.qb_m[g * 64 + i * 4 + e].q.val() {
                         self.qb_any[g * 4 + e].d.next = true;
                     }
                 }
@@ -792,10 +835,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (`owed` is below REP_CREDITS: see `credit_next`.)
         self.credit_next.next = self.owed.q.val() < self.credits.val();
         self.hz_ok.d.next = self.credit_next.val() & self.hz_valid.q.val();
+        // Q0's event, if it was accepted at the last edge, waits in HZ one cycle whatever
+        // the matches (its entry's `qb_any` is a compare of its QP old).
         if self.hz_load.val() {
             self.hz_valid.d.next = self.q0_valid.q.val();
             self.hz_qp.d.next = self.q0_qp.val();
-            self.hz_ok.d.next = self.credit_next.val() & self.q0_valid.q.val();
+            self.hz_ok.d.next = self.credit_next.val()
+                & self.q0_valid.q.val()
+                & !(self.pushed.q.val() & !self.q1_valid.q.val());
         }
         // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
         // event is written at the write pointer and is Q0 or Q1 ----
@@ -805,11 +852,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_rd[i].d.next = self.qb_rd[i - 1].q.val();
             }
         }
-        // The entry at the write pointer is free (at most three of the four are in use), so
-        // it takes the arbiter's choice every cycle: its enable is the pointer alone, not
-        // `push` (which depends on the input valids), and `push` moves the pointer on.
+        // The entry at the write pointer is free unless Q2 is full (then all four are in
+        // use and it is HZ's), so it takes the arbiter's choice every cycle: its enable is
+        // the pointer and `!q2_valid` (registers), not `push` (which depends on the input
+        // valids), and `push` moves the pointer on.
         for i in 0..QB_N {
-            if self.qb_wr[i].q.val() {
+            if self.qb_wr[i].q.val() & !self.q2_valid.q.val() {
                 self.qb_ev[i].d.next = self.in_ev.val();
                 self.qb_qp[i].d.next = self.in_qp.val();
             }
@@ -820,12 +868,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_wr[i].d.next = self.qb_wr[i - 1].q.val();
             }
         }
+        // The queue's entries are valid from Q0 on; an accepted event takes the first
+        // free one after Q0's moved on (Q2 is empty when an event is accepted).
         if self.pop.val() {
             self.q0_valid.d.next = self.q1_valid.q.val();
-            self.q1_valid.d.next = false;
+            self.q1_valid.d.next = self.q2_valid.q.val();
+            self.q2_valid.d.next = false;
         }
+        self.pushed.d.next = self.push.val();
         if self.push.val() {
-            if self.q0_valid.q.val() & !self.pop.val() {
+            if self.q1_valid.q.val() & !self.pop.val() {
+                self.q2_valid.d.next = true;
+            } else if (self.q0_valid.q.val() & !self.pop.val())
+                | (self.q1_valid.q.val() & self.pop.val())
+            {
                 self.q1_valid.d.next = true;
             } else {
                 self.q0_valid.d.next = true;
@@ -1008,6 +1064,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.reset.val() {
             self.q0_valid.d.next = false;
             self.q1_valid.d.next = false;
+            self.q2_valid.d.next = false;
+            self.pushed.d.next = false;
             self.hz_valid.d.next = false;
             self.qb_rd[0].d.next = true;
             self.qb_wr[0].d.next = true;
@@ -1018,6 +1076,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
                 self.qb_hit[e].d.next = false;
+                self.qb_hit2[e].d.next = false;
             }
             self.s2_valid.d.next = false;
             for i in 0..UPD_STAGES {
