@@ -134,7 +134,11 @@ fn one_event_per_cycle_on_different_qps() {
         })
         .collect();
     let (reports, _, _) = all_three_16_qps(&steps);
-    assert_eq!(reports.len(), steps.len(), "events were not taken one per cycle");
+    assert_eq!(
+        reports.len(),
+        steps.len(),
+        "events were not taken one per cycle"
+    );
     for (i, r) in reports.iter().enumerate() {
         assert_eq!(r.qp, i as u32 % 16, "report {i} out of order");
         assert_eq!(r.query, i < QUERIES as usize, "report {i}");

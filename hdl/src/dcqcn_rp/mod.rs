@@ -641,11 +641,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q0_valid, q1_valid, q2_valid, pushed, hz_valid, hz_ok, s1_valid, s1_kind, s1_qp, s1_bytes,
-            s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate,
-            s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid,
-            out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed, sweep, busy_q,
-            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp
+            self, clock, q0_valid, q1_valid, q2_valid, pushed, hz_valid, hz_ok, s1_valid, s1_kind,
+            s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
+            s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
+            w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
+            sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -808,8 +808,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // comparators' path ends there) ...
         for p in 0..HZ_W {
             for e in 0..QB_N {
-                self.qb_m[p * 4 + e].d.next = self.slot_wr[p].val()
-                    & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
+                self.qb_m[p * 4 + e].d.next =
+                    self.slot_wr[p].val() & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
             }
         }
         // ... and those ORed per entry and group of HZ_G slots at the next edge (`qb_any`
