@@ -284,10 +284,11 @@ pub struct DcqcnRp<const QB: usize> {
     pushed: DFF<Bit>,
     /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
     hz_valid: DFF<Bit>,
-    /// The events of HZ, Q0 and Q1 (in that order, those that are valid) in a ring of
+    /// The events of HZ, Q0, Q1 and Q2 (in that order, those that are valid) in a ring of
     /// [`QB_N`] entries. The free entry at the write pointer takes the arbiter's choice
-    /// every cycle and `push` moves the pointer on, so an accepted event stays where it was
-    /// written: HZ's decision moves the read pointer, not the events.
+    /// every cycle (none is free while Q2 is full) and `push` moves the pointer on, so an
+    /// accepted event stays where it was written: HZ's decision moves the read pointer, not
+    /// the events.
     qb_ev: [DFF<RpEvent>; QB_N],
     /// Each entry's QP, written with its event (and never moved): the hazard check compares
     /// every entry's QP with the window's slots in every cycle, so no register the
@@ -845,7 +846,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 & !(self.pushed.q.val() & !self.q1_valid.q.val());
         }
         // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
-        // event is written at the write pointer and is Q0 or Q1 ----
+        // event is written at the write pointer and is Q0, Q1 or Q2 ----
         if self.take.val() {
             self.qb_rd[0].d.next = self.qb_rd[3].q.val();
             for i in 1..QB_N {
