@@ -132,7 +132,7 @@ const HZ_TAGS: usize = HZ_W - 2;
 /// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
 /// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
 /// (`hdl_gen` evaluates an array index from loop variables and literals only: the loops
-/// below write this as the literal 16.)
+/// below write this as the literal 16, and `qb_m`'s group stride `QB_N * HZ_G` as 64.)
 const HZ_G: usize = 16;
 const _: () = assert!(HZ_G == 16);
 
