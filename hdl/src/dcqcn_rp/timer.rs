@@ -74,7 +74,10 @@ impl Logic for FiredSum {
 /// in the next cycle the QP's `qp_sub` (from the state word, which arrives late in A0)
 /// is compared with now's cycle and the result is chosen from those registers. Before,
 /// the 32-bit decrement ran after the compare in A1, and A1's `h_eff` registers missed
-/// 100 MHz (d2759a8: -0.32 ns, 24 endpoints).
+/// 100 MHz (d2759a8: -0.32 ns, 24 endpoints). `e`, `r` and `sub` repeat fields of
+/// `RpUpdate`'s `i_now` (same inputs, same enable): yosys merges them (a60aa0e grew by
+/// exactly the 201 candidate flip-flops), but the block could take them from `i_now`
+/// instead; left so, as the measured netlists were built from this form.
 #[derive(LogicBlock)]
 pub struct RadixEff {
     /// Clock of the A0 registers.
