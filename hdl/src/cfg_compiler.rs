@@ -14,9 +14,9 @@
 //!
 //! A `start` while idle latches `params` at the clock edge; `busy` is high for exactly
 //! [`COMPILE_CYCLES`] cycles from the next one. The power table is written on `tbl_*`
-//! (the RP's load port), one entry every [`TBL_PERIOD`] = 4 cycles after the divisions:
-//! `c^j` at address `j` in cycle `120 + 4 j` of that window, `c^(128 j)` at `128 + j` in
-//! cycle `120 + 4 (128 + j)` (the last write is in cycle 1140 of 1144), where
+//! (the RP's load port, from registers), one entry every [`TBL_PERIOD`] = 4 cycles after
+//! the divisions: `c^j` at address `j` in cycle `121 + 4 j` of that window, `c^(128 j)` at
+//! `128 + j` in cycle `121 + 4 (128 + j)` (the last write is in cycle 1141 of 1144), where
 //! `c = (1024 - dce_tcp_g) / 1024` in Q.24 and each entry is the previous one times `c` (or
 //! `c^128`), truncated. An entry takes four cycles because the next one is its product:
 //! the multiply is pipelined over three registers ([`PipeMul`]) and the product returns to
@@ -51,6 +51,10 @@ pub const TBL_PERIOD: u32 = PIPE_MUL_STAGES as u32 + 1;
 /// Cycles `busy` is high for one compile: the divisions, then 256 table entries of
 /// [`TBL_PERIOD`] cycles each.
 pub const COMPILE_CYCLES: u32 = DIV_CYCLES + 256 * TBL_PERIOD;
+/// Cycle of the compile (counted from the one after `start`) in which the first power-table
+/// entry is on `tbl_*`: the sequencer reaches it after the divisions and the port is a
+/// register, one cycle later.
+pub const TBL_FIRST_CYCLE: u32 = DIV_CYCLES + 1;
 
 /// The parameters as the host writes them (ConnectX names and units; ranges as in
 /// `roce_cc_params::SPECS`). `clock_mhz` and `qps` are fixed by the build and are not here.
@@ -133,6 +137,10 @@ pub struct CfgCompiler {
 
     p: DFF<ParamWord>,
     phase: DFF<Bits<2>>,
+    /// `phase != idle`, kept as its own register (set with the move out of idle, cleared
+    /// with the move back or a reset) so that `busy`, which the register block turns into
+    /// the core's reset and the time base's restart, starts at a flip-flop.
+    busy_q: DFF<Bit>,
     div_idx: DFF<Bits<DIV_IDX_W>>,
     step: DFF<Bits<7>>,
     quo: DFF<Bits<NUM_BITS>>,
@@ -148,6 +156,11 @@ pub struct CfgCompiler {
     /// DSPs: `c` (Q.10, an integer up to 1024) through the low table, `c^128` (Q.24)
     /// through the high one. Loaded when each table starts.
     mul_b: DFF<Bits<POW_W>>,
+    /// The power-table write port (`tbl_we`, `tbl_addr`, `tbl_data`), registered: it
+    /// reaches the RP's table RAMs across the core, so it starts at flip-flops.
+    tbl_we_q: DFF<Bit>,
+    tbl_addr_q: DFF<Bits<TBL_ADDR_W>>,
+    tbl_data_q: DFF<Bits<POW_W>>,
     rp_q: DFF<RpCfgWord>,
     np_q: DFF<NpCfgWord>,
     /// The max rate, Mb/s Q.8, registered from the latched parameters (settled two cycles
@@ -235,6 +248,7 @@ impl Default for CfgCompiler {
             tbl_data: Default::default(),
             p: Default::default(),
             phase: Default::default(),
+            busy_q: Default::default(),
             div_idx: Default::default(),
             step: Default::default(),
             quo: Default::default(),
@@ -247,6 +261,9 @@ impl Default for CfgCompiler {
             max_cut: Default::default(),
             acc: Default::default(),
             mul_b: Default::default(),
+            tbl_we_q: Default::default(),
+            tbl_addr_q: Default::default(),
+            tbl_data_q: Default::default(),
             rp_q: Default::default(),
             np_q: Default::default(),
             max_q8_r: Default::default(),
@@ -320,6 +337,7 @@ impl Logic for CfgCompiler {
             clock,
             p,
             phase,
+            busy_q,
             div_idx,
             step,
             quo,
@@ -332,6 +350,9 @@ impl Logic for CfgCompiler {
             max_cut,
             acc,
             mul_b,
+            tbl_we_q,
+            tbl_addr_q,
+            tbl_data_q,
             rp_q,
             np_q,
             max_q8_r,
@@ -410,6 +431,7 @@ impl Logic for CfgCompiler {
             if self.start.val() {
                 self.p.d.next = self.params.val();
                 self.phase.d.next = self.k_div.val();
+                self.busy_q.d.next = true;
                 self.div_idx.d.next = 0.into();
                 self.step.d.next = 0.into();
                 self.sub.d.next = 0.into();
@@ -463,6 +485,7 @@ impl Logic for CfgCompiler {
                     self.acc.d.next = self.k_one_pow.val();
                 } else {
                     self.phase.d.next = self.k_idle.val();
+                    self.busy_q.d.next = false;
                     // ---- commit ----
                     self.rp_q.d.next.p_alpha = self.p.q.val().rtt;
                     self.rp_q.d.next.p_dec = self.p.q.val().monitor;
@@ -493,20 +516,27 @@ impl Logic for CfgCompiler {
         }
         if self.reset.val() {
             self.phase.d.next = self.k_idle.val();
+            self.busy_q.d.next = false;
             self.rp_q.d.next = self.k_zero_rp.val();
             self.np_q.d.next = self.k_zero_np.val();
         }
 
-        self.busy.next = self.phase.q.val() != self.k_idle.val();
-        self.tbl_we.next = ((self.phase.q.val() == self.k_lo.val())
+        self.busy.next = self.busy_q.q.val();
+        self.tbl_we_q.d.next = ((self.phase.q.val() == self.k_lo.val())
             | (self.phase.q.val() == self.k_hi.val()))
             & (self.sub.q.val() == self.k_zero_sub.val());
         self.ext_step.i.next = self.step.q.val();
-        self.tbl_addr.next = self.ext_step.o.val();
+        self.tbl_addr_q.d.next = self.ext_step.o.val();
         if self.phase.q.val() == self.k_hi.val() {
-            self.tbl_addr.next = self.ext_step.o.val() | self.k_hi_half.val();
+            self.tbl_addr_q.d.next = self.ext_step.o.val() | self.k_hi_half.val();
         }
-        self.tbl_data.next = self.acc.q.val();
+        self.tbl_data_q.d.next = self.acc.q.val();
+        if self.reset.val() {
+            self.tbl_we_q.d.next = false;
+        }
+        self.tbl_we.next = self.tbl_we_q.q.val();
+        self.tbl_addr.next = self.tbl_addr_q.q.val();
+        self.tbl_data.next = self.tbl_data_q.q.val();
         self.rp_cfg.next = self.rp_q.q.val();
         self.np_cfg.next = self.np_q.q.val();
     }

@@ -183,7 +183,8 @@ pub struct Csr<const QB: usize> {
     pub core_reset: Signal<Out, Bit>,
     /// The core is sweeping its RAM (or held in reset).
     pub core_busy: Signal<In, Bit>,
-    /// Restart the time base (one cycle, when the compiler commits the new parameters).
+    /// Restart the time base (one cycle, the cycle after the compiler commits the new
+    /// parameters; a register).
     pub tb_restart: Signal<Out, Bit>,
     /// Applied `dce_tcp_rtt`, us (for the time base).
     pub tb_p_alpha: Signal<Out, Bits<REM_W>>,
@@ -239,6 +240,10 @@ pub struct Csr<const QB: usize> {
     bad_sum: DFF<Bits<COUNTER_W>>,
     apply_q: DFF<Bit>,
     cfg_busy_q: DFF<Bit>,
+    /// `tb_restart`, registered: the compiler's `busy` fell at the edge before (the time
+    /// base sits across the board from the register block, so its restart starts at a
+    /// flip-flop).
+    tb_restart_q: DFF<Bit>,
     app_line_rate: DFF<Bits<MBPS_W>>,
     ext_line: ZeroExt<MBPS_W, 32>,
     p_alpha: DFF<Bits<REM_W>>,
@@ -364,6 +369,7 @@ impl<const QB: usize> Csr<QB> {
             bad_sum: Default::default(),
             apply_q: Default::default(),
             cfg_busy_q: Default::default(),
+            tb_restart_q: Default::default(),
             app_line_rate: Default::default(),
             ext_line: Default::default(),
             p_alpha: Default::default(),
@@ -430,6 +436,7 @@ impl<const QB: usize> Logic for Csr<QB> {
             bad_sum,
             apply_q,
             cfg_busy_q,
+            tb_restart_q,
             wr_acc,
             wr_chk,
             status_q,
@@ -513,7 +520,8 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.cfg_start.next = self.apply_q.q.val();
         self.core_reset.next = self.apply_q.q.val() | self.cfg_busy.val();
         self.cfg_busy_q.d.next = self.cfg_busy.val();
-        self.tb_restart.next = self.cfg_busy_q.q.val() & !self.cfg_busy.val();
+        self.tb_restart_q.d.next = self.cfg_busy_q.q.val() & !self.cfg_busy.val();
+        self.tb_restart.next = self.tb_restart_q.q.val();
         self.apply_q.d.next = false;
         if self.apply_q.q.val() {
             self.app_line_rate.d.next = self.map.p_line_rate_mbps.val();
@@ -734,6 +742,7 @@ impl<const QB: usize> Logic for Csr<QB> {
             self.slverr.d.next = self.zero_count.val();
             self.apply_q.d.next = true;
             self.cfg_busy_q.d.next = false;
+            self.tb_restart_q.d.next = false;
             self.wr_acc.d.next = false;
             self.wr_chk.d.next = false;
             self.wr_pend.d.next = false;

@@ -162,6 +162,10 @@ pub struct RoceCcTop<const QB: usize> {
     csr: Csr<QB>,
     cfg: CfgCompiler,
     core: RoceCcCore<QB>,
+    /// The core's reset, registered: `reset`, or the register block holding the core while
+    /// an apply runs. It reaches every reset pin of the core, so it starts at a flip-flop
+    /// (one cycle after either cause; the register block's `busy` covers that cycle).
+    core_reset_q: DFF<Bit>,
     /// The core's report follows a register-block query (only the register block takes it).
     csr_only: Signal<Local, Bit>,
 }
@@ -230,6 +234,7 @@ impl<const QB: usize> RoceCcTop<QB> {
             csr: Csr::new(build, fw),
             cfg: Default::default(),
             core: RoceCcCore::new(),
+            core_reset_q: Default::default(),
             csr_only: Default::default(),
         }
     }
@@ -246,7 +251,9 @@ impl<const QB: usize> Logic for RoceCcTop<QB> {
         self.axil.reset.next = self.reset.val();
         self.csr.reset.next = self.reset.val();
         self.cfg.reset.next = self.reset.val();
-        self.core.reset.next = self.reset.val() | self.csr.core_reset.val();
+        self.core_reset_q.clock.next = self.clock.val();
+        self.core_reset_q.d.next = self.reset.val() | self.csr.core_reset.val();
+        self.core.reset.next = self.core_reset_q.q.val();
 
         // ---- AXI4-Lite ----
         self.axil.s_awvalid.next = self.s_axil_awvalid.val();

@@ -4,8 +4,9 @@
 //!
 //! What the compiler computes is `RpConfig::new` and `NpConfig::new` (the same functions the
 //! golden RP and NP use); the golden model only adds when: `busy` for
-//! `COMPILE_CYCLES` cycles, one table write every `TBL_PERIOD` cycles from `DIV_CYCLES` (after
-//! the divisions; the low table, then the high one), the words on the last edge.
+//! `COMPILE_CYCLES` cycles, one table write every `TBL_PERIOD` cycles from `TBL_FIRST_CYCLE`
+//! (after the divisions and the port's register; the low table, then the high one), the
+//! words on the last edge.
 
 use crate::dcqcn_np::NpConfig;
 use crate::dcqcn_rp::{POW_TABLE, RpConfig};
@@ -14,7 +15,9 @@ use crate::lockstep::CycleDut;
 use crate::np_harness::np_cfg_word;
 use crate::rp_harness::cfg_word;
 use crate::verilated::words_of;
-use roce_cc_hdl::cfg_compiler::{COMPILE_CYCLES, CfgCompiler, DIV_CYCLES, ParamWord, TBL_PERIOD};
+use roce_cc_hdl::cfg_compiler::{
+    COMPILE_CYCLES, CfgCompiler, ParamWord, TBL_FIRST_CYCLE, TBL_PERIOD,
+};
 use roce_cc_hdl::dcqcn_np::NpCfgWord;
 use roce_cc_hdl::dcqcn_rp::state::RpCfgWord;
 use roce_cc_params::{CnpModeration, Params};
@@ -105,7 +108,7 @@ impl CycleDut<CfgPins, CfgOuts> for GoldenCfg {
         self.pins = pins.clone();
         let tbl = self.running.as_ref().and_then(|(k, cfg, _)| {
             let k = *k as usize;
-            let lo = DIV_CYCLES as usize;
+            let lo = TBL_FIRST_CYCLE as usize;
             let period = TBL_PERIOD as usize;
             if k < lo || (k - lo) % period != 0 {
                 return None;

@@ -158,8 +158,9 @@ pub struct GoldenRpCycle {
     rd_data: Option<RateOut>,
     /// The output register (`m_rate_*`).
     out: Option<RateOut>,
-    /// Events from S1 to the output register, and whether it was below `REP_CREDITS` at
-    /// the last edge (HZ sends an event into S1 only then).
+    /// Events from the edge after they entered the first pipeline slot to the output
+    /// register, and whether that was below `REP_CREDITS` at the last edge (HZ sends an
+    /// event into the first slot only then).
     owed: usize,
     credit: bool,
     /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges,
@@ -280,10 +281,12 @@ impl GoldenRpCycle {
             self.wr_ptr = (self.wr_ptr + 1) & ptr_mask;
         }
         self.rd_data = rd_data;
-        // The pipeline (it never waits), and the reports owed.
-        let take = self.advance();
+        // The pipeline (it never waits), and the reports owed: an event is counted at the
+        // edge after the one that took it into the first slot (it is there now).
+        let counted = self.pipe[0].is_some();
+        self.advance();
         let credit = self.owed < REP_CREDITS;
-        self.owed = self.owed + usize::from(take) - usize::from(o_pop);
+        self.owed = self.owed + usize::from(counted) - usize::from(o_pop);
         self.credit = credit;
         // The accepted event joins the queue after Q0 moved on (into Q0 if it did).
         for (_, fresh) in self.queue.iter_mut() {
@@ -297,9 +300,9 @@ impl GoldenRpCycle {
 
     /// The pipeline moves one slot (the last one's event is applied into the report
     /// register); the hazard check's event enters S1 if no event in the first
-    /// `HAZARD_SLOTS` slots writes its QP, a credit is left and it is not young (returned:
-    /// it did), and Q0 moves to the check if it is free.
-    fn advance(&mut self) -> bool {
+    /// `HAZARD_SLOTS` slots writes its QP, a credit is left and it is not young, and Q0
+    /// moves to the check if it is free.
+    fn advance(&mut self) {
         let hazard = self.hz.is_some_and(|(q, ..)| {
             self.pipe[..HAZARD_SLOTS]
                 .iter()
@@ -328,7 +331,6 @@ impl GoldenRpCycle {
                 self.hz_young = fresh;
             }
         }
-        take
     }
 }
 

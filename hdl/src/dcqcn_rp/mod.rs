@@ -51,8 +51,9 @@
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
 //! When `m_rate_valid && !m_rate_ready` reports collect in the FIFO; HZ sends an event into
-//! S1 only while fewer than [`REP_CREDITS`] reports were owed the cycle before, so the FIFO
-//! never overflows; then the input queue fills and the readies drop.
+//! S1 only while fewer than [`REP_CREDITS`] reports were owed the cycle before (counted from
+//! the edge after an event entered S1), so the FIFO never overflows; then the input queue
+//! fills and the readies drop.
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
@@ -101,11 +102,13 @@ pub const REP_FIFO_AW: usize = 8;
 /// Width of the report FIFO's pointers and of the count of reports owed.
 const REP_PTR_W: usize = REP_FIFO_AW + 1;
 
-/// The most events the RP owes reports for (from S1 to the output register) before HZ stops
-/// sending events into S1: the report FIFO's size less two, so the FIFO cannot overflow with
-/// a credit that is one cycle old (`credit_next`, registered in `hz_ok`). Far above the
-/// pipeline's depth: a consumer that takes every report never meets it.
-pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 2;
+/// The most events the RP owes reports for (counted from S1 to the output register) before
+/// HZ stops sending events into S1: the report FIFO's size less three, so the FIFO cannot
+/// overflow although the count sees an event only once it is in S1 (an edge after HZ sent
+/// it) and the credit HZ decides with is a register of the count (`credit_next` into
+/// `hz_ok`), together two cycles old. Far above the pipeline's depth: a consumer that takes
+/// every report never meets it.
+pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 
 /// Update registers whose event's word would reach the RAM or the forwarding registers
 /// too late for an event entering S1 now: the interlock compares HZ's QP with S1, S2 and
@@ -404,7 +407,8 @@ pub struct DcqcnRp<const QB: usize> {
     o_qp: DFF<Bits<QB>>,
     /// Output register: the rest of the report.
     o_rep: DFF<RateReport>,
-    /// Events from S1 to the output register (reports owed).
+    /// Events from S1 to the output register (reports owed), counting S1's event from the
+    /// edge after it entered S1.
     owed: DFF<Bits<REP_PTR_W>>,
     /// `owed` is below [`REP_CREDITS`]: HZ may send an event into S1 after the edge (folded
     /// into `hz_ok`).
@@ -1031,11 +1035,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.head.d.next = self.head_next.val();
         self.fifo_rep.read_address.next = self.head_next.val().get_bits::<REP_FIFO_AW>(0);
         self.fifo_qp.read_address.next = self.head_next.val().get_bits::<REP_FIFO_AW>(0);
-        // Reports owed: +1 for an event into S1, -1 for a report taken.
-        if self.take.val() & !self.o_pop.val() {
+        // Reports owed: +1 for an event in S1 (counted an edge after HZ sent it, from
+        // `s1_valid`, so that the decision's `take` does not run into the counter), -1 for
+        // a report taken.
+        if self.s1_valid.q.val() & !self.o_pop.val() {
             self.owed.d.next = self.owed.q.val() + self.one_ptr.val();
         }
-        if !self.take.val() & self.o_pop.val() {
+        if !self.s1_valid.q.val() & self.o_pop.val() {
             self.owed.d.next = self.owed.q.val() - self.one_ptr.val();
         }
         // ---- increase-event counters (pipelined after the write back) ----
