@@ -177,6 +177,14 @@ pub struct CfgCompiler {
     /// cycle 0 and its successor is taken from the multiplier in the last.
     sub: DFF<Bits<2>>,
     k_last_sub: Constant<Bits<2>>,
+    /// The sub-cycle before the last (`TBL_PERIOD - 2`).
+    k_pre_last_sub: Constant<Bits<2>>,
+    /// A division's last quotient step comes next: `step` is 22 in `DIV` (a register, so
+    /// the sequencer's enables do not start at a 7-bit compare of `step`).
+    div_end_q: DFF<Bit>,
+    /// The table's last entry is in its last sub-cycle: `step` is 127 and `sub` was
+    /// `TBL_PERIOD - 2` at the edge before (a register, as `div_end_q`).
+    tbl_end_q: DFF<Bit>,
     k_one_sub: Constant<Bits<2>>,
     k_zero_sub: Constant<Bits<2>>,
     ext_c: ZeroExt<G_W, POW_W>,
@@ -196,7 +204,8 @@ pub struct CfgCompiler {
     k_div: Constant<Bits<2>>,
     k_lo: Constant<Bits<2>>,
     k_hi: Constant<Bits<2>>,
-    k_last_step_div: Constant<Bits<7>>,
+    /// The last quotient step of a division less one (23 steps of 24: `div_end_q`).
+    k_pre_last_step_div: Constant<Bits<7>>,
     k_last_step_tbl: Constant<Bits<7>>,
     k_one_step: Constant<Bits<7>>,
     k_one_pow: Constant<Bits<POW_W>>,
@@ -272,6 +281,9 @@ impl Default for CfgCompiler {
             c_r: Default::default(),
             sub: Default::default(),
             k_last_sub: Constant::new(((TBL_PERIOD - 1) as u64).into()),
+            k_pre_last_sub: Constant::new(((TBL_PERIOD - 2) as u64).into()),
+            div_end_q: Default::default(),
+            tbl_end_q: Default::default(),
             k_one_sub: Constant::new(1.into()),
             k_zero_sub: Constant::new(0.into()),
             ext_c: Default::default(),
@@ -291,7 +303,7 @@ impl Default for CfgCompiler {
             k_div: Constant::new(1.into()),
             k_lo: Constant::new(2.into()),
             k_hi: Constant::new(3.into()),
-            k_last_step_div: Constant::new(23.into()),
+            k_pre_last_step_div: Constant::new(22.into()),
             k_last_step_tbl: Constant::new(127.into()),
             k_one_step: Constant::new(1.into()),
             k_one_pow: Constant::new((1u64 << 24).into()),
@@ -350,6 +362,8 @@ impl Logic for CfgCompiler {
             max_cut,
             acc,
             mul_b,
+            div_end_q,
+            tbl_end_q,
             tbl_we_q,
             tbl_addr_q,
             tbl_data_q,
@@ -443,7 +457,7 @@ impl Logic for CfgCompiler {
             self.quo.d.next = self.quo_next.val();
             self.rem.d.next = self.rem_next.val();
             self.step.d.next = self.step.q.val() + self.k_one_step.val();
-            if self.step.q.val() == self.k_last_step_div.val() {
+            if self.div_end_q.q.val() {
                 self.step.d.next = 0.into();
                 self.div_idx.d.next = self.div_idx.q.val() + self.k_one_idx.val();
                 self.quo.d.next = self.next_num.val();
@@ -477,7 +491,7 @@ impl Logic for CfgCompiler {
             } else {
                 self.acc.d.next = self.product.val().get_bits::<POW_W>(24);
             }
-            if self.step.q.val() == self.k_last_step_tbl.val() {
+            if self.tbl_end_q.q.val() {
                 self.step.d.next = 0.into();
                 if self.phase.q.val() == self.k_lo.val() {
                     self.phase.d.next = self.k_hi.val();
@@ -531,8 +545,15 @@ impl Logic for CfgCompiler {
             self.tbl_addr_q.d.next = self.ext_step.o.val() | self.k_hi_half.val();
         }
         self.tbl_data_q.d.next = self.acc.q.val();
+        // The end flags: each is the compare one cycle ahead.
+        self.div_end_q.d.next = (self.phase.q.val() == self.k_div.val())
+            & (self.step.q.val() == self.k_pre_last_step_div.val());
+        self.tbl_end_q.d.next = (self.sub.q.val() == self.k_pre_last_sub.val())
+            & (self.step.q.val() == self.k_last_step_tbl.val());
         if self.reset.val() {
             self.tbl_we_q.d.next = false;
+            self.div_end_q.d.next = false;
+            self.tbl_end_q.d.next = false;
         }
         self.tbl_we.next = self.tbl_we_q.q.val();
         self.tbl_addr.next = self.tbl_addr_q.q.val();

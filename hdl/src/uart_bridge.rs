@@ -139,6 +139,16 @@ pub struct UartBridge {
     bready: DFF<Bit>,
     arvalid: DFF<Bit>,
     rready: DFF<Bit>,
+    /// The write response was taken at the last edge (`bready && m_axil_bvalid`): the
+    /// slave's response is registered here and acted on a cycle later, so that no path runs
+    /// from the slave's flip-flops through the parser into the response registers.
+    b_hit_q: DFF<Bit>,
+    /// The read data was taken at the last edge (`rready && m_axil_rvalid`).
+    r_hit_q: DFF<Bit>,
+    /// The response code of the access (`bresp` for a write, else `rresp`), registered.
+    resp_q: DFF<Bits<AXIL_RESP_W>>,
+    /// `m_axil_rdata`, registered every cycle (read where `r_hit_q` says it was taken).
+    rdata_in_q: DFF<Bits<AXIL_DATA_W>>,
     err_q: DFF<Bit>,
     // ---- response and transmitter ----
     status: DFF<Bits<8>>,
@@ -190,7 +200,6 @@ pub struct UartBridge {
     resp_last: Signal<Local, Bits<3>>,
     tx_load: Signal<Local, Bit>,
     tx_byte: Signal<Local, Bits<8>>,
-    bus_resp: Signal<Local, Bits<AXIL_RESP_W>>,
     bus_done: Signal<Local, Bit>,
 }
 
@@ -255,6 +264,10 @@ impl UartBridge {
             bready: Default::default(),
             arvalid: Default::default(),
             rready: Default::default(),
+            b_hit_q: Default::default(),
+            r_hit_q: Default::default(),
+            resp_q: Default::default(),
+            rdata_in_q: Default::default(),
             err_q: Default::default(),
             status: Default::default(),
             rdata: Default::default(),
@@ -303,7 +316,6 @@ impl UartBridge {
             resp_last: Default::default(),
             tx_load: Default::default(),
             tx_byte: Default::default(),
-            bus_resp: Default::default(),
             bus_done: Default::default(),
         }
     }
@@ -315,7 +327,7 @@ impl Logic for UartBridge {
         dff_setup!(
             self, clock, rx_n1, rx_n2, rx_busy, rx_brk, rx_cnt, rx_bit, sr, state, is_write, idx,
             chk, addr, addr_bad, wdata, wstrb, idle_cnt, awvalid, wvalid, bready, arvalid, rready,
-            err_q, status, rdata, resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
+            b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata, resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
         );
         // ---- outputs (all from flip-flops) ----
         self.txd.next = !self.txd_n.q.val();
@@ -386,11 +398,15 @@ impl Logic for UartBridge {
         if self.is_write.q.val() {
             self.last_idx.next = self.k_idx7.val();
         }
-        self.bus_done.next = false;
-        self.bus_resp.next = self.m_axil_rresp.val();
+        // The slave's answer, registered (one LUT from the slave's outputs).
+        self.b_hit_q.d.next = self.bready.q.val() & self.m_axil_bvalid.val();
+        self.r_hit_q.d.next = self.rready.q.val() & self.m_axil_rvalid.val();
+        self.resp_q.d.next = self.m_axil_rresp.val();
         if self.is_write.q.val() {
-            self.bus_resp.next = self.m_axil_bresp.val();
+            self.resp_q.d.next = self.m_axil_bresp.val();
         }
+        self.rdata_in_q.d.next = self.m_axil_rdata.val();
+        self.bus_done.next = self.b_hit_q.q.val() | self.r_hit_q.q.val();
         if self.state.q.val() == self.k_st_idle.val() {
             if self.rx_done.val() {
                 if (self.rx_byte.val() == self.k_op_read.val())
@@ -453,38 +469,41 @@ impl Logic for UartBridge {
                 self.err_q.d.next = true;
             }
         }
+        // The response was taken at the edge before (so `bready` or `rready` drops a
+        // cycle after the handshake: with one access at a time the slave has nothing more
+        // to answer).
         if self.state.q.val() == self.k_st_bus.val() {
-            if self.m_axil_awready.val() {
-                self.awvalid.d.next = false;
-            }
-            if self.m_axil_wready.val() {
-                self.wvalid.d.next = false;
-            }
-            if self.m_axil_arready.val() {
-                self.arvalid.d.next = false;
-            }
-            if self.bready.q.val() & self.m_axil_bvalid.val() {
+            if self.b_hit_q.q.val() {
                 self.bready.d.next = false;
-                self.bus_done.next = true;
             }
-            if self.rready.q.val() & self.m_axil_rvalid.val() {
+            if self.r_hit_q.q.val() {
                 self.rready.d.next = false;
-                self.rdata.d.next = self.m_axil_rdata.val();
-                self.bus_done.next = true;
+                self.rdata.d.next = self.rdata_in_q.q.val();
             }
             if self.bus_done.val() {
                 self.state.d.next = self.k_st_resp.val();
                 self.status.d.next = 0.into();
-                if self.bus_resp.val() == self.k_resp1.val() {
+                if self.resp_q.q.val() == self.k_resp1.val() {
                     self.status.d.next = 1.into();
                 }
-                if self.bus_resp.val() == self.k_resp2.val() {
+                if self.resp_q.q.val() == self.k_resp2.val() {
                     self.status.d.next = 2.into();
                 }
-                if self.bus_resp.val() == self.k_resp3.val() {
+                if self.resp_q.q.val() == self.k_resp3.val() {
                     self.status.d.next = 3.into();
                 }
             }
+        }
+        // A valid drops at the edge that takes it (the last word on each valid, so the
+        // slave's ready meets one LUT here; a valid is high only in the bus state).
+        if self.awvalid.q.val() & self.m_axil_awready.val() {
+            self.awvalid.d.next = false;
+        }
+        if self.wvalid.q.val() & self.m_axil_wready.val() {
+            self.wvalid.d.next = false;
+        }
+        if self.arvalid.q.val() & self.m_axil_arready.val() {
+            self.arvalid.d.next = false;
         }
 
         // ---- response: status, read data (little-endian), check byte ----
@@ -547,6 +566,8 @@ impl Logic for UartBridge {
             self.bready.d.next = false;
             self.arvalid.d.next = false;
             self.rready.d.next = false;
+            self.b_hit_q.d.next = false;
+            self.r_hit_q.d.next = false;
             self.err_q.d.next = false;
             self.tx_busy.d.next = false;
             self.txd_n.d.next = false;
