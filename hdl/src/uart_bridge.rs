@@ -327,7 +327,8 @@ impl Logic for UartBridge {
         dff_setup!(
             self, clock, rx_n1, rx_n2, rx_busy, rx_brk, rx_cnt, rx_bit, sr, state, is_write, idx,
             chk, addr, addr_bad, wdata, wstrb, idle_cnt, awvalid, wvalid, bready, arvalid, rready,
-            b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata, resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
+            b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata, resp_idx, tx_chk, tx_busy,
+            tx_cnt, tx_bit, tx_sr, txd_n
         );
         // ---- outputs (all from flip-flops) ----
         self.txd.next = !self.txd_n.q.val();
