@@ -396,11 +396,16 @@ pub struct DcqcnRp<const QB: usize> {
     fifo_qp: RAM<Bits<QB>, REP_FIFO_AW>,
     /// FIFO write pointer (one bit above the address).
     wr_ptr: DFF<Bits<REP_PTR_W>>,
-    /// `wr_ptr` one cycle ago: the reports the FIFO's registered read can see.
-    wr_seen: DFF<Bits<REP_PTR_W>>,
     /// FIFO read pointer: the oldest report not yet in the output register; the FIFO's read
-    /// register holds it when `head != wr_seen`.
+    /// register holds it when `head` differs from `wr_ptr` one cycle ago (`rd_valid_q`).
     head: DFF<Bits<REP_PTR_W>>,
+    /// `head + 1`, a register, so that the FIFO's read address is a choice between two
+    /// registers (no carry chain before the RAM).
+    head_inc: DFF<Bits<REP_PTR_W>>,
+    /// The FIFO's read register holds the report at `head`: `head != wr_ptr` of the cycle
+    /// before, computed at the edge before from both of `head`'s candidates (so no pointer
+    /// compare runs into the read address).
+    rd_valid_q: DFF<Bit>,
     /// Output register: `m_rate_valid`.
     o_valid: DFF<Bit>,
     /// Output register: `m_rate_qp`.
@@ -432,8 +437,8 @@ pub struct DcqcnRp<const QB: usize> {
     o_free: Signal<Local, Bit>,
     /// The consumer takes the output register's report this cycle.
     o_pop: Signal<Local, Bit>,
-    /// The FIFO's read register holds the report at `head`.
-    rd_valid: Signal<Local, Bit>,
+    /// The output register loads the FIFO's head at this edge (`head` moves on).
+    rd_adv: Signal<Local, Bit>,
     /// `head` after this edge.
     head_next: Signal<Local, Bits<REP_PTR_W>>,
     /// HZ's event goes to S1 at this edge.
@@ -587,7 +592,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             fifo_rep: Default::default(),
             fifo_qp: Default::default(),
             wr_ptr: Default::default(),
-            wr_seen: Default::default(),
+            head_inc: Default::default(),
+            rd_valid_q: Default::default(),
             head: Default::default(),
             o_valid: Default::default(),
             o_qp: Default::default(),
@@ -611,7 +617,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             kind_query: Constant::new(2.into()),
             o_free: Default::default(),
             o_pop: Default::default(),
-            rd_valid: Default::default(),
+            rd_adv: Default::default(),
             head_next: Default::default(),
             take: Default::default(),
             pop: Default::default(),
@@ -649,8 +655,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self, clock, q0_valid, q1_valid, q2_valid, pushed, hz_valid, hz_ok, s1_valid, s1_kind,
             s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
-            w2_word, out_valid, out_qp, out_rep, wr_ptr, wr_seen, head, o_valid, o_qp, o_rep, owed,
-            sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp
+            w2_word, out_valid, out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp,
+            o_rep, owed, sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
+            w3_word, hz_qp
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -1019,18 +1026,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.out_valid.q.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one_ptr.val();
         }
-        self.wr_seen.d.next = self.wr_ptr.q.val();
         self.o_free.next = !self.o_valid.q.val() | self.m_rate_ready.val();
         self.o_pop.next = self.o_valid.q.val() & self.m_rate_ready.val();
-        self.rd_valid.next = self.head.q.val() != self.wr_seen.q.val();
-        self.head_next.next = self.head.q.val();
+        self.rd_adv.next = self.o_free.val() & self.rd_valid_q.q.val();
         if self.o_free.val() {
-            self.o_valid.d.next = self.rd_valid.val();
+            self.o_valid.d.next = self.rd_valid_q.q.val();
             self.o_qp.d.next = self.fifo_qp.read_data.val();
             self.o_rep.d.next = self.fifo_rep.read_data.val();
-            if self.rd_valid.val() {
-                self.head_next.next = self.head.q.val() + self.one_ptr.val();
-            }
+        }
+        self.head_next.next = self.head.q.val();
+        self.rd_valid_q.d.next = self.head.q.val() != self.wr_ptr.q.val();
+        if self.rd_adv.val() {
+            self.head_next.next = self.head_inc.q.val();
+            self.head_inc.d.next = self.head_inc.q.val() + self.one_ptr.val();
+            self.rd_valid_q.d.next = self.head_inc.q.val() != self.wr_ptr.q.val();
         }
         self.head.d.next = self.head_next.val();
         self.fifo_rep.read_address.next = self.head_next.val().get_bits::<REP_FIFO_AW>(0);
@@ -1098,8 +1107,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.fwd_w3.d.next = false;
             self.out_valid.d.next = false;
             self.wr_ptr.d.next = 0.into();
-            self.wr_seen.d.next = 0.into();
             self.head.d.next = 0.into();
+            self.head_inc.d.next = self.one_ptr.val();
+            self.rd_valid_q.d.next = false;
             self.o_valid.d.next = false;
             self.owed.d.next = 0.into();
             self.hz_ok.d.next = false;
