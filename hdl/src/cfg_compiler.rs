@@ -12,7 +12,8 @@
 //!                            2^20 / rpg_ai_rate, 2^20 / rpg_hai_rate
 //! ```
 //!
-//! A `start` while idle latches `params` at the clock edge; `busy` is high for exactly
+//! A `start` while idle latches `params` at the clock edge (the latch follows `params` at
+//! every idle edge, so only the phase waits for `start`); `busy` is high for exactly
 //! [`COMPILE_CYCLES`] cycles from the next one. The power table is written on `tbl_*`
 //! (the RP's load port, from registers), one entry every [`TBL_PERIOD`] = 4 cycles after
 //! the divisions: `c^j` at address `j` in cycle `121 + 4 j` of that window, `c^(128 j)` at
@@ -442,16 +443,19 @@ impl Logic for CfgCompiler {
 
         // ---- sequencer ----
         if self.phase.q.val() == self.k_idle.val() {
+            // While idle the working registers load at every edge (their values matter only
+            // from a start on), so `start`, which comes from the register block across the
+            // device, enables only `phase` and `busy_q`.
+            self.p.d.next = self.params.val();
+            self.div_idx.d.next = 0.into();
+            self.step.d.next = 0.into();
+            self.sub.d.next = 0.into();
+            self.quo.d.next = self.k_recip_num.val();
+            self.rem.d.next = 0.into();
+            self.den.d.next = self.ext_rtt.o.val();
             if self.start.val() {
-                self.p.d.next = self.params.val();
                 self.phase.d.next = self.k_div.val();
                 self.busy_q.d.next = true;
-                self.div_idx.d.next = 0.into();
-                self.step.d.next = 0.into();
-                self.sub.d.next = 0.into();
-                self.quo.d.next = self.k_recip_num.val();
-                self.rem.d.next = 0.into();
-                self.den.d.next = self.ext_rtt.o.val();
             }
         } else if self.phase.q.val() == self.k_div.val() {
             self.quo.d.next = self.quo_next.val();

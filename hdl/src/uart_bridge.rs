@@ -124,6 +124,10 @@ pub struct UartBridge {
     rx_cnt: DFF<Bits<DIV_W>>,
     rx_bit: DFF<Bits<4>>,
     sr: DFF<Bits<32>>,
+    /// A byte was received at the last edge (`rx_done`, registered; `sr` holds it).
+    rx_done_q: DFF<Bit>,
+    /// A bad stop bit was seen at the last edge (`rx_ferr`, registered).
+    rx_ferr_q: DFF<Bit>,
     // ---- parser and master ----
     state: DFF<Bits<2>>,
     is_write: DFF<Bit>,
@@ -250,6 +254,8 @@ impl UartBridge {
             rx_cnt: Default::default(),
             rx_bit: Default::default(),
             sr: Default::default(),
+            rx_done_q: Default::default(),
+            rx_ferr_q: Default::default(),
             state: Default::default(),
             is_write: Default::default(),
             idx: Default::default(),
@@ -327,8 +333,8 @@ impl Logic for UartBridge {
         dff_setup!(
             self, clock, rx_n1, rx_n2, rx_busy, rx_brk, rx_cnt, rx_bit, sr, state, is_write, idx,
             chk, addr, addr_bad, wdata, wstrb, idle_cnt, awvalid, wvalid, bready, arvalid, rready,
-            b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata, resp_idx, tx_chk, tx_busy,
-            tx_cnt, tx_bit, tx_sr, txd_n
+            rx_done_q, rx_ferr_q, b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata,
+            resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
         );
         // ---- outputs (all from flip-flops) ----
         self.txd.next = !self.txd_n.q.val();
@@ -393,6 +399,12 @@ impl Logic for UartBridge {
             }
         }
 
+        // The receiver's byte and frame error, registered: the parser acts on them a cycle
+        // after the stop bit's middle (`sr` does not move before the next data bit), so the
+        // bit-period compare does not run through the parser.
+        self.rx_done_q.d.next = self.rx_done.val();
+        self.rx_ferr_q.d.next = self.rx_ferr.val();
+
         // ---- frame parser and AXI4-Lite master ----
         self.err_q.d.next = false;
         self.last_idx.next = self.k_idx2.val();
@@ -409,7 +421,7 @@ impl Logic for UartBridge {
         self.rdata_in_q.d.next = self.m_axil_rdata.val();
         self.bus_done.next = self.b_hit_q.q.val() | self.r_hit_q.q.val();
         if self.state.q.val() == self.k_st_idle.val() {
-            if self.rx_done.val() {
+            if self.rx_done_q.q.val() {
                 if (self.rx_byte.val() == self.k_op_read.val())
                     | (self.rx_byte.val() == self.k_op_write.val())
                 {
@@ -422,15 +434,15 @@ impl Logic for UartBridge {
                     self.err_q.d.next = true;
                 }
             }
-            if self.rx_ferr.val() {
+            if self.rx_ferr_q.q.val() {
                 self.err_q.d.next = true;
             }
         } else if self.state.q.val() == self.k_st_recv.val() {
             self.idle_cnt.d.next = self.idle_cnt.q.val() + self.k_one_to.val();
-            if self.rx_ferr.val() | (self.idle_cnt.q.val() == self.k_timeout_m1.val()) {
+            if self.rx_ferr_q.q.val() | (self.idle_cnt.q.val() == self.k_timeout_m1.val()) {
                 self.state.d.next = self.k_st_idle.val();
                 self.err_q.d.next = true;
-            } else if self.rx_done.val() {
+            } else if self.rx_done_q.q.val() {
                 self.idle_cnt.d.next = self.k_zero_to.val();
                 self.chk.d.next = self.chk.q.val() ^ self.rx_byte.val();
                 self.idx.d.next = self.idx.q.val() + self.k_one3.val();
@@ -466,7 +478,7 @@ impl Logic for UartBridge {
                 }
             }
         } else {
-            if self.rx_done.val() | self.rx_ferr.val() {
+            if self.rx_done_q.q.val() | self.rx_ferr_q.q.val() {
                 self.err_q.d.next = true;
             }
         }
@@ -568,6 +580,8 @@ impl Logic for UartBridge {
             self.arvalid.d.next = false;
             self.rready.d.next = false;
             self.b_hit_q.d.next = false;
+            self.rx_done_q.d.next = false;
+            self.rx_ferr_q.d.next = false;
             self.r_hit_q.d.next = false;
             self.err_q.d.next = false;
             self.tx_busy.d.next = false;
