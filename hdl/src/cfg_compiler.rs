@@ -186,6 +186,9 @@ pub struct CfgCompiler {
     /// The table's last entry is in its last sub-cycle: `step` is 127 and `sub` was
     /// `TBL_PERIOD - 2` at the edge before (a register, as `div_end_q`).
     tbl_end_q: DFF<Bit>,
+    /// The commit comes at the next edge: `tbl_end_q` in `TABLE_HI` (the same compare, its
+    /// own register, since it enables all of `rp_q` and `np_q`).
+    commit_q: DFF<Bit>,
     k_one_sub: Constant<Bits<2>>,
     k_zero_sub: Constant<Bits<2>>,
     ext_c: ZeroExt<G_W, POW_W>,
@@ -285,6 +288,7 @@ impl Default for CfgCompiler {
             k_pre_last_sub: Constant::new(((TBL_PERIOD - 2) as u64).into()),
             div_end_q: Default::default(),
             tbl_end_q: Default::default(),
+            commit_q: Default::default(),
             k_one_sub: Constant::new(1.into()),
             k_zero_sub: Constant::new(0.into()),
             ext_c: Default::default(),
@@ -365,6 +369,7 @@ impl Logic for CfgCompiler {
             mul_b,
             div_end_q,
             tbl_end_q,
+            commit_q,
             tbl_we_q,
             tbl_addr_q,
             tbl_data_q,
@@ -504,33 +509,36 @@ impl Logic for CfgCompiler {
                 } else {
                     self.phase.d.next = self.k_idle.val();
                     self.busy_q.d.next = false;
-                    // ---- commit ----
-                    self.rp_q.d.next.p_alpha = self.p.q.val().rtt;
-                    self.rp_q.d.next.p_dec = self.p.q.val().monitor;
-                    self.rp_q.d.next.p_inc = self.p.q.val().time_reset;
-                    self.rp_q.d.next.recip_alpha = self.recip_alpha.q.val();
-                    self.rp_q.d.next.recip_inc = self.recip_inc.q.val();
-                    self.rp_q.d.next.max_rate = self.max_q8_r.q.val();
-                    self.rp_q.d.next.ai_rate = self.ext_ai.o.val() << 8;
-                    self.rp_q.d.next.hai_rate = self.ext_hai.o.val() << 8;
-                    self.rp_q.d.next.min_rate = self.ext_min.o.val() << 8;
-                    self.rp_q.d.next.first_rate = self.first_q8_r.q.val();
-                    self.rp_q.d.next.alpha_init = self.ext_ainit.o.val() << 10;
-                    self.rp_q.d.next.g = self.p.q.val().g;
-                    self.rp_q.d.next.cut_shift = self.ext_gd.o.val() + self.k_ten.val();
-                    self.rp_q.d.next.max_cut_q16 = self.max_cut.q.val();
-                    self.rp_q.d.next.threshold = self.p.q.val().threshold;
-                    self.rp_q.d.next.byte_reset = self.p.q.val().byte_reset;
-                    self.rp_q.d.next.clamp_tgt_rate = self.p.q.val().clamp_tgt_rate;
-                    self.rp_q.d.next.clamp_after_t = self.p.q.val().clamp_after_t;
-                    self.rp_q.d.next.recip_ai = self.recip_ai.q.val();
-                    self.rp_q.d.next.recip_hai = self.recip_hai.q.val();
-                    self.np_q.d.next.no_limit = self.p.q.val().cnp_gap == self.k_zero_rem.val();
-                    self.np_q.d.next.per_port = self.p.q.val().per_port;
-                    self.np_q.d.next.dscp = self.p.q.val().dscp;
-                    self.np_q.d.next.prio = self.p.q.val().prio;
                 }
             }
+        }
+        // ---- commit: the last table entry's last sub-cycle in TABLE_HI (`commit_q`, a
+        // register, so the enable of the ~370 configuration flip-flops starts at one) ----
+        if self.commit_q.q.val() {
+            self.rp_q.d.next.p_alpha = self.p.q.val().rtt;
+            self.rp_q.d.next.p_dec = self.p.q.val().monitor;
+            self.rp_q.d.next.p_inc = self.p.q.val().time_reset;
+            self.rp_q.d.next.recip_alpha = self.recip_alpha.q.val();
+            self.rp_q.d.next.recip_inc = self.recip_inc.q.val();
+            self.rp_q.d.next.max_rate = self.max_q8_r.q.val();
+            self.rp_q.d.next.ai_rate = self.ext_ai.o.val() << 8;
+            self.rp_q.d.next.hai_rate = self.ext_hai.o.val() << 8;
+            self.rp_q.d.next.min_rate = self.ext_min.o.val() << 8;
+            self.rp_q.d.next.first_rate = self.first_q8_r.q.val();
+            self.rp_q.d.next.alpha_init = self.ext_ainit.o.val() << 10;
+            self.rp_q.d.next.g = self.p.q.val().g;
+            self.rp_q.d.next.cut_shift = self.ext_gd.o.val() + self.k_ten.val();
+            self.rp_q.d.next.max_cut_q16 = self.max_cut.q.val();
+            self.rp_q.d.next.threshold = self.p.q.val().threshold;
+            self.rp_q.d.next.byte_reset = self.p.q.val().byte_reset;
+            self.rp_q.d.next.clamp_tgt_rate = self.p.q.val().clamp_tgt_rate;
+            self.rp_q.d.next.clamp_after_t = self.p.q.val().clamp_after_t;
+            self.rp_q.d.next.recip_ai = self.recip_ai.q.val();
+            self.rp_q.d.next.recip_hai = self.recip_hai.q.val();
+            self.np_q.d.next.no_limit = self.p.q.val().cnp_gap == self.k_zero_rem.val();
+            self.np_q.d.next.per_port = self.p.q.val().per_port;
+            self.np_q.d.next.dscp = self.p.q.val().dscp;
+            self.np_q.d.next.prio = self.p.q.val().prio;
         }
         if self.reset.val() {
             self.phase.d.next = self.k_idle.val();
@@ -554,10 +562,14 @@ impl Logic for CfgCompiler {
             & (self.step.q.val() == self.k_pre_last_step_div.val());
         self.tbl_end_q.d.next = (self.sub.q.val() == self.k_pre_last_sub.val())
             & (self.step.q.val() == self.k_last_step_tbl.val());
+        self.commit_q.d.next = (self.phase.q.val() == self.k_hi.val())
+            & (self.sub.q.val() == self.k_pre_last_sub.val())
+            & (self.step.q.val() == self.k_last_step_tbl.val());
         if self.reset.val() {
             self.tbl_we_q.d.next = false;
             self.div_end_q.d.next = false;
             self.tbl_end_q.d.next = false;
+            self.commit_q.d.next = false;
         }
         self.tbl_we.next = self.tbl_we_q.q.val();
         self.tbl_addr.next = self.tbl_addr_q.q.val();
