@@ -20,12 +20,22 @@
 //! one cycle; this block is for a design that runs in real time (the board top).
 //!
 //! Timing: the microsecond tick and each radix's wrap are registers (`tick`, `*_wrap`),
-//! computed a cycle ahead from the counters' next values, so the enables and resets of the
-//! counters (which drive `now` into both units) start at flip-flops. In the first routed
-//! 1024-QP board build (d2759a8) the tick's compare drove the enables of `now` (-2.83 ns)
-//! and the CNP radix's wrap compare its reset (-3.68 ns, the critical path). The periods
-//! and `clock_mhz` are read when the flags are computed, so they must be steady from the
-//! `restart` on (the register block changes them at an apply, well before its restart).
+//! computed a cycle ahead, so the enables and resets of the counters (which drive `now` into
+//! both units) start at flip-flops. In the first routed 1024-QP board build (d2759a8) the
+//! tick's compare drove the enables of `now` (-2.83 ns) and the CNP radix's wrap compare its
+//! reset (-3.68 ns). The flags were then computed from the counters' next values
+//! (`(r_next + 1) == period`: an adder and a compare behind the counter's own mux, the
+//! board's critical path at efb0ab0, -1.29 ns); now no flag has an adder in front of it:
+//!
+//! - a counter that does not move keeps its flag (`wrap` changes only with a tick);
+//! - a counter that steps from `r` to `r + 1` wraps next when `r == period - 2`, an equality
+//!   against a register that holds `period - 2` (`*_pm2`, `clock_pm2`);
+//! - a counter that restarts at 0 (restart, reset or its own wrap) wraps next when
+//!   `period == 1`.
+//!
+//! The periods and `clock_mhz` are read when the flags are computed and through the
+//! `- 2` registers a cycle later, so they must be steady from the `restart` on (the register
+//! block changes them at an apply, before its restart).
 
 use crate::core_top::CnpTimeWord;
 use crate::dcqcn_rp::state::TimeWord;
@@ -72,15 +82,18 @@ pub struct Timebase {
     d_wrap: DFF<Bit>,
     i_wrap: DFF<Bit>,
     c_wrap: DFF<Bit>,
+    /// `clock_mhz - 2`, for the tick's compare.
+    clock_pm2: DFF<Bits<SUB_W>>,
+    /// Each period less two, for the wrap compares.
+    a_pm2: DFF<Bits<REM_W>>,
+    d_pm2: DFF<Bits<REM_W>>,
+    i_pm2: DFF<Bits<REM_W>>,
+    c_pm2: DFF<Bits<REM_W>>,
     one_sub: Constant<Bits<SUB_W>>,
+    two_sub: Constant<Bits<SUB_W>>,
     one_rem: Constant<Bits<REM_W>>,
+    two_rem: Constant<Bits<REM_W>>,
     one_epoch: Constant<Bits<EPOCH_W>>,
-    /// The counters' next values (what the registers load).
-    sub_n: Signal<Local, Bits<SUB_W>>,
-    a_rn: Signal<Local, Bits<REM_W>>,
-    d_rn: Signal<Local, Bits<REM_W>>,
-    i_rn: Signal<Local, Bits<REM_W>>,
-    c_rn: Signal<Local, Bits<REM_W>>,
 }
 
 impl Default for Timebase {
@@ -110,14 +123,16 @@ impl Default for Timebase {
             d_wrap: Default::default(),
             i_wrap: Default::default(),
             c_wrap: Default::default(),
+            clock_pm2: Default::default(),
+            a_pm2: Default::default(),
+            d_pm2: Default::default(),
+            i_pm2: Default::default(),
+            c_pm2: Default::default(),
             one_sub: Constant::new(1.into()),
+            two_sub: Constant::new(2.into()),
             one_rem: Constant::new(1.into()),
+            two_rem: Constant::new(2.into()),
             one_epoch: Constant::new(1.into()),
-            sub_n: Default::default(),
-            a_rn: Default::default(),
-            d_rn: Default::default(),
-            i_rn: Default::default(),
-            c_rn: Default::default(),
         }
     }
 }
@@ -127,62 +142,87 @@ impl Logic for Timebase {
     fn update(&mut self) {
         dff_setup!(
             self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, a_wrap, d_wrap, i_wrap,
-            c_wrap
+            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2
         );
         // ---- cycle within the microsecond ----
-        self.sub_n.next = self.sub.q.val() + self.one_sub.val();
+        self.sub.d.next = self.sub.q.val() + self.one_sub.val();
         if self.tick.q.val() {
-            self.sub_n.next = 0.into();
+            self.sub.d.next = 0.into();
         }
-        // ---- one radix per period: rem counts microseconds, epoch counts periods ----
-        self.a_rn.next = self.a_r.q.val();
-        self.d_rn.next = self.d_r.q.val();
-        self.i_rn.next = self.i_r.q.val();
-        self.c_rn.next = self.c_r.q.val();
+        // ---- one radix per period: rem counts microseconds, epoch counts periods (each
+        // register holds its value unless a tick moves it) ----
         if self.tick.q.val() {
-            self.a_rn.next = self.a_r.q.val() + self.one_rem.val();
+            self.a_r.d.next = self.a_r.q.val() + self.one_rem.val();
             if self.a_wrap.q.val() {
-                self.a_rn.next = 0.into();
+                self.a_r.d.next = 0.into();
                 self.a_e.d.next = self.a_e.q.val() + self.one_epoch.val();
             }
-            self.d_rn.next = self.d_r.q.val() + self.one_rem.val();
+            self.d_r.d.next = self.d_r.q.val() + self.one_rem.val();
             if self.d_wrap.q.val() {
-                self.d_rn.next = 0.into();
+                self.d_r.d.next = 0.into();
                 self.d_e.d.next = self.d_e.q.val() + self.one_epoch.val();
             }
-            self.i_rn.next = self.i_r.q.val() + self.one_rem.val();
+            self.i_r.d.next = self.i_r.q.val() + self.one_rem.val();
             if self.i_wrap.q.val() {
-                self.i_rn.next = 0.into();
+                self.i_r.d.next = 0.into();
                 self.i_e.d.next = self.i_e.q.val() + self.one_epoch.val();
             }
-            self.c_rn.next = self.c_r.q.val() + self.one_rem.val();
+            self.c_r.d.next = self.c_r.q.val() + self.one_rem.val();
             if self.c_wrap.q.val() {
-                self.c_rn.next = 0.into();
+                self.c_r.d.next = 0.into();
                 self.c_e.d.next = self.c_e.q.val() + self.one_epoch.val();
             }
         }
         if self.reset.val() | self.restart.val() {
-            self.sub_n.next = 0.into();
+            self.sub.d.next = 0.into();
             self.a_e.d.next = 0.into();
-            self.a_rn.next = 0.into();
+            self.a_r.d.next = 0.into();
             self.d_e.d.next = 0.into();
-            self.d_rn.next = 0.into();
+            self.d_r.d.next = 0.into();
             self.i_e.d.next = 0.into();
-            self.i_rn.next = 0.into();
+            self.i_r.d.next = 0.into();
             self.c_e.d.next = 0.into();
-            self.c_rn.next = 0.into();
+            self.c_r.d.next = 0.into();
         }
-        self.sub.d.next = self.sub_n.val();
-        self.a_r.d.next = self.a_rn.val();
-        self.d_r.d.next = self.d_rn.val();
-        self.i_r.d.next = self.i_rn.val();
-        self.c_r.d.next = self.c_rn.val();
-        // ---- the flags for the next cycle, from the next values ----
-        self.tick.d.next = (self.sub_n.val() + self.one_sub.val()) == self.clock_mhz.val();
-        self.a_wrap.d.next = (self.a_rn.val() + self.one_rem.val()) == self.p_alpha.val();
-        self.d_wrap.d.next = (self.d_rn.val() + self.one_rem.val()) == self.p_dec.val();
-        self.i_wrap.d.next = (self.i_rn.val() + self.one_rem.val()) == self.p_inc.val();
-        self.c_wrap.d.next = (self.c_rn.val() + self.one_rem.val()) == self.p_cnp.val();
+        // ---- the flags for the next cycle (see the module doc: no adder before a flag; a
+        // wrap flag holds its value when there is no tick) ----
+        self.clock_pm2.d.next = self.clock_mhz.val() - self.two_sub.val();
+        self.a_pm2.d.next = self.p_alpha.val() - self.two_rem.val();
+        self.d_pm2.d.next = self.p_dec.val() - self.two_rem.val();
+        self.i_pm2.d.next = self.p_inc.val() - self.two_rem.val();
+        self.c_pm2.d.next = self.p_cnp.val() - self.two_rem.val();
+        if self.tick.q.val() {
+            self.tick.d.next = self.clock_mhz.val() == self.one_sub.val();
+            if self.a_wrap.q.val() {
+                self.a_wrap.d.next = self.p_alpha.val() == self.one_rem.val();
+            } else {
+                self.a_wrap.d.next = self.a_r.q.val() == self.a_pm2.q.val();
+            }
+            if self.d_wrap.q.val() {
+                self.d_wrap.d.next = self.p_dec.val() == self.one_rem.val();
+            } else {
+                self.d_wrap.d.next = self.d_r.q.val() == self.d_pm2.q.val();
+            }
+            if self.i_wrap.q.val() {
+                self.i_wrap.d.next = self.p_inc.val() == self.one_rem.val();
+            } else {
+                self.i_wrap.d.next = self.i_r.q.val() == self.i_pm2.q.val();
+            }
+            if self.c_wrap.q.val() {
+                self.c_wrap.d.next = self.p_cnp.val() == self.one_rem.val();
+            } else {
+                self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
+            }
+        } else {
+            self.tick.d.next = self.sub.q.val() == self.clock_pm2.q.val();
+        }
+        if self.reset.val() | self.restart.val() {
+            self.tick.d.next = self.clock_mhz.val() == self.one_sub.val();
+            self.a_wrap.d.next = self.p_alpha.val() == self.one_rem.val();
+            self.d_wrap.d.next = self.p_dec.val() == self.one_rem.val();
+            self.i_wrap.d.next = self.p_inc.val() == self.one_rem.val();
+            self.c_wrap.d.next = self.p_cnp.val() == self.one_rem.val();
+        }
         self.now.next.sub = self.sub.q.val();
         self.now.next.a_e = self.a_e.q.val();
         self.now.next.a_r = self.a_r.q.val();
