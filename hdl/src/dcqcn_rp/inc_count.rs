@@ -35,14 +35,20 @@ use crate::pipe_mul::{PIPE_MUL_STAGES, PipeMul};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
-/// Bit length of a 31-bit two's complement value: `floor(log2 v) + 1` for `v > 0`, 0
-/// otherwise (golden: `bitlen`). A 5-level binary search.
+/// Bit length of a 31-bit two's complement value, in two parts: `pos` (`v > 0`) and
+/// `lg = floor(log2 v)` (for `v > 0`); the bit length (golden: `bitlen`) is `lg + 1` when
+/// `pos`, else 0. A 5-level binary search. The `+ 1` is left to the user: in the board
+/// build of efb0ab0 it was the carry chain at the end of the release-index path's edge 14
+/// (-0.94 ns); [`IncCount`] folds it into edge 15's adder.
 #[derive(LogicBlock)]
 pub struct BitLen {
     /// Value, two's complement.
     pub v: Signal<In, Bits<DIST_W>>,
-    /// Its bit length, 0..=30 (0 for `v <= 0`).
-    pub o: Signal<Out, Bits<BITLEN_W>>,
+    /// `v > 0`.
+    pub pos: Signal<Out, Bit>,
+    /// `floor(log2 v)`, 0..=29, when `pos` (for `v <= 0` it means nothing: the user
+    /// chooses by `pos`).
+    pub lg: Signal<Out, Bits<BITLEN_W>>,
     w16: Signal<Local, Bits<16>>,
     w8: Signal<Local, Bits<8>>,
     w4: Signal<Local, Bits<4>>,
@@ -57,15 +63,14 @@ pub struct BitLen {
     p2: Signal<Local, Bits<BITLEN_W>>,
     p1: Signal<Local, Bits<BITLEN_W>>,
     p0: Signal<Local, Bits<BITLEN_W>>,
-    lg: Signal<Local, Bits<BITLEN_W>>,
-    one: Constant<Bits<BITLEN_W>>,
 }
 
 impl Default for BitLen {
     fn default() -> Self {
         Self {
             v: Default::default(),
-            o: Default::default(),
+            pos: Default::default(),
+            lg: Default::default(),
             w16: Default::default(),
             w8: Default::default(),
             w4: Default::default(),
@@ -78,8 +83,6 @@ impl Default for BitLen {
             p2: Default::default(),
             p1: Default::default(),
             p0: Default::default(),
-            lg: Default::default(),
-            one: Constant::new(1.into()),
         }
     }
 }
@@ -119,12 +122,9 @@ impl Logic for BitLen {
         if self.w1.val() {
             self.p0.next = 1.into();
         }
+        self.pos.next = (!self.v.val().get_bit(30)) & self.v.val().any();
         self.lg.next =
             self.p4.val() | self.p3.val() | self.p2.val() | self.p1.val() | self.p0.val();
-        self.o.next = 0.into();
-        if (!self.v.val().get_bit(30)) & self.v.val().any() {
-            self.o.next = self.lg.val() + self.one.val();
-        }
     }
 }
 
@@ -181,7 +181,7 @@ pub const INC_COUNT_LAG: usize = 2 * PIPE_MUL_STAGES + 11;
 /// | 11 | `e0 - 1` clamped to 63, `s + g` |
 /// | 12 | `(d - s) >> (e0 - 1)` |
 /// | 13 | `d(e0) = (d(e0 - 1) + g) >> 1` (or `d` at the max) |
-/// | 14 | its bit length |
+/// | 14 | its bit length as `v > 0` and `floor(log2 v)` (the `+ 1` goes into edge 15), `e0 + 1` |
 /// | 15 | the release index |
 /// | 16 | each phase's count plus the index |
 /// | 17 | the counters |
@@ -292,9 +292,12 @@ pub struct IncCount {
     r13_e0: DFF<Bits<COUNT_W>>,
     r13_at_max: DFF<Bit>,
     r13_ph: DFF<Bits<PHASE_W>>,
-    // Edge 14.
-    r14_bl: DFF<Bits<BITLEN_W>>,
+    // Edge 14 (the bit length is `r14_lg + 1` when `r14_pos`, else 0).
+    r14_pos: DFF<Bit>,
+    r14_lg: DFF<Bits<BITLEN_W>>,
     r14_e0: DFF<Bits<COUNT_W>>,
+    /// `e0 + 1`, so that edge 15 adds the bit length `lg + 1` as `(e0 + 1) + lg`.
+    r14_e0p1: DFF<Bits<COUNT_W>>,
     r14_at_max: DFF<Bit>,
     r14_ph: DFF<Bits<PHASE_W>>,
     // Edge 15.
@@ -320,7 +323,7 @@ pub struct IncCount {
     ext_s31b: ZeroExt<RATE_W, DIST_W>,
     ext_g31: ZeroExt<RATE_W, DIST_W>,
     ext_inc: ZeroExt<2, COUNT_W>,
-    ext_bl: ZeroExt<BITLEN_W, COUNT_W>,
+    ext_lg: ZeroExt<BITLEN_W, COUNT_W>,
     ext_idx: ZeroExt<COUNT_W, EVENTS_W>,
     ext_add_fr: ZeroExt<EVENTS_W, COUNTER_W>,
     ext_add_ai: ZeroExt<EVENTS_W, COUNTER_W>,
@@ -431,8 +434,10 @@ impl Default for IncCount {
             r13_e0: Default::default(),
             r13_at_max: Default::default(),
             r13_ph: Default::default(),
-            r14_bl: Default::default(),
+            r14_pos: Default::default(),
+            r14_lg: Default::default(),
             r14_e0: Default::default(),
+            r14_e0p1: Default::default(),
             r14_at_max: Default::default(),
             r14_ph: Default::default(),
             r15_idx: Default::default(),
@@ -453,7 +458,7 @@ impl Default for IncCount {
             ext_s31b: Default::default(),
             ext_g31: Default::default(),
             ext_inc: Default::default(),
-            ext_bl: Default::default(),
+            ext_lg: Default::default(),
             ext_idx: Default::default(),
             ext_add_fr: Default::default(),
             ext_add_ai: Default::default(),
@@ -497,8 +502,8 @@ impl Logic for IncCount {
             m2, m3, m4, m5, m6, m7, m8, r8_r0, m9, r9_remf, r9_corr, r10_e0, r10_g, r10_s, r10_d,
             r10_dms, r10_at_max, r10_ph, r11_sh, r11_sg, r11_e0, r11_d, r11_dms, r11_at_max,
             r11_ph, r12_asr, r12_sg, r12_e0, r12_d, r12_at_max, r12_ph, r13_v, r13_e0, r13_at_max,
-            r13_ph, r14_bl, r14_e0, r14_at_max, r14_ph, r15_idx, r15_ph, r16_valid, r16_fr, r16_ai,
-            r16_hai, c_fr, c_ai, c_hai, flush
+            r13_ph, r14_pos, r14_lg, r14_e0, r14_e0p1, r14_at_max, r14_ph, r15_idx, r15_ph,
+            r16_valid, r16_fr, r16_ai, r16_hai, c_fr, c_ai, c_hai, flush
         );
 
         // ---- edge 0: the event's counts and its releasing run ----
@@ -644,18 +649,24 @@ impl Logic for IncCount {
 
         // ---- edge 14: the bit length ----
         self.bitlen.v.next = self.r13_v.q.val();
-        self.r14_bl.d.next = self.bitlen.o.val();
+        self.r14_pos.d.next = self.bitlen.pos.val();
+        self.r14_lg.d.next = self.bitlen.lg.val();
         self.r14_e0.d.next = self.r13_e0.q.val();
+        self.r14_e0p1.d.next = self.r13_e0.q.val() + self.one_c.val();
         self.r14_at_max.d.next = self.r13_at_max.q.val();
         self.r14_ph.d.next = self.r13_ph.q.val();
 
         // ---- edge 15: the release index ----
-        self.ext_bl.i.next = self.r14_bl.q.val();
-        self.idx.next = self.r14_e0.q.val() + self.ext_bl.o.val();
+        // `e0 + bitlen`, and at the max `max(1, bitlen)`, with `bitlen = lg + 1` or 0.
+        self.ext_lg.i.next = self.r14_lg.q.val();
+        self.idx.next = self.r14_e0.q.val();
+        if self.r14_pos.q.val() {
+            self.idx.next = self.r14_e0p1.q.val() + self.ext_lg.o.val();
+        }
         if self.r14_at_max.q.val() {
-            self.idx.next = self.ext_bl.o.val();
-            if !self.r14_bl.q.val().any() {
-                self.idx.next = 1.into();
+            self.idx.next = 1.into();
+            if self.r14_pos.q.val() {
+                self.idx.next = self.ext_lg.o.val() + self.one_c.val();
             }
         } else if self.r14_ph.q.val() == self.ph_fr.val() {
             self.idx.next = 1.into();
@@ -712,8 +723,9 @@ impl Logic for IncCount {
 mod tests {
     use super::*;
 
-    /// `BitLen` (rust-hdl's simulation of it) against `bitlen` of the value read as a
-    /// 31-bit two's complement number, at every power of two and its neighbours.
+    /// `BitLen` (rust-hdl's simulation of it; the bit length as its user forms it, `lg + 1`
+    /// when `pos`, else 0) against `bitlen` of the value read as a 31-bit two's complement
+    /// number, at every power of two and its neighbours.
     #[test]
     fn bitlen_matches_reference() {
         let mut b = BitLen::default();
@@ -733,7 +745,12 @@ mod tests {
             } else {
                 64 - signed.leading_zeros() as u64
             };
-            assert_eq!(b.o.val().to_u64(), want, "v = {v:#x}");
+            let got = if b.pos.val() {
+                b.lg.val().to_u64() + 1
+            } else {
+                0
+            };
+            assert_eq!(got, want, "v = {v:#x}");
         }
     }
 }
