@@ -332,6 +332,7 @@ fn top_bad_accesses_and_handshakes() {
     let ai = addr("rp_params", "rpg_ai_rate");
     let line = addr("global_params", "line_rate_mbps");
     let th = addr("rp_params", "rpg_threshold");
+    let line_now = Params::default().line_rate_mbps;
     let ops = vec![
         r(0xffc, both),                                    // unmapped read: DECERR
         w(0x7f0, 1, 0xf, addr_first),                      // unmapped write: DECERR
@@ -349,6 +350,11 @@ fn top_bad_accesses_and_handshakes() {
         w(addr("qp_window", "qp_cmd"), 3, 0xf, both),      // bad command: SLVERR
         w(addr("qp_window", "qp_mode_arg"), 3, 0xf, both), // bad mode: SLVERR
         w(addr("qp_window", "qp_rate_arg"), 0, 0xf, both), // zero rate: SLVERR
+        // The applied line rate bounds a QP's rate: one above is refused, equal is taken.
+        w(addr("qp_window", "qp_rate_arg"), line_now + 1, 0xf, both), // SLVERR
+        w(addr("qp_window", "qp_rate_arg"), line_now, 0xf, addr_first), // OKAY
+        w(addr("qp_window", "qp_sel"), QPS - 1, 0xf, both),           // the last QP: a query
+        w(addr("global_params", "ctrl"), 0, 0xf, both),               // no command: OKAY
         Op::Event(CoreEvent::Cnp { qpn: 3 }),
         Op::Event(CoreEvent::Cnp { qpn: 1 << 20 }),
         Op::Event(CoreEvent::Rx { qpn: 3, ecn: 3 }),
@@ -386,7 +392,7 @@ fn top_bad_accesses_and_handshakes() {
     }
     assert_eq!(
         (decerr, slverr),
-        (3, 11),
+        (3, 12),
         "the refusals the list means to make"
     );
 }
