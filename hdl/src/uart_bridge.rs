@@ -25,6 +25,7 @@
 //! AXI4-Lite slave, or simulated beside one, without a combinational path through it.
 
 use crate::axil_slave::{AXIL_ADDR_W, AXIL_DATA_W, AXIL_RESP_W, AXIL_STRB_W};
+use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// Op byte of a read request (`'R'`).
@@ -192,9 +193,8 @@ pub struct UartBridge {
     k_idx6: Constant<Bits<3>>,
     k_idx7: Constant<Bits<3>>,
     k_one3: Constant<Bits<3>>,
-    k_resp1: Constant<Bits<AXIL_RESP_W>>,
-    k_resp2: Constant<Bits<AXIL_RESP_W>>,
-    k_resp3: Constant<Bits<AXIL_RESP_W>>,
+    /// `resp_q` as a status byte: the AXI response code is the status (0..=3).
+    ext_resp: ZeroExt<AXIL_RESP_W, 8>,
     // ---- combinational ----
     rx_low: Signal<Local, Bit>,
     rx_done: Signal<Local, Bit>,
@@ -311,9 +311,7 @@ impl UartBridge {
             k_idx6: k(6),
             k_idx7: k(7),
             k_one3: k(1),
-            k_resp1: k(1),
-            k_resp2: k(2),
-            k_resp3: k(3),
+            ext_resp: Default::default(),
             rx_low: Default::default(),
             rx_done: Default::default(),
             rx_ferr: Default::default(),
@@ -420,6 +418,7 @@ impl Logic for UartBridge {
         }
         self.rdata_in_q.d.next = self.m_axil_rdata.val();
         self.bus_done.next = self.b_hit_q.q.val() | self.r_hit_q.q.val();
+        self.ext_resp.i.next = self.resp_q.q.val();
         if self.state.q.val() == self.k_st_idle.val() {
             if self.rx_done_q.q.val() {
                 if (self.rx_byte.val() == self.k_op_read.val())
@@ -495,16 +494,7 @@ impl Logic for UartBridge {
             }
             if self.bus_done.val() {
                 self.state.d.next = self.k_st_resp.val();
-                self.status.d.next = 0.into();
-                if self.resp_q.q.val() == self.k_resp1.val() {
-                    self.status.d.next = 1.into();
-                }
-                if self.resp_q.q.val() == self.k_resp2.val() {
-                    self.status.d.next = 2.into();
-                }
-                if self.resp_q.q.val() == self.k_resp3.val() {
-                    self.status.d.next = 3.into();
-                }
+                self.status.d.next = self.ext_resp.o.val();
             }
         }
         // A valid drops at the edge that takes it (the last word on each valid, so the

@@ -109,7 +109,8 @@ pub struct IncRun {
     pub rc: Signal<In, Bits<RATE_W>>,
     /// Rt before, Mb/s Q.8 (`<= max`).
     pub rt: Signal<In, Bits<RATE_W>>,
-    /// Max rate, Mb/s Q.8.
+    /// Max rate, Mb/s Q.8. A parameter: registered at the run's input (`max_q`), so it
+    /// must be steady from a cycle before an event enters until it leaves.
     pub max: Signal<In, Bits<RATE_W>>,
     /// Rc after, Mb/s Q.8 (may exceed `max` by 1 LSB when the QP releases).
     pub rc_o: Signal<Out, Bits<RATE_W>>,
@@ -252,6 +253,11 @@ pub struct IncRun {
     rt15: Signal<Local, Bits<RATE_W>>,
     r15_rc: DFF<Bits<RATE_W>>,
     r15_rt: DFF<Bits<RATE_W>>,
+    /// `max`, registered every cycle: the run's compares and sums with the max start at
+    /// this register beside them rather than at the parameter register, which feeds every
+    /// run of the update (in the board build of 24aed13 the route from it to a run's
+    /// register-5 compare was 6.67 ns of a 10.14 ns path).
+    max_q: DFF<Bits<RATE_W>>,
     q16: Constant<Bits<5>>,
     q8: Constant<Bits<5>>,
     q4: Constant<Bits<5>>,
@@ -391,6 +397,7 @@ impl Default for IncRun {
             rt15: Default::default(),
             r15_rc: Default::default(),
             r15_rt: Default::default(),
+            max_q: Default::default(),
             q16: Constant::new(16.into()),
             q8: Constant::new(8.into()),
             q4: Constant::new(4.into()),
@@ -470,8 +477,10 @@ impl Logic for IncRun {
             r14_rt,
             r14_rc,
             r15_rc,
-            r15_rt
+            r15_rt,
+            max_q
         );
+        self.max_q.d.next = self.max.val();
         // ---- registers 1..3: n * step; Rt against the max ----
         self.mul.clock.next = self.clock.val();
         self.mul.en.next = self.en.val();
@@ -482,7 +491,7 @@ impl Logic for IncRun {
             self.c1.d.next.step = self.step.val();
             self.c1.d.next.rt = self.rt.val();
             self.c1.d.next.rc = self.rc.val();
-            self.c1.d.next.at_max = self.rt.val() >= self.max.val();
+            self.c1.d.next.at_max = self.rt.val() >= self.max_q.q.val();
             self.c2.d.next = self.c1.q.val();
             self.c3.d.next = self.c2.q.val();
         }
@@ -492,7 +501,7 @@ impl Logic for IncRun {
         self.p_hi_unused.next = self.mul.p.val().get_bits::<15>(49);
         self.ext_p.i.next = self.p49.val();
         self.ext_rt50.i.next = self.c3.q.val().rt;
-        self.ext_max50.i.next = self.max.val();
+        self.ext_max50.i.next = self.max_q.q.val();
         self.ext_s50.i.next = self.c3.q.val().step;
         self.ext_rt31.i.next = self.c3.q.val().rt;
         self.ext_rc31.i.next = self.c3.q.val().rc;
@@ -655,7 +664,7 @@ impl Logic for IncRun {
         self.ext_r6.i.next = self.r13_r.q.val();
         self.asr_sat.v.next = self.r13_half.q.val();
         self.asr_sat.k.next = self.ext_r6.o.val();
-        self.rt_sel.next = self.max.val();
+        self.rt_sel.next = self.max_q.q.val();
         self.d_sel.next = self.asr_sat.o.val();
         if self.r13_at_max.q.val() {
             self.d_sel.next = self.r13_asr_fr.q.val();
@@ -886,7 +895,8 @@ pub struct IncSegment {
     pub ai: Signal<In, Bits<RATE_W>>,
     /// Hyper step, Mb/s Q.8.
     pub hai: Signal<In, Bits<RATE_W>>,
-    /// Max rate, Mb/s Q.8.
+    /// Max rate, Mb/s Q.8. A parameter: registered here and in each run (`max_q`), so it
+    /// must be steady from a cycle before an event enters until it leaves.
     pub max: Signal<In, Bits<RATE_W>>,
     /// Rc after.
     pub rc_o: Signal<Out, Bits<RATE_W>>,
@@ -935,6 +945,9 @@ pub struct IncSegment {
     side_b: Signal<Local, SegSide>,
     line_b: DelayLine<SegSide, 4>,
     p2: DFF<SegSide>,
+    /// `max`, registered every cycle, for the release compares beside the runs (as in
+    /// [`IncRun`]).
+    max_q: DFF<Bits<RATE_W>>,
     side_c: Signal<Local, SegSide>,
     line_c: DelayLine<SegSide, 4>,
     /// What waited beside the hyper run.
@@ -992,6 +1005,7 @@ impl Default for IncSegment {
             side_b: Default::default(),
             line_b: DelayLine::new(RUN_STAGES),
             p2: Default::default(),
+            max_q: Default::default(),
             side_c: Default::default(),
             line_c: DelayLine::new(RUN_STAGES),
             c: Default::default(),
@@ -1003,7 +1017,8 @@ impl Default for IncSegment {
 impl Logic for IncSegment {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_pa, s_pa_t, s_pa_k, s_pb, p1, p2);
+        dff_setup!(self, clock, s_pa, s_pa_t, s_pa_k, s_pb, p1, p2, max_q);
+        self.max_q.d.next = self.max.val();
         self.run_fr.clock.next = self.clock.val();
         self.run_ai.clock.next = self.clock.val();
         self.run_hai.clock.next = self.clock.val();
@@ -1055,7 +1070,7 @@ impl Logic for IncSegment {
         self.side_b.next.fr_rc = self.run_fr.rc_o.val();
         self.side_b.next.fr_rt = self.run_fr.rt_o.val();
         self.side_b.next.fr_rel =
-            self.line_a.q.val().n_fr.any() & (self.run_fr.rc_o.val() >= self.max.val());
+            self.line_a.q.val().n_fr.any() & (self.run_fr.rc_o.val() >= self.max_q.q.val());
         if self.en.val() {
             self.p1.d.next = self.side_b.val();
         }
@@ -1070,7 +1085,7 @@ impl Logic for IncSegment {
         self.side_c.next.ai_rc = self.run_ai.rc_o.val();
         self.side_c.next.ai_rt = self.run_ai.rt_o.val();
         self.side_c.next.ai_rel =
-            self.line_b.q.val().n_ai.any() & (self.run_ai.rc_o.val() >= self.max.val());
+            self.line_b.q.val().n_ai.any() & (self.run_ai.rc_o.val() >= self.max_q.q.val());
         if self.en.val() {
             self.p2.d.next = self.side_c.val();
         }
@@ -1089,7 +1104,7 @@ impl Logic for IncSegment {
         self.rel_fr.next = self.c.val().fr_rel;
         self.rel_ai.next = self.c.val().ai_rel;
         self.rel_hai.next =
-            (self.c.val().n_hai.any()) & (self.run_hai.rc_o.val() >= self.max.val());
+            (self.c.val().n_hai.any()) & (self.run_hai.rc_o.val() >= self.max_q.q.val());
         self.released.next = self.rel_fr.val() | self.rel_ai.val() | self.rel_hai.val();
         // Counts by phase, and the first run that released (for the counters only: off the
         // state path, in parallel with what follows the segment).
