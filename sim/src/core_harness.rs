@@ -74,6 +74,9 @@ pub struct GoldenCoreCycle {
     np: GoldenNpCycle,
     qps: u32,
     bad_qp: BadQpCounts,
+    /// Out-of-range events offered last cycle, per stream (cnp, tx, query, rx): the
+    /// hardware counts each a cycle after the event.
+    bad_last: [bool; 4],
     pins: CorePins,
 }
 
@@ -84,6 +87,7 @@ impl GoldenCoreCycle {
             np: GoldenNpCycle::new(p),
             qps: p.qps,
             bad_qp: BadQpCounts::default(),
+            bad_last: [false; 4],
             pins: CorePins::default(),
         }
     }
@@ -159,17 +163,25 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         self.np.clock();
         if pins.reset {
             self.bad_qp = BadQpCounts::default();
+            self.bad_last = [false; 4];
             return;
         }
-        let count = |c: &mut u64, q: Option<u32>, qps: u32| {
-            if q.is_some_and(|q| q >= qps) {
+        let b = &mut self.bad_qp;
+        for (c, hit) in [&mut b.cnp, &mut b.tx, &mut b.query, &mut b.rx]
+            .into_iter()
+            .zip(self.bad_last)
+        {
+            if hit {
                 *c = (*c + 1) & COUNTER_MASK;
             }
-        };
-        count(&mut self.bad_qp.cnp, pins.cnp, self.qps);
-        count(&mut self.bad_qp.tx, pins.tx.map(|t| t.0), self.qps);
-        count(&mut self.bad_qp.query, pins.query, self.qps);
-        count(&mut self.bad_qp.rx, pins.rx.map(|t| t.0), self.qps);
+        }
+        let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
+        self.bad_last = [
+            bad(pins.cnp),
+            bad(pins.tx.map(|t| t.0)),
+            bad(pins.query),
+            bad(pins.rx.map(|t| t.0)),
+        ];
     }
 }
 
