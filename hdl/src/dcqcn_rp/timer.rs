@@ -71,13 +71,16 @@ impl Logic for FiredSum {
 /// Two steps, one register apart (step A's A0 and A1): the candidates that depend on now
 /// and the period alone (now's epoch less one, its remainder less one, whether the
 /// remainder is zero, the period less one) are registered with now where `en` loads A0;
-/// in the next cycle the QP's `qp_sub` (from the state word, which arrives late in A0)
-/// is compared with now's cycle and the result is chosen from those registers. Before,
-/// the 32-bit decrement ran after the compare in A1, and A1's `h_eff` registers missed
-/// 100 MHz (d2759a8: -0.32 ns, 24 endpoints). `e`, `r` and `sub` repeat fields of
-/// `RpUpdate`'s `i_now` (same inputs, same enable): yosys merges them (a60aa0e grew by
-/// exactly the 201 candidate flip-flops), but the block could take them from `i_now`
-/// instead; left so, as the measured netlists were built from this form.
+/// in the next cycle the result is chosen from those registers by `late` (`now_sub <
+/// qp_sub`, which the caller registers in A0 from the forwarded word: a 10-bit compare
+/// into one flip-flop). Before, the 32-bit decrement ran after the compare in A1, and A1's
+/// `h_eff` registers missed 100 MHz (d2759a8: -0.32 ns, 24 endpoints); then the compare
+/// itself stayed in A1, and its result, one net to the choices of all three radices (yosys
+/// merges the three identical compares), was the board's critical path at 39bf67b
+/// (-0.09 ns: 3.2 ns of route into the compare, 4.6 ns out of it). `e` and `r` repeat
+/// fields of `RpUpdate`'s `i_now` (same inputs, same enable): yosys merges them (a60aa0e
+/// grew by exactly the 201 candidate flip-flops), but the block could take them from
+/// `i_now` instead; left so, as the measured netlists were built from this form.
 #[derive(LogicBlock)]
 pub struct RadixEff {
     /// Clock of the A0 registers.
@@ -88,12 +91,11 @@ pub struct RadixEff {
     pub now_e: Signal<In, Bits<EPOCH_W>>,
     /// Now, remainder in this timer's radix (A0's input).
     pub now_r: Signal<In, Bits<REM_W>>,
-    /// Now, cycle within the microsecond (A0's input).
-    pub now_sub: Signal<In, Bits<SUB_W>>,
     /// The timer's period, us (a parameter: constant while events are in flight).
     pub period: Signal<In, Bits<REM_W>>,
-    /// The QP's expiry cycle within a microsecond (A1: the event's registered word).
-    pub qp_sub: Signal<In, Bits<SUB_W>>,
+    /// Now's cycle within the microsecond is before the QP's expiry cycle (`now_sub <
+    /// qp_sub`), registered by the caller where `en` loads A0 (A1's input).
+    pub late: Signal<In, Bit>,
     /// Result epoch (A1, for the now registered at the last load).
     pub eff_e: Signal<Out, Bits<EPOCH_W>>,
     /// Result remainder (A1).
@@ -107,8 +109,6 @@ pub struct RadixEff {
     rz: DFF<Bit>,
     /// A0: the period less one (the remainder a microsecond before a zero remainder).
     pm1: DFF<Bits<REM_W>>,
-    /// A0: now's cycle within the microsecond.
-    sub: DFF<Bits<SUB_W>>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
 }
@@ -120,9 +120,8 @@ impl Default for RadixEff {
             en: Default::default(),
             now_e: Default::default(),
             now_r: Default::default(),
-            now_sub: Default::default(),
             period: Default::default(),
-            qp_sub: Default::default(),
+            late: Default::default(),
             eff_e: Default::default(),
             eff_r: Default::default(),
             e: Default::default(),
@@ -131,7 +130,6 @@ impl Default for RadixEff {
             rm1: Default::default(),
             rz: Default::default(),
             pm1: Default::default(),
-            sub: Default::default(),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
         }
@@ -141,7 +139,7 @@ impl Default for RadixEff {
 impl Logic for RadixEff {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, e, em1, r, rm1, rz, pm1, sub);
+        dff_setup!(self, clock, e, em1, r, rm1, rz, pm1);
         if self.en.val() {
             self.e.d.next = self.now_e.val();
             self.em1.d.next = self.now_e.val() - self.one_e.val();
@@ -149,11 +147,10 @@ impl Logic for RadixEff {
             self.rm1.d.next = self.now_r.val() - self.one_r.val();
             self.rz.d.next = !self.now_r.val().any();
             self.pm1.d.next = self.period.val() - self.one_r.val();
-            self.sub.d.next = self.now_sub.val();
         }
         self.eff_e.next = self.e.q.val();
         self.eff_r.next = self.r.q.val();
-        if self.sub.q.val() < self.qp_sub.val() {
+        if self.late.val() {
             if self.rz.q.val() {
                 self.eff_e.next = self.em1.q.val();
                 self.eff_r.next = self.pm1.q.val();

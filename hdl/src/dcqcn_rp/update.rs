@@ -15,8 +15,8 @@
 //!
 //! | steps | work | registered at the end |
 //! |---|---|---|
-//! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle; beside them each `RadixEff`'s candidates from now and the period) | `i_*`, `eff_*` |
-//! | A1 | now in each timer's radix (`RadixEff`: a compare of the QP's cycle within the microsecond and a choice among candidates registered in A0), the increase radix a microsecond before the cut, alpha's first expiry's product in two partial products (alpha's low 18 bits, one DSP; its high 3 bits), `1024 - g` registered beside them | `h_*` |
+//! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle; beside them each `RadixEff`'s candidates from now and the period, and the compare of now's cycle with the QP's, `i_late`) | `i_*`, `eff_*` |
+//! | A1 | now in each timer's radix (`RadixEff`: a choice among candidates registered in A0, by `i_late`), the increase radix a microsecond before the cut, alpha's first expiry's product in two partial products (alpha's low 18 bits, one DSP; its high 3 bits), `1024 - g` registered beside them | `h_*` |
 //! | A2 | the four expiry counts' epoch differences and remainder comparisons; the partial products' sum (`alpha * (1024 - g) >> 10`) | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `m_t1` |
 //! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts; alpha's first expiry `t1` (`+ g` when the alpha timer's CNP flag is set) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
 //! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 9 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
@@ -348,6 +348,9 @@ pub struct RpUpdate {
     // A0: the inputs, registered (the forwarded word arrives late in its cycle).
     i_old: DFF<QpWord>,
     i_now: DFF<TimeWord>,
+    /// Now's cycle within the microsecond is before the QP's expiry cycle (each
+    /// `RadixEff`'s choice in A1), compared in A0 from the forwarded word.
+    i_late: DFF<Bit>,
     i_ev: DFF<EvWord>,
     // A1: now in each radix, the increase radix a microsecond before the cut, alpha's
     // product; the inputs beside them.
@@ -740,6 +743,7 @@ impl Default for RpUpdate {
             hi_val1: Default::default(),
             i_old: Default::default(),
             i_now: Default::default(),
+            i_late: Default::default(),
             i_ev: Default::default(),
             h_old: Default::default(),
             h_now: Default::default(),
@@ -1000,6 +1004,7 @@ impl Logic for RpUpdate {
             k2_q,
             i_old,
             i_now,
+            i_late,
             i_ev,
             h_old,
             h_now,
@@ -1093,6 +1098,7 @@ impl Logic for RpUpdate {
         if self.en.val() {
             self.i_old.d.next = self.old.val();
             self.i_now.d.next = self.now.val();
+            self.i_late.d.next = self.now.val().sub < self.old.val().sub;
             self.i_ev.d.next.kind = self.kind.val();
             self.i_ev.d.next.bytes = self.bytes.val();
             self.i_ev.d.next.ctl_mode = self.ctl_mode.val();
@@ -1104,22 +1110,19 @@ impl Logic for RpUpdate {
         self.eff_a.en.next = self.en.val();
         self.eff_a.now_e.next = self.now.val().a_e;
         self.eff_a.now_r.next = self.now.val().a_r;
-        self.eff_a.now_sub.next = self.now.val().sub;
-        self.eff_a.qp_sub.next = self.i_old.q.val().sub;
+        self.eff_a.late.next = self.i_late.q.val();
         self.eff_a.period.next = self.cfg.val().p_alpha;
         self.eff_d.clock.next = self.clock.val();
         self.eff_d.en.next = self.en.val();
         self.eff_d.now_e.next = self.now.val().d_e;
         self.eff_d.now_r.next = self.now.val().d_r;
-        self.eff_d.now_sub.next = self.now.val().sub;
-        self.eff_d.qp_sub.next = self.i_old.q.val().sub;
+        self.eff_d.late.next = self.i_late.q.val();
         self.eff_d.period.next = self.cfg.val().p_dec;
         self.eff_i.clock.next = self.clock.val();
         self.eff_i.en.next = self.en.val();
         self.eff_i.now_e.next = self.now.val().i_e;
         self.eff_i.now_r.next = self.now.val().i_r;
-        self.eff_i.now_sub.next = self.now.val().sub;
-        self.eff_i.qp_sub.next = self.i_old.q.val().sub;
+        self.eff_i.late.next = self.i_late.q.val();
         self.eff_i.period.next = self.cfg.val().p_inc;
         self.eff.next.sub = self.i_now.q.val().sub;
         self.eff.next.a_e = self.eff_a.eff_e.val();
