@@ -93,6 +93,8 @@ pub struct Timebase {
     two_sub: Constant<Bits<SUB_W>>,
     one_rem: Constant<Bits<REM_W>>,
     two_rem: Constant<Bits<REM_W>>,
+    /// Every counter starts again at 0 next cycle (`reset` or `restart`).
+    again: Signal<Local, Bit>,
     one_epoch: Constant<Bits<EPOCH_W>>,
 }
 
@@ -132,6 +134,7 @@ impl Default for Timebase {
             two_sub: Constant::new(2.into()),
             one_rem: Constant::new(1.into()),
             two_rem: Constant::new(2.into()),
+            again: Default::default(),
             one_epoch: Constant::new(1.into()),
         }
     }
@@ -191,36 +194,29 @@ impl Logic for Timebase {
         self.d_pm2.d.next = self.p_dec.val() - self.two_rem.val();
         self.i_pm2.d.next = self.p_inc.val() - self.two_rem.val();
         self.c_pm2.d.next = self.p_cnp.val() - self.two_rem.val();
-        if self.tick.q.val() {
+        // Each flag is written once per case: its counter steps (the equality with the
+        // `- 2` register), then starts again at 0 (`period == 1`).
+        self.again.next = self.reset.val() | self.restart.val();
+        self.tick.d.next = self.sub.q.val() == self.clock_pm2.q.val();
+        if self.again.val() | self.tick.q.val() {
             self.tick.d.next = self.clock_mhz.val() == self.one_sub.val();
-            if self.a_wrap.q.val() {
-                self.a_wrap.d.next = self.p_alpha.val() == self.one_rem.val();
-            } else {
-                self.a_wrap.d.next = self.a_r.q.val() == self.a_pm2.q.val();
-            }
-            if self.d_wrap.q.val() {
-                self.d_wrap.d.next = self.p_dec.val() == self.one_rem.val();
-            } else {
-                self.d_wrap.d.next = self.d_r.q.val() == self.d_pm2.q.val();
-            }
-            if self.i_wrap.q.val() {
-                self.i_wrap.d.next = self.p_inc.val() == self.one_rem.val();
-            } else {
-                self.i_wrap.d.next = self.i_r.q.val() == self.i_pm2.q.val();
-            }
-            if self.c_wrap.q.val() {
-                self.c_wrap.d.next = self.p_cnp.val() == self.one_rem.val();
-            } else {
-                self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
-            }
-        } else {
-            self.tick.d.next = self.sub.q.val() == self.clock_pm2.q.val();
         }
-        if self.reset.val() | self.restart.val() {
-            self.tick.d.next = self.clock_mhz.val() == self.one_sub.val();
+        if self.tick.q.val() {
+            self.a_wrap.d.next = self.a_r.q.val() == self.a_pm2.q.val();
+            self.d_wrap.d.next = self.d_r.q.val() == self.d_pm2.q.val();
+            self.i_wrap.d.next = self.i_r.q.val() == self.i_pm2.q.val();
+            self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
+        }
+        if self.again.val() | (self.tick.q.val() & self.a_wrap.q.val()) {
             self.a_wrap.d.next = self.p_alpha.val() == self.one_rem.val();
+        }
+        if self.again.val() | (self.tick.q.val() & self.d_wrap.q.val()) {
             self.d_wrap.d.next = self.p_dec.val() == self.one_rem.val();
+        }
+        if self.again.val() | (self.tick.q.val() & self.i_wrap.q.val()) {
             self.i_wrap.d.next = self.p_inc.val() == self.one_rem.val();
+        }
+        if self.again.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
             self.c_wrap.d.next = self.p_cnp.val() == self.one_rem.val();
         }
         self.now.next.sub = self.sub.q.val();

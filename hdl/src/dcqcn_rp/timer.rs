@@ -75,8 +75,8 @@ impl Logic for FiredSum {
 /// qp_sub`, which the caller registers in A0 from the forwarded word: a 10-bit compare
 /// into one flip-flop). Before, the 32-bit decrement ran after the compare in A1, and A1's
 /// `h_eff` registers missed 100 MHz (d2759a8: -0.32 ns, 24 endpoints); then the compare
-/// itself stayed in A1, and its result, one net to the choices of all three radices (yosys
-/// merges the three identical compares), was the board's critical path at 39bf67b
+/// itself stayed in A1 and its result drove the choices (the three units' compares are
+/// identical, so yosys may merge them into one net), the board's critical path at 39bf67b
 /// (-0.09 ns: 3.2 ns of route into the compare, 4.6 ns out of it). `e` and `r` repeat
 /// fields of `RpUpdate`'s `i_now` (same inputs, same enable): yosys merges them (a60aa0e
 /// grew by exactly the 201 candidate flip-flops), but the block could take them from
