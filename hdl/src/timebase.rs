@@ -31,11 +31,15 @@
 //! - a counter that steps from `r` to `r + 1` wraps next when `r == period - 2`, an equality
 //!   against a register that holds `period - 2` (`*_pm2`, `clock_pm2`);
 //! - a counter that restarts at 0 (restart, reset or its own wrap) wraps next when
-//!   `period == 1`.
+//!   `period == 1`, a register too (`*_is1`, `clock_is1`).
 //!
-//! The periods and `clock_mhz` are read when the flags are computed and through the
-//! `- 2` registers a cycle later, so they must be steady from the `restart` on (the register
-//! block changes them at an apply, before its restart).
+//! The periods and `clock_mhz` reach the flags only through those registers, so they must
+//! be steady from the cycle before a `restart` (or before the last cycle of `reset`) on:
+//! the register block changes them at an apply, cycles before its restart, and
+//! the board holds reset for at least 15 cycles. With `period == 1` compared in the
+//! restart's cycle, the restart's route (3.6 ns from the register block) and its fan-out to
+//! every counter (3.0 ns) met a 17-bit compare in front of each wrap flag: -0.82 ns in the
+//! board build with the RP's context in `BramDelayLine`s.
 
 use crate::core_top::CnpTimeWord;
 use crate::dcqcn_rp::state::TimeWord;
@@ -84,6 +88,13 @@ pub struct Timebase {
     c_wrap: DFF<Bit>,
     /// `clock_mhz - 2`, for the tick's compare.
     clock_pm2: DFF<Bits<SUB_W>>,
+    /// `clock_mhz == 1`: the tick after a restart or a tick.
+    clock_is1: DFF<Bit>,
+    /// Each period is 1: the wrap after a restart or a wrap.
+    a_is1: DFF<Bit>,
+    d_is1: DFF<Bit>,
+    i_is1: DFF<Bit>,
+    c_is1: DFF<Bit>,
     /// Each period less two, for the wrap compares.
     a_pm2: DFF<Bits<REM_W>>,
     d_pm2: DFF<Bits<REM_W>>,
@@ -126,6 +137,11 @@ impl Default for Timebase {
             i_wrap: Default::default(),
             c_wrap: Default::default(),
             clock_pm2: Default::default(),
+            clock_is1: Default::default(),
+            a_is1: Default::default(),
+            d_is1: Default::default(),
+            i_is1: Default::default(),
+            c_is1: Default::default(),
             a_pm2: Default::default(),
             d_pm2: Default::default(),
             i_pm2: Default::default(),
@@ -145,7 +161,7 @@ impl Logic for Timebase {
     fn update(&mut self) {
         dff_setup!(
             self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, a_wrap, d_wrap, i_wrap,
-            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2
+            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1, a_is1, d_is1, i_is1, c_is1
         );
         // ---- cycle within the microsecond ----
         self.sub.d.next = self.sub.q.val() + self.one_sub.val();
@@ -194,12 +210,17 @@ impl Logic for Timebase {
         self.d_pm2.d.next = self.p_dec.val() - self.two_rem.val();
         self.i_pm2.d.next = self.p_inc.val() - self.two_rem.val();
         self.c_pm2.d.next = self.p_cnp.val() - self.two_rem.val();
+        self.clock_is1.d.next = self.clock_mhz.val() == self.one_sub.val();
+        self.a_is1.d.next = self.p_alpha.val() == self.one_rem.val();
+        self.d_is1.d.next = self.p_dec.val() == self.one_rem.val();
+        self.i_is1.d.next = self.p_inc.val() == self.one_rem.val();
+        self.c_is1.d.next = self.p_cnp.val() == self.one_rem.val();
         // Each flag is written once per case: its counter steps (the equality with the
         // `- 2` register), then starts again at 0 (`period == 1`).
         self.again.next = self.reset.val() | self.restart.val();
         self.tick.d.next = self.sub.q.val() == self.clock_pm2.q.val();
         if self.again.val() | self.tick.q.val() {
-            self.tick.d.next = self.clock_mhz.val() == self.one_sub.val();
+            self.tick.d.next = self.clock_is1.q.val();
         }
         if self.tick.q.val() {
             self.a_wrap.d.next = self.a_r.q.val() == self.a_pm2.q.val();
@@ -208,16 +229,16 @@ impl Logic for Timebase {
             self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
         }
         if self.again.val() | (self.tick.q.val() & self.a_wrap.q.val()) {
-            self.a_wrap.d.next = self.p_alpha.val() == self.one_rem.val();
+            self.a_wrap.d.next = self.a_is1.q.val();
         }
         if self.again.val() | (self.tick.q.val() & self.d_wrap.q.val()) {
-            self.d_wrap.d.next = self.p_dec.val() == self.one_rem.val();
+            self.d_wrap.d.next = self.d_is1.q.val();
         }
         if self.again.val() | (self.tick.q.val() & self.i_wrap.q.val()) {
-            self.i_wrap.d.next = self.p_inc.val() == self.one_rem.val();
+            self.i_wrap.d.next = self.i_is1.q.val();
         }
         if self.again.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
-            self.c_wrap.d.next = self.p_cnp.val() == self.one_rem.val();
+            self.c_wrap.d.next = self.c_is1.q.val();
         }
         self.now.next.sub = self.sub.q.val();
         self.now.next.a_e = self.a_e.q.val();
