@@ -464,6 +464,13 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
     hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
+    /// `now.sub < sub` of S2's word and of W1..W3's, each a compare of two registers, and
+    /// the one `fwd` chooses (`RpUpdate::late`).
+    late_s2: Signal<Local, Bit>,
+    late_w1: Signal<Local, Bit>,
+    late_w2: Signal<Local, Bit>,
+    late_w3: Signal<Local, Bit>,
+    fwd_late: Signal<Local, Bit>,
     /// The tag beside step E: valid, writes back, kind, QP, from the command stream.
     e_valid: Signal<Local, Bit>,
     e_wr: Signal<Local, Bit>,
@@ -634,6 +641,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             s2_wr: Default::default(),
             hz_load: Default::default(),
             fwd: Default::default(),
+            late_s2: Default::default(),
+            late_w1: Default::default(),
+            late_w2: Default::default(),
+            late_w3: Default::default(),
+            fwd_late: Default::default(),
             wb_writes: Default::default(),
             hazard: Default::default(),
             e_valid: Default::default(),
@@ -940,21 +952,31 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
         }
         // Forwarding: the choice was registered when the event was in S1 (below).
+        // Beside it, now's cycle against each candidate's expiry cycle, chosen the same way.
+        self.late_s2.next = self.s2_now.q.val().sub < self.s2_word.q.val().sub;
+        self.late_w1.next = self.s2_now.q.val().sub < self.w1_word.q.val().sub;
+        self.late_w2.next = self.s2_now.q.val().sub < self.w2_word.q.val().sub;
+        self.late_w3.next = self.s2_now.q.val().sub < self.w3_word.q.val().sub;
         self.fwd.next = self.s2_word.q.val();
+        self.fwd_late.next = self.late_s2.val();
         if self.fwd_w3.q.val() {
             self.fwd.next = self.w3_word.q.val();
+            self.fwd_late.next = self.late_w3.val();
         }
         if self.fwd_w2.q.val() {
             self.fwd.next = self.w2_word.q.val();
+            self.fwd_late.next = self.late_w2.val();
         }
         if self.fwd_w1.q.val() {
             self.fwd.next = self.w1_word.q.val();
+            self.fwd_late.next = self.late_w1.val();
         }
         self.upd.clock.next = self.clock.val();
         // The update runs every cycle: nothing after HZ ever waits (the report FIFO takes
         // every report, see `credit_next`).
         self.upd.en.next = true;
         self.upd.old.next = self.fwd.val();
+        self.upd.late.next = self.fwd_late.val();
         self.upd.kind.next = self.s2_kind.q.val();
         self.upd.bytes.next = self.s2_bytes.q.val();
         self.upd.ctl_mode.next = self.s2_mode.q.val();

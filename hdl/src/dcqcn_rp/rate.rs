@@ -912,7 +912,12 @@ pub struct IncSegment {
     pub cnt_fr: Signal<Out, Bits<COUNT_W>>,
     /// Additive-increase events applied in full.
     pub cnt_ai: Signal<Out, Bits<COUNT_W>>,
-    /// Hyper-increase events applied in full.
+    /// Hyper-increase events: 0 when the fast-recovery or additive run released the
+    /// limiter, else the hyper run's length, **also when the hyper run itself released**.
+    /// The caller registers it and then zeroes it when `released` is set (the events applied
+    /// in full). The end compare (`rc_o >= max`) thus drives one register, `released`;
+    /// with the zeroing here it became the synchronous reset of the count's 21 register
+    /// bits, a 5.2 ns route from the carry chain in the 1024-QP core build of 195fd12.
     pub cnt_hai: Signal<Out, Bits<COUNT_W>>,
     /// Phase of the first run that released (0 FR, 1 AI, 2 HAI; meaningful when `released`).
     pub rel_phase: Signal<Out, Bits<PHASE_W>>,
@@ -1127,9 +1132,9 @@ impl Logic for IncSegment {
             self.rel_phase.next = 1.into();
             self.rel_rc.next = self.c.val().fr_rc;
             self.rel_rt.next = self.c.val().fr_rt;
-        } else if self.rel_hai.val() {
-            self.cnt_hai.next = 0.into();
         }
+        // A release by the hyper run leaves `cnt_hai` as it is: the caller zeroes it after
+        // its register (see the port), so the end compare drives `released` alone.
     }
 }
 

@@ -15,7 +15,7 @@
 //!
 //! | steps | work | registered at the end |
 //! |---|---|---|
-//! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle; beside them each `RadixEff`'s candidates from now and the period, and the compare of now's cycle with the QP's, `i_late`) | `i_*`, `eff_*` |
+//! | A0 | (the inputs, registered: the forwarded word arrives late in its cycle; beside them each `RadixEff`'s candidates from now and the period, and `late`, the compare of now's cycle with the QP's, as `i_late`) | `i_*`, `eff_*` |
 //! | A1 | now in each timer's radix (`RadixEff`: a choice among candidates registered in A0, by `i_late`), the increase radix a microsecond before the cut, alpha's first expiry's product in two partial products (alpha's low 18 bits, one DSP; its high 3 bits), `1024 - g` registered beside them | `h_*` |
 //! | A2 | the four expiry counts' epoch differences and remainder comparisons; the partial products' sum (`alpha * (1024 - g) >> 10`) | `m_*`: the old word, now, the event, the three radices' now, the differences and comparisons, `m_t1` |
 //! | A3 | the counts (`FiredSum`: `diff + ge`, saturating), whether a decrease check cuts; alpha's first expiry `t1` (`+ g` when the alpha timer's CNP flag is set) | `a_*`: the old word, now, the event, the three radices' now, counts, `t1` |
@@ -46,7 +46,7 @@ use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
 use super::state::{QpWord, RpCfgWord, TimeWord};
 use super::timer::{DIV_STAGES, DivSmall, FiredSum, RadixEff};
 use super::widths::*;
-use crate::delay_line::DelayLine;
+use crate::delay_line::{BramDelayLine, DelayLine};
 use crate::dsp_mul::DspMul;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
@@ -57,10 +57,11 @@ pub const UPD_STAGES: usize =
     4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + 1 + RUN_STAGES + 1;
 
 // The delay lines' lengths fit their address widths (`DelayLine<_, AW>` holds up to
-// `2^AW + 1` cycles) and their minimum of 3.
-const _: () = assert!(SEG_STAGES + 1 + CUT_STAGES <= (1 << CTX_AW) + 1);
-const _: () = assert!(SEG_STAGES + 1 <= (1 << CTX_AW) + 1);
-const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 1);
+// `2^AW + 1` cycles, `BramDelayLine<_, AW>` `2^AW + 2`) and their minimum of 3 (4).
+const _: () = assert!(SEG_STAGES + 1 + CUT_STAGES <= (1 << CTX_AW) + 2);
+const _: () = assert!(SEG_STAGES + 1 <= (1 << CTX_AW) + 2);
+const _: () = assert!(SEG_STAGES + 1 - POW_STAGES >= 4);
+const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 2);
 const _: () = assert!(CUT_STAGES >= 3 && CUT_STAGES <= (1 << 3) + 1);
 const _: () = assert!(RUN_STAGES - 1 <= (1 << 4) + 1);
 const _: () =
@@ -97,7 +98,10 @@ pub struct SegWord {
     pub t: Bits<STAGE_W>,
     /// The limiter was released.
     pub released: Bit,
-    /// Events applied in full by phase.
+    /// Events applied in full by phase. In the register right after the segment (`b_seg1`,
+    /// `d_seg2`) `cnt_hai` is still the segment's output, not yet zeroed for a release by
+    /// the hyper run ([`IncSegment::cnt_hai`]); it is zeroed on the way into the next
+    /// register (`seg1_c`, `e0_seg2`) when `released`.
     pub cnt_fr: Bits<COUNT_W>,
     pub cnt_ai: Bits<COUNT_W>,
     pub cnt_hai: Bits<COUNT_W>,
@@ -288,6 +292,13 @@ pub struct RpUpdate {
     pub en: Signal<In, Bit>,
     /// The QP's state before the event (step A's input).
     pub old: Signal<In, QpWord>,
+    /// `now.sub < old.sub`: now's cycle within the microsecond is before the QP's expiry
+    /// cycle (what each `RadixEff` chooses by). Computed by the caller, which forwards
+    /// `old` from one of several registers: a compare per candidate beside the choice,
+    /// then the same choice of one bit. Compared here after the choice (f513c85) it missed
+    /// 10 ns by 1.34 ns in the board build of 0d1c34e (the choice's select, 5.2 ns of
+    /// route to its hundreds of loads, then a carry chain).
+    pub late: Signal<In, Bit>,
     /// Event kind: 0 CNP received, 1 packet transmitted, 2 rate query, 3 reset, 4 set mode
     /// (step A's input, like every event input below).
     pub kind: Signal<In, Bits<KIND_W>>,
@@ -349,7 +360,7 @@ pub struct RpUpdate {
     i_old: DFF<QpWord>,
     i_now: DFF<TimeWord>,
     /// Now's cycle within the microsecond is before the QP's expiry cycle (each
-    /// `RadixEff`'s choice in A1), compared in A0 from the forwarded word.
+    /// `RadixEff`'s choice in A1): the input `late`, registered.
     i_late: DFF<Bit>,
     i_ev: DFF<EvWord>,
     // A1: now in each radix, the increase radix a microsecond before the cut, alpha's
@@ -439,13 +450,13 @@ pub struct RpUpdate {
     // B -> C: the context waits beside `seg1` and the cut in a delay line (one RAM, not
     // 55 registers).
     /// The context beside `seg1` and the cut (`SEG_STAGES + 1 + CUT_STAGES` = 55 registers'
-    /// worth, in a RAM).
+    /// worth, in a block RAM and two registers after it).
     ctx_b_in: Signal<Local, CtxB>,
-    ctx_b: DelayLine<CtxB, CTX_AW>,
+    ctx_b: BramDelayLine<CtxB, CTX_AW>,
     /// alpha at now and at the cut, from `AlphaPow` to the cut's input (`SEG_STAGES + 1 -
     /// POW_STAGES` more cycles).
     alpha_b_in: Signal<Local, AlphaPair>,
-    alpha_b: DelayLine<AlphaPair, CTX_AW>,
+    alpha_b: BramDelayLine<AlphaPair, CTX_AW>,
     // The context at the end of step C, out of `ctx_b` and `seg1_c`.
     b_old: Signal<Local, QpWord>,
     b_now: Signal<Local, TimeWord>,
@@ -458,6 +469,8 @@ pub struct RpUpdate {
     /// alpha at the cut, at the cut's input (out of `alpha_b`).
     b_alpha_cut: Signal<Local, Bits<ALPHA_W>>,
     b_seg1: DFF<SegWord>,
+    /// `b_seg1` with the hyper count zeroed when the segment released (`SegWord`).
+    b_seg1_z: Signal<Local, SegWord>,
 
     // ---- step C: the cut (`CUT_STAGES` = 5 registers), then the word after it ----
     cut: Cut,
@@ -501,9 +514,10 @@ pub struct RpUpdate {
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
     // D -> E: the context waits beside `seg2` in a delay line.
-    /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a RAM).
+    /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a block RAM and
+    /// two registers after it).
     ctx_d_in: Signal<Local, CtxD>,
-    ctx_d: DelayLine<CtxD, CTX_AW>,
+    ctx_d: BramDelayLine<CtxD, CTX_AW>,
     /// The increase timer fired after the cut (`f_k2`'s count is not zero), registered
     /// (it must not end at the delay line's RAM input). Computed without `f_k2`'s adder:
     /// the count `diff + ge` (saturating, 0 for a negative `diff`) is not zero exactly when
@@ -714,6 +728,7 @@ impl Default for RpUpdate {
             clock: Default::default(),
             en: Default::default(),
             old: Default::default(),
+            late: Default::default(),
             kind: Default::default(),
             ctl_mode: Default::default(),
             ctl_rate: Default::default(),
@@ -804,9 +819,9 @@ impl Default for RpUpdate {
             seg1_w: Default::default(),
             byte_off: Default::default(),
             ctx_b_in: Default::default(),
-            ctx_b: DelayLine::new(SEG_STAGES + 1 + CUT_STAGES),
+            ctx_b: BramDelayLine::new(SEG_STAGES + 1 + CUT_STAGES),
             alpha_b_in: Default::default(),
-            alpha_b: DelayLine::new(SEG_STAGES + 1 - POW_STAGES),
+            alpha_b: BramDelayLine::new(SEG_STAGES + 1 - POW_STAGES),
             b_old: Default::default(),
             b_now: Default::default(),
             b_ev: Default::default(),
@@ -817,6 +832,7 @@ impl Default for RpUpdate {
             b_alpha_now: Default::default(),
             b_alpha_cut: Default::default(),
             b_seg1: Default::default(),
+            b_seg1_z: Default::default(),
             cut: Default::default(),
             seg1_c_in: Default::default(),
             seg1_c: DelayLine::new(CUT_STAGES),
@@ -843,7 +859,7 @@ impl Default for RpUpdate {
             seg2: Default::default(),
             seg2_w: Default::default(),
             ctx_d_in: Default::default(),
-            ctx_d: DelayLine::new(SEG_STAGES + 1),
+            ctx_d: BramDelayLine::new(SEG_STAGES + 1),
             k2_q: Default::default(),
             k2_line: DelayLine::new(SEG_STAGES),
             d_word: Default::default(),
@@ -1098,7 +1114,7 @@ impl Logic for RpUpdate {
         if self.en.val() {
             self.i_old.d.next = self.old.val();
             self.i_now.d.next = self.now.val();
-            self.i_late.d.next = self.now.val().sub < self.old.val().sub;
+            self.i_late.d.next = self.late.val();
             self.i_ev.d.next.kind = self.kind.val();
             self.i_ev.d.next.bytes = self.bytes.val();
             self.i_ev.d.next.ctl_mode = self.ctl_mode.val();
@@ -1299,7 +1315,12 @@ impl Logic for RpUpdate {
         self.cut.cut_shift.next = self.cfg.val().cut_shift;
         self.cut.max_cut_q16.next = self.cfg.val().max_cut_q16;
         self.cut.min_rate.next = self.cfg.val().min_rate;
-        self.seg1_c_in.next.seg = self.b_seg1.q.val();
+        // The hyper run's events are not applied in full when it released the limiter.
+        self.b_seg1_z.next = self.b_seg1.q.val();
+        if self.b_seg1.q.val().released {
+            self.b_seg1_z.next.cnt_hai = 0.into();
+        }
+        self.seg1_c_in.next.seg = self.b_seg1_z.val();
         self.seg1_c_in.next.alpha_now = self.alpha_b.q.val().now;
         self.seg1_c.clock.next = self.clock.val();
         self.seg1_c.en.next = self.en.val();
@@ -1537,6 +1558,10 @@ impl Logic for RpUpdate {
         if self.en.val() {
             self.e0_ctx.d.next = self.ctx_d.q.val();
             self.e0_seg2.d.next = self.d_seg2.q.val();
+            // As at `cs`: zero the hyper count of a segment that released.
+            if self.d_seg2.q.val().released {
+                self.e0_seg2.d.next.cnt_hai = 0.into();
+            }
             self.e0_cu.d.next = self.cu.val();
             self.e0_still.d.next = self.still_limited.val();
             self.e0_in_fr.d.next = self.byte_in_fr.val();
