@@ -10,8 +10,11 @@
 //!                                            └─► CNP radix (mod max(1, min_time_between_cnps)) ──► now_cnp
 //! ```
 //!
-//! `now` in cycle `k` after the last `restart` (or reset) equals `Timebase::at_cycle(k)`
-//! for the same clock and periods. Every counter restarts at zero with `restart`; the
+//! `restart` (or `reset`) is registered first (`again`): the counters are zero two cycles
+//! after it, and `now` in cycle `k` after that (`k = 0` two cycles after the restart's
+//! cycle) equals `Timebase::at_cycle(k)` for the same clock and periods; in the cycle after
+//! the restart the outputs still count under the old values. Every counter restarts at zero
+//! with `restart`; the
 //! periods and `clock_mhz` may change only together with a restart (the units' state then
 //! restarts too: the register block applies parameters by resetting every QP). Epochs wrap
 //! modulo 2^32 like the golden model's.
@@ -33,13 +36,16 @@
 //! - a counter that restarts at 0 (restart, reset or its own wrap) wraps next when
 //!   `period == 1`, a register too (`*_is1`, `clock_is1`).
 //!
-//! The periods and `clock_mhz` reach the flags only through those registers, so they must
-//! be steady from the cycle before a `restart` (or before the last cycle of `reset`) on:
-//! the register block changes them at an apply, cycles before its restart, and
-//! the board holds reset for at least 15 cycles. With `period == 1` compared in the
-//! restart's cycle, the restart's route (3.6 ns from the register block) and its fan-out to
-//! every counter (3.0 ns) met a 17-bit compare in front of each wrap flag: -0.82 ns in the
-//! board build with the RP's context in `BramDelayLine`s.
+//! The periods and `clock_mhz` reach the flags only through those registers, which `again`
+//! reads a cycle after the restart, so they must be steady from the restart's cycle on (the
+//! register block changes them at an apply, cycles before its restart). In the board
+//! builds with the RP's context in `BramDelayLine`s the restart's path missed 10 ns twice:
+//! with `period == 1` compared in the restart's cycle (the restart's route from the register
+//! block, its fan-out, then a 17-bit compare: -0.82 ns), and with the compares registered
+//! (the OR of `reset` and `restart` into 196 loads: 3.6 ns of route to the OR, 4.7 ns out
+//! of it, -0.12 ns). `again` makes both a register's fan-out. The board's register block
+//! restarts the time base at the start of the core's RAM sweep (2^QB cycles without
+//! events), so the extra cycle changes no event's time.
 
 use crate::core_top::CnpTimeWord;
 use crate::dcqcn_rp::state::TimeWord;
@@ -53,7 +59,8 @@ pub struct Timebase {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: every counter to zero (like `restart`).
     pub reset: Signal<In, Bit>,
-    /// Restart every counter at zero (time 0 is the next cycle).
+    /// Restart every counter at zero (time 0 is the second cycle after this one: the
+    /// restart is registered first).
     pub restart: Signal<In, Bit>,
     /// Clock cycles per microsecond (1..=1000).
     pub clock_mhz: Signal<In, Bits<SUB_W>>,
@@ -104,8 +111,11 @@ pub struct Timebase {
     two_sub: Constant<Bits<SUB_W>>,
     one_rem: Constant<Bits<REM_W>>,
     two_rem: Constant<Bits<REM_W>>,
-    /// Every counter starts again at 0 next cycle (`reset` or `restart`).
-    again: Signal<Local, Bit>,
+    /// `reset` or `restart` was high last cycle: every counter starts again at 0 next cycle.
+    /// A register, because it reaches every counter's reset and every flag (196 loads in
+    /// the board build): as the OR of the two inputs it carried the register block's
+    /// restart (3.6 ns of route) into that fan-out (4.7 ns) and missed 10 ns.
+    again: DFF<Bit>,
     one_epoch: Constant<Bits<EPOCH_W>>,
 }
 
@@ -161,7 +171,8 @@ impl Logic for Timebase {
     fn update(&mut self) {
         dff_setup!(
             self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, a_wrap, d_wrap, i_wrap,
-            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1, a_is1, d_is1, i_is1, c_is1
+            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1, a_is1, d_is1, i_is1, c_is1,
+            again
         );
         // ---- cycle within the microsecond ----
         self.sub.d.next = self.sub.q.val() + self.one_sub.val();
@@ -192,7 +203,7 @@ impl Logic for Timebase {
                 self.c_e.d.next = self.c_e.q.val() + self.one_epoch.val();
             }
         }
-        if self.reset.val() | self.restart.val() {
+        if self.again.q.val() {
             self.sub.d.next = 0.into();
             self.a_e.d.next = 0.into();
             self.a_r.d.next = 0.into();
@@ -217,9 +228,9 @@ impl Logic for Timebase {
         self.c_is1.d.next = self.p_cnp.val() == self.one_rem.val();
         // Each flag is written once per case: its counter steps (the equality with the
         // `- 2` register), then starts again at 0 (`period == 1`).
-        self.again.next = self.reset.val() | self.restart.val();
+        self.again.d.next = self.reset.val() | self.restart.val();
         self.tick.d.next = self.sub.q.val() == self.clock_pm2.q.val();
-        if self.again.val() | self.tick.q.val() {
+        if self.again.q.val() | self.tick.q.val() {
             self.tick.d.next = self.clock_is1.q.val();
         }
         if self.tick.q.val() {
@@ -228,16 +239,16 @@ impl Logic for Timebase {
             self.i_wrap.d.next = self.i_r.q.val() == self.i_pm2.q.val();
             self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
         }
-        if self.again.val() | (self.tick.q.val() & self.a_wrap.q.val()) {
+        if self.again.q.val() | (self.tick.q.val() & self.a_wrap.q.val()) {
             self.a_wrap.d.next = self.a_is1.q.val();
         }
-        if self.again.val() | (self.tick.q.val() & self.d_wrap.q.val()) {
+        if self.again.q.val() | (self.tick.q.val() & self.d_wrap.q.val()) {
             self.d_wrap.d.next = self.d_is1.q.val();
         }
-        if self.again.val() | (self.tick.q.val() & self.i_wrap.q.val()) {
+        if self.again.q.val() | (self.tick.q.val() & self.i_wrap.q.val()) {
             self.i_wrap.d.next = self.i_is1.q.val();
         }
-        if self.again.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
+        if self.again.q.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
             self.c_wrap.d.next = self.c_is1.q.val();
         }
         self.now.next.sub = self.sub.q.val();

@@ -41,12 +41,16 @@ fn outs_of(tb: &Timebase, cycle: u64) -> TbOuts {
 }
 
 /// The golden time base: `Timebase::at_cycle` of the cycles since the last restart, under
-/// the periods given with that restart (they may change only with a restart; in the
-/// restart's own cycle the outputs still count under the old ones).
+/// the periods given with that restart (they may change only with a restart). The hardware
+/// registers the restart (or reset) first, so cycle 0 is the second cycle after it: in the
+/// restart's own cycle and the one after, the outputs still count under the old periods.
 pub struct GoldenTimebase {
     cycle: u64,
     tb: Timebase,
     pins: TbPins,
+    /// A restart (or reset) seen at the last edge, with its periods: it takes effect at
+    /// the next edge.
+    pending: Option<Params>,
 }
 
 impl Default for GoldenTimebase {
@@ -55,6 +59,7 @@ impl Default for GoldenTimebase {
             cycle: 0,
             tb: Timebase::new(&Params::default()),
             pins: TbPins::default(),
+            pending: None,
         }
     }
 }
@@ -66,11 +71,16 @@ impl CycleDut<TbPins, TbOuts> for GoldenTimebase {
     }
 
     fn clock(&mut self) {
+        let due = self.pending.take();
         if self.pins.reset || self.pins.restart {
-            self.cycle = 0;
-            self.tb = Timebase::new(&self.pins.params);
-        } else {
-            self.cycle += 1;
+            self.pending = Some(self.pins.params.clone());
+        }
+        match due {
+            Some(params) => {
+                self.cycle = 0;
+                self.tb = Timebase::new(&params);
+            }
+            None => self.cycle += 1,
         }
     }
 }
