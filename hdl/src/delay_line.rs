@@ -91,15 +91,18 @@ impl<T: Synth, const AW: usize> Logic for DelayLine<T, AW> {
 }
 
 /// A [`DelayLine`] for a line long and wide enough that yosys puts it in block RAM: one
-/// register more after the RAM, so `q` is `d` of `n` advancing cycles ago with the RAM
-/// part one shorter (`4 <= n <= 2^AW + 2`).
+/// register more before the RAM and one more after it, so `q` is `d` of `n` advancing
+/// cycles ago with the RAM part two shorter (`5 <= n <= 2^AW + 3`).
 ///
 /// Why: a `DP16KD` read without its output register has a 5.6 ns clock-to-output on
 /// LFE5U-85F-6, so the register right after it has about 4 ns of route and setup left at
 /// 100 MHz. When that register also feeds logic (the RP's context fields feed steps C and
 /// E0), the placer puts it near the logic, and the route from the RAM missed 10 ns in the
 /// board build of 195fd12 (4.47 ns, `ctx_d` into `e0_ctx`). Here the register after the
-/// RAM (the inner line's `out`) feeds only `out2`, so it can sit beside the RAM.
+/// RAM (the inner line's `out`) feeds only `out2`, so it can sit beside the RAM. On the
+/// way in, `in_q` takes whatever logic computes `d` (the user's ORs of a field), so the
+/// route to the RAM's data inputs (about 0.2 ns of setup) starts at a register: `ctx_b`'s
+/// `alpha_any`, an OR into the RAM, missed 10 ns by 0.24 ns in the board build of ae49992.
 #[derive(LogicBlock)]
 pub struct BramDelayLine<T: Synth, const AW: usize> {
     /// Clock of the RAM and the registers.
@@ -110,26 +113,29 @@ pub struct BramDelayLine<T: Synth, const AW: usize> {
     pub d: Signal<In, T>,
     /// The value that entered `n` advancing cycles ago (registered twice after the RAM).
     pub q: Signal<Out, T>,
-    /// The first `n - 1` cycles.
+    /// The first cycle: the register before the RAM.
+    in_q: DFF<T>,
+    /// The next `n - 2` cycles.
     line: DelayLine<T, AW>,
     /// The last cycle: the register that feeds the user's logic.
     out2: DFF<T>,
 }
 
 impl<T: Synth, const AW: usize> BramDelayLine<T, AW> {
-    /// A delay of `n` advancing cycles; panics unless `4 <= n <= 2^AW + 2`.
+    /// A delay of `n` advancing cycles; panics unless `5 <= n <= 2^AW + 3`.
     pub fn new(n: usize) -> Self {
         assert!(
-            (1..=16).contains(&AW) && (4..=(1 << AW) + 2).contains(&n),
-            "BramDelayLine<_, {AW}>: n = {n} must be 4..={} (and AW 1..=16)",
-            (1usize << AW) + 2
+            (1..=16).contains(&AW) && (5..=(1 << AW) + 3).contains(&n),
+            "BramDelayLine<_, {AW}>: n = {n} must be 5..={} (and AW 1..=16)",
+            (1usize << AW) + 3
         );
         Self {
             clock: Default::default(),
             d: Default::default(),
             en: Default::default(),
             q: Default::default(),
-            line: DelayLine::new(n - 1),
+            in_q: Default::default(),
+            line: DelayLine::new(n - 2),
             out2: Default::default(),
         }
     }
@@ -138,12 +144,13 @@ impl<T: Synth, const AW: usize> BramDelayLine<T, AW> {
 impl<T: Synth, const AW: usize> Logic for BramDelayLine<T, AW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out2);
+        dff_setup!(self, clock, in_q, out2);
         self.line.clock.next = self.clock.val();
         self.line.en.next = self.en.val();
-        self.line.d.next = self.d.val();
+        self.line.d.next = self.in_q.q.val();
         self.q.next = self.out2.q.val();
         if self.en.val() {
+            self.in_q.d.next = self.d.val();
             self.out2.d.next = self.line.q.val();
         }
     }
@@ -197,7 +204,7 @@ mod tests {
     }
 
     fn bram_line_matches<const AW: usize>() {
-        for n in 4..=(1usize << AW) + 2 {
+        for n in 5..=(1usize << AW) + 3 {
             let mut l = BramDelayLine::<Bits<12>, AW>::new(n);
             l.connect_all();
             matches_registers(n, AW, |d, en| {
@@ -238,8 +245,8 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "must be 4..=6")]
+    #[should_panic(expected = "must be 5..=7")]
     fn bram_line_too_short_is_refused() {
-        let _ = BramDelayLine::<Bits<8>, 2>::new(3);
+        let _ = BramDelayLine::<Bits<8>, 2>::new(4);
     }
 }

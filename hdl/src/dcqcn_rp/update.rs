@@ -57,11 +57,11 @@ pub const UPD_STAGES: usize =
     4 + (SEG_STAGES + 1) + (CUT_STAGES + 1) + (SEG_STAGES + 1) + 1 + RUN_STAGES + 1;
 
 // The delay lines' lengths fit their address widths (`DelayLine<_, AW>` holds up to
-// `2^AW + 1` cycles, `BramDelayLine<_, AW>` `2^AW + 2`) and their minimum of 3 (4).
-const _: () = assert!(SEG_STAGES + 1 + CUT_STAGES <= (1 << CTX_AW) + 2);
-const _: () = assert!(SEG_STAGES + 1 <= (1 << CTX_AW) + 2);
-const _: () = assert!(SEG_STAGES + 1 - POW_STAGES >= 4);
-const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 2);
+// `2^AW + 1` cycles, `BramDelayLine<_, AW>` `2^AW + 3`) and their minimum of 3 (5).
+const _: () = assert!(SEG_STAGES + 1 + CUT_STAGES <= (1 << CTX_AW) + 3);
+const _: () = assert!(SEG_STAGES + 1 <= (1 << CTX_AW) + 3);
+const _: () = assert!(SEG_STAGES + 1 - POW_STAGES >= 5);
+const _: () = assert!(SEG_STAGES + 1 - POW_STAGES <= (1 << CTX_AW) + 3);
 const _: () = assert!(CUT_STAGES >= 3 && CUT_STAGES <= (1 << 3) + 1);
 const _: () = assert!(RUN_STAGES - 1 <= (1 << 4) + 1);
 const _: () =
@@ -455,7 +455,7 @@ pub struct RpUpdate {
     // B -> C: the context waits beside `seg1` and the cut in a delay line (one RAM, not
     // 55 registers).
     /// The context beside `seg1` and the cut (`SEG_STAGES + 1 + CUT_STAGES` = 55 registers'
-    /// worth, in a block RAM and two registers after it).
+    /// worth, in a block RAM, a register before it and two after it).
     ctx_b_in: Signal<Local, CtxB>,
     ctx_b: BramDelayLine<CtxB, CTX_AW>,
     /// alpha at now and at the cut, from `AlphaPow` to the cut's input (`SEG_STAGES + 1 -
@@ -519,8 +519,8 @@ pub struct RpUpdate {
     seg2: IncSegment,
     seg2_w: Signal<Local, SegWord>,
     // D -> E: the context waits beside `seg2` in a delay line.
-    /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a block RAM and
-    /// two registers after it).
+    /// The context beside `seg2` (`SEG_STAGES + 1` = 50 registers' worth, in a block RAM, a
+    /// register before it and two after it).
     ctx_d_in: Signal<Local, CtxD>,
     ctx_d: BramDelayLine<CtxD, CTX_AW>,
     /// The increase timer fired after the cut (`f_k2`'s count is not zero), registered
