@@ -186,20 +186,26 @@ mod tests {
         assert!(stalls > 0, "AW {aw}, n {n}: the stimulus never stalled");
     }
 
+    /// Presents `d` and `en` to a line `l` (either type: the same port names), runs one
+    /// clock cycle and gives `q`.
+    macro_rules! one_cycle {
+        ($l:ident, $d:expr, $en:expr) => {{
+            $l.d.next = $d.into();
+            $l.en.next = $en;
+            for clk in [true, false] {
+                assert!(simulate(&mut $l, 100));
+                $l.clock.next = Clock { clk };
+            }
+            assert!(simulate(&mut $l, 100));
+            $l.q.val().to_u64()
+        }};
+    }
+
     fn line_matches<const AW: usize>() {
         for n in 3..=(1usize << AW) + 1 {
             let mut l = DelayLine::<Bits<12>, AW>::new(n);
             l.connect_all();
-            matches_registers(n, AW, |d, en| {
-                l.d.next = d.into();
-                l.en.next = en;
-                for clk in [true, false] {
-                    assert!(simulate(&mut l, 100));
-                    l.clock.next = Clock { clk };
-                }
-                assert!(simulate(&mut l, 100));
-                l.q.val().to_u64()
-            });
+            matches_registers(n, AW, |d, en| one_cycle!(l, d, en));
         }
     }
 
@@ -207,16 +213,7 @@ mod tests {
         for n in 5..=(1usize << AW) + 3 {
             let mut l = BramDelayLine::<Bits<12>, AW>::new(n);
             l.connect_all();
-            matches_registers(n, AW, |d, en| {
-                l.d.next = d.into();
-                l.en.next = en;
-                for clk in [true, false] {
-                    assert!(simulate(&mut l, 100));
-                    l.clock.next = Clock { clk };
-                }
-                assert!(simulate(&mut l, 100));
-                l.q.val().to_u64()
-            });
+            matches_registers(n, AW, |d, en| one_cycle!(l, d, en));
         }
     }
 

@@ -441,6 +441,8 @@ pub struct RpUpdate {
     a_eff: DFF<TimeWord>,
     a_n_alpha: DFF<Bits<COUNT_W>>,
     a_n_acut: DFF<Bits<COUNT_W>>,
+    /// Increase-timer events up to a microsecond before the cut (`seg1`'s count when
+    /// `a_do_cut`; `seg1` gets 0 otherwise).
     a_k1: DFF<Bits<COUNT_W>>,
     a_do_cut: DFF<Bit>,
     a_dec_any: DFF<Bit>,
@@ -1228,10 +1230,7 @@ impl Logic for RpUpdate {
             self.a_eff.d.next = self.m_eff.q.val();
             self.a_n_alpha.d.next = self.f_alpha.n.val();
             self.a_n_acut.d.next = self.f_acut.n.val();
-            self.a_k1.d.next = 0.into();
-            if self.do_cut.val() {
-                self.a_k1.d.next = self.f_k1.n.val();
-            }
+            self.a_k1.d.next = self.f_k1.n.val();
             self.a_do_cut.d.next = self.do_cut.val();
             self.a_dec_any.d.next = self.dec_any.val();
             self.a_t1.d.next = self.t1.val();
@@ -1259,7 +1258,13 @@ impl Logic for RpUpdate {
         self.pow_cut.hi_val.next = self.hi_val1.val();
 
         // ---- increases before the cut ----
-        self.seg1.k.next = self.a_k1.q.val();
+        // Increases before the cut only when there is a cut: the choice is made here, after
+        // the registers, since as `a_k1`'s synchronous reset `do_cut` (`dec_any`'s OR of a
+        // 32-bit difference) missed 10 ns by 0.64 ns in the board build of f46b637.
+        self.seg1.k.next = 0.into();
+        if self.a_do_cut.q.val() {
+            self.seg1.k.next = self.a_k1.q.val();
+        }
         self.seg1.t.next = self.a_old.q.val().t;
         self.seg1.bc.next = self.a_old.q.val().bc;
         self.seg1.rc.next = self.a_old.q.val().rc;
