@@ -72,8 +72,9 @@ impl Logic for FiredSum {
 /// and the period alone (now's epoch less one, its remainder less one, whether the
 /// remainder is zero, the period less one) are registered with now where `en` loads A0;
 /// in the next cycle the result is chosen from those registers by `late` (`now_sub <
-/// qp_sub`, which the caller registers in A0 from the forwarded word: a 10-bit compare
-/// into one flip-flop). Before, the 32-bit decrement ran after the compare in A1, and A1's
+/// qp_sub`, registered in A0 as `RpUpdate`'s `i_late`; the core compares now's cycle with
+/// each forwarding candidate's and chooses the bit beside the word, since the compare
+/// after the word's choice missed 10 ns by 1.34 ns at 0d1c34e). Before, the 32-bit decrement ran after the compare in A1, and A1's
 /// `h_eff` registers missed 100 MHz (d2759a8: -0.32 ns, 24 endpoints); then the compare
 /// itself stayed in A1 and its result drove the choices (the three units' compares are
 /// identical, so yosys may merge them into one net), the board's critical path at 39bf67b
