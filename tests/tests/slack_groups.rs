@@ -73,7 +73,10 @@ fn lists_the_groups_that_miss_worst_first() {
             ],
         ),
         net("y_LUT4_Z", &[("core.rp.ram.mem.0.7", "ADB12", 10.045)]),
-        net("w_LUT4_Z", &[("core.rp.e_line.q_TRELLIS_FF_Q_4", "LSR", 9.876)]),
+        net(
+            "w_LUT4_Z",
+            &[("core.rp.e_line.q_TRELLIS_FF_Q_4", "LSR", 9.876)],
+        ),
         net("z_LUT4_Z", &[("core.rp.s1_qp.q_TRELLIS_FF_Q_3", "M", 4.0)]),
     ];
     let report = format!(
