@@ -181,6 +181,15 @@ pub struct IncRun {
     v10: Signal<Local, RunDiv>,
     c10: DFF<RunCarry>,
     r10: DFF<RunDiv>,
+    /// `n` out of register 9 (a local: `hdl_gen` cannot slice a field).
+    n9: Signal<Local, Bits<COUNT_W>>,
+    /// `n >= 128`, `n >= 32`, `n >= 63`, registered beside `c10` so that register 11's
+    /// clamps of the shift amounts start at one flip-flop each: as ORs of `c10`'s upper `n`
+    /// bits they were four LUT levels, and `r11_sh_j` missed 10 ns by 0.01 ns in the board
+    /// build of ba4ae1f.
+    r10_n_hi7: DFF<Bit>,
+    r10_n_hi5: DFF<Bit>,
+    r10_n_ge63: DFF<Bit>,
     // Register 11.
     /// `n` and the remainder out of registers 10 (locals: `hdl_gen` cannot slice a field).
     n10: Signal<Local, Bits<COUNT_W>>,
@@ -338,6 +347,10 @@ impl Default for IncRun {
             ds10: Default::default(),
             v10: Default::default(),
             c10: Default::default(),
+            n9: Default::default(),
+            r10_n_hi7: Default::default(),
+            r10_n_hi5: Default::default(),
+            r10_n_ge63: Default::default(),
             r10: Default::default(),
             n10: Default::default(),
             x10: Default::default(),
@@ -432,6 +445,9 @@ impl Logic for IncRun {
             c9,
             r9,
             c10,
+            r10_n_hi7,
+            r10_n_hi5,
+            r10_n_ge63,
             r10,
             r11_n_any,
             r11_sh_n,
@@ -564,6 +580,7 @@ impl Logic for IncRun {
             self.v10.next.x = self.r9.q.val().x - self.ds10.val();
             self.v10.next.q = self.r9.q.val().q | self.q1.val();
         }
+        self.n9.next = self.c9.q.val().n;
         if self.en.val() {
             self.c6.d.next = self.c5.q.val();
             self.r6.d.next = self.v6.val();
@@ -575,6 +592,9 @@ impl Logic for IncRun {
             self.r9.d.next = self.v9.val();
             self.c10.d.next = self.c9.q.val();
             self.r10.d.next = self.v10.val();
+            self.r10_n_hi7.d.next = self.n9.val().get_bits::<14>(7).any();
+            self.r10_n_hi5.d.next = self.n9.val().get_bits::<16>(5).any();
+            self.r10_n_ge63.d.next = self.n9.val() >= self.sh_max.val();
         }
 
         // ---- register 11: j = n - r - 1 (n + !r), the shift amounts (clamped to 63:
@@ -585,16 +605,16 @@ impl Logic for IncRun {
         self.j6.next = self.n10.val().get_bits::<6>(0) + !self.ext_r6j.o.val();
         self.ext_r7.i.next = self.r10.q.val().q;
         self.r_p64.next = self.ext_r7.o.val() | self.k64_7.val();
-        self.j_far.next = self.n10.val().get_bits::<14>(7).any()
-            | (self.n10.val().get_bits::<7>(0) >= self.r_p64.val());
-        self.j_wrap.next = !self.n10.val().get_bits::<16>(5).any()
-            & (self.n10.val().get_bits::<5>(0) <= self.r10.q.val().q);
+        self.j_far.next =
+            self.r10_n_hi7.q.val() | (self.n10.val().get_bits::<7>(0) >= self.r_p64.val());
+        self.j_wrap.next =
+            !self.r10_n_hi5.q.val() & (self.n10.val().get_bits::<5>(0) <= self.r10.q.val().q);
         self.ext_s31_11.i.next = self.c10.q.val().step;
         self.rem_hi_unused.next = self.x10.val().get_bits::<3>(31);
         if self.en.val() {
             self.r11_n_any.d.next = self.n10.val().any();
             self.r11_sh_n.d.next = self.n10.val().get_bits::<6>(0);
-            if self.n10.val() >= self.sh_max.val() {
+            if self.r10_n_ge63.q.val() {
                 self.r11_sh_n.d.next = 63.into();
             }
             self.r11_sh_j.d.next = self.j6.val();
