@@ -727,8 +727,8 @@ impl Logic for IncRun {
 /// before T reaches the threshold (`to_ai`) and passes it (`to_hai`), which phases the byte
 /// counter allows, computed [`PHASE_SMALL_W`] bits wide (the threshold, T and BC are at most
 /// 63, so `to_hai <= 32`: a 21-bit `th + 1` chain followed by a 21-bit compare and subtract
-/// missed 10 ns by 0.47 ns in the board build of e3cc67d); (2) `fr = min(k, to_ai)`, `hai = k - to_hai` (when positive) and
-/// `k - hai`; after register 2, `ai = (k - hai) - fr`. The outputs belong to the inputs
+/// missed 10 ns by 0.47 ns in the board build of e3cc67d); (2) `fr = min(k, to_ai)`,
+/// `hai = k - to_hai` (when positive) and `k - hai`; after register 2, `ai = (k - hai) - fr`. The outputs belong to the inputs
 /// presented `PHASE_STAGES` advancing cycles earlier; `th` and `byte_off` are parameters.
 #[derive(LogicBlock)]
 pub struct Phases {

@@ -613,6 +613,8 @@ pub struct RpUpdate {
     /// at registers: a command (`reset` or `mode`), a `mode` command, a QP not in DCQCN
     /// mode. As E1 comparisons of the event kind they were the synchronous reset of `e1_w`
     /// (600 flip-flops), which missed 10 ns by 0.48 ns in the board build of e3cc67d.
+    /// `e0_ovr` equals `e0_ctl | e0_mode_any`; it stays one flip-flop of its own, since
+    /// its loads (the increase counts' clears, `e1_ovr`) would otherwise take the OR.
     e0_ctl: DFF<Bit>,
     e0_is_mode: DFF<Bit>,
     e0_mode_any: DFF<Bit>,
