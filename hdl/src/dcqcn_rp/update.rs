@@ -618,6 +618,10 @@ pub struct RpUpdate {
     e0_ctl: DFF<Bit>,
     e0_is_mode: DFF<Bit>,
     e0_mode_any: DFF<Bit>,
+    /// Their inputs in step D (`ovr` is `d_ctl | d_mode_any`).
+    d_ctl: Signal<Local, Bit>,
+    d_is_mode: Signal<Local, Bit>,
+    d_mode_any: Signal<Local, Bit>,
     e0_td_e: DFF<Bits<EPOCH_W>>,
     e0_td_r: DFF<Bits<NUM_W>>,
     e0_td_rp: DFF<Bits<NUM_W>>,
@@ -934,6 +938,9 @@ impl Default for RpUpdate {
             e0_ctl: Default::default(),
             e0_is_mode: Default::default(),
             e0_mode_any: Default::default(),
+            d_ctl: Default::default(),
+            d_is_mode: Default::default(),
+            d_mode_any: Default::default(),
             e0_td_e: Default::default(),
             e0_td_r: Default::default(),
             e0_td_rp: Default::default(),
@@ -1567,9 +1574,10 @@ impl Logic for RpUpdate {
         // ---- a CNP that starts limiting; commands and QPs not in DCQCN mode ----
         self.is_init.next =
             (self.d_ev.val().kind == self.kind_cnp.val()) & !self.still_limited.val();
-        self.ovr.next = (self.d_ev.val().kind == self.kind_reset.val())
-            | (self.d_ev.val().kind == self.kind_mode.val())
-            | self.d_word.val().mode.any();
+        self.d_is_mode.next = self.d_ev.val().kind == self.kind_mode.val();
+        self.d_ctl.next = (self.d_ev.val().kind == self.kind_reset.val()) | self.d_is_mode.val();
+        self.d_mode_any.next = self.d_word.val().mode.any();
+        self.ovr.next = self.d_ctl.val() | self.d_mode_any.val();
         // ---- the decrease check's base as E1 leaves it (its word's `td_e`, `td_r`, read
         // by the next decrease check only when no command or mode overrides the word) and
         // `p_dec + td_r` ----
@@ -1600,10 +1608,9 @@ impl Logic for RpUpdate {
             self.e0_byte_count.d.next = self.byte_count.val();
             self.e0_is_init.d.next = self.is_init.val();
             self.e0_ovr.d.next = self.ovr.val();
-            self.e0_ctl.d.next = (self.d_ev.val().kind == self.kind_reset.val())
-                | (self.d_ev.val().kind == self.kind_mode.val());
-            self.e0_is_mode.d.next = self.d_ev.val().kind == self.kind_mode.val();
-            self.e0_mode_any.d.next = self.d_word.val().mode.any();
+            self.e0_ctl.d.next = self.d_ctl.val();
+            self.e0_is_mode.d.next = self.d_is_mode.val();
+            self.e0_mode_any.d.next = self.d_mode_any.val();
             self.e0_td_e.d.next = self.td_e_sel.val();
             self.e0_td_r.d.next = self.ext_td_r.o.val();
             self.e0_td_rp.d.next = self.td_rp_w.val();
