@@ -70,8 +70,8 @@ fn core_stimulus(n: usize, qps: u32) -> Vec<CoreStep> {
 fn np_cycles_per_s(p: &Params, steps: &[NpStep], dut: &mut dyn CycleDut<NpPins, NpOuts>) -> f64 {
     let mut duts: Vec<Named<NpPins, NpOuts>> = vec![("dut", dut)];
     let t = Instant::now();
-    run_np_lockstep(p, steps, &mut duts).expect("one implementation cannot differ");
-    (steps.len() as f64 + p.qps as f64) / t.elapsed().as_secs_f64()
+    let run = run_np_lockstep(p, steps, &mut duts).expect("one implementation cannot differ");
+    (run.cycles as f64 + p.qps as f64) / t.elapsed().as_secs_f64()
 }
 
 fn core_cycles_per_s(
@@ -81,8 +81,8 @@ fn core_cycles_per_s(
 ) -> f64 {
     let mut duts: Vec<Named<CorePins, CoreOuts>> = vec![("dut", dut)];
     let t = Instant::now();
-    run_core_lockstep(p, steps, &mut duts).expect("one implementation cannot differ");
-    (steps.len() as f64 + p.qps as f64 + 256.0) / t.elapsed().as_secs_f64()
+    let run = run_core_lockstep(p, steps, &mut duts).expect("one implementation cannot differ");
+    (run.cycles as f64 + p.qps as f64 + 256.0) / t.elapsed().as_secs_f64()
 }
 
 /// The event-level golden core on random events at random times, events per second.

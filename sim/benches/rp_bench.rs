@@ -51,9 +51,9 @@ fn stimulus(n: usize, qps: u32) -> Vec<Step> {
 fn cycles_per_s(p: &Params, steps: &[Step], dut: &mut dyn CycleDut<RpPins, RpOuts>) -> f64 {
     let mut duts: Vec<Named<RpPins, RpOuts>> = vec![("dut", dut)];
     let t = Instant::now();
-    run_lockstep(p, steps, &mut duts).expect("a single DUT cannot mismatch");
+    let run = run_lockstep(p, steps, &mut duts).expect("a single DUT cannot mismatch");
     let setup = p.qps as f64 + 256.0;
-    (steps.len() as f64 + setup) / t.elapsed().as_secs_f64()
+    (run.cycles as f64 + setup) / t.elapsed().as_secs_f64()
 }
 
 fn golden_events_per_s(p: &Params, n: usize) -> f64 {

@@ -78,14 +78,53 @@ pub fn describe_core_steps(steps: &[CoreStep], upto: usize) -> String {
     s
 }
 
+/// What the NP's lock-step run saw.
+#[derive(Clone, Debug, Default)]
+pub struct NpRun {
+    /// The CNP requests the consumer took, in order.
+    pub cnps: Vec<CnpRequest>,
+    /// The outputs of the last cycle (counters).
+    pub last: NpOuts,
+    /// Accepted CE-marked packets (each must be sent as a CNP request or suppressed).
+    pub accepted_ce: u64,
+    /// The input streams' sources: clear, received packet.
+    pub sources: [lockstep::SourceStats; 2],
+    /// Stimulus and drain cycles run.
+    pub cycles: u64,
+}
+
+impl NpRun {
+    /// Whether every accepted CE mark was decided (sent or suppressed) and every request
+    /// the NP sent was taken by the consumer; what differs if not.
+    pub fn every_mark_decided(&self) -> Result<(), String> {
+        let c = self.last.counts;
+        if c.sent + c.suppressed != self.accepted_ce || self.cnps.len() as u64 != c.sent {
+            return Err(format!(
+                "{} CE marks accepted; counters: {} sent, {} suppressed; {} requests taken",
+                self.accepted_ce,
+                c.sent,
+                c.suppressed,
+                self.cnps.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Cycles after the last decision for the counters' lag, and the drain's bound.
+const DRAIN_MARGIN: usize = 4;
+const DRAIN_LIMIT: usize = 100_000;
+
 /// Run `steps` on every NP in lock step after reset and the RAM sweep, comparing all
-/// outputs every cycle (eight ready idle cycles drain the pipeline); returns the CNP
-/// requests taken and the last outputs.
+/// outputs every cycle. Each input holds its event until the NP takes it (a step's event on
+/// a busy stream is not offered); after the steps the run drains with the consumer ready
+/// until both inputs are idle and every accepted CE mark is decided (counters: sent +
+/// suppressed), then a few cycles more.
 pub fn run_np_lockstep(
     p: &Params,
     steps: &[NpStep],
     duts: &mut [Named<'_, NpPins, NpOuts>],
-) -> Result<(Vec<CnpRequest>, NpOuts), Divergence<NpOuts>> {
+) -> Result<NpRun, Divergence<NpOuts>> {
     let tb = Timebase::new(p);
     let now = tb.at_cycle(0);
     lockstep::bring_up(
@@ -99,44 +138,117 @@ pub fn run_np_lockstep(
         },
         |o: &NpOuts| o.busy,
     )?;
-    let drain = NpStep {
+    let idle = NpStep {
         dt: 1,
         clr: None,
         rx: None,
         cnp_ready: true,
     };
+    let mut clr = lockstep::Source::default();
+    let mut rx = lockstep::Source::default();
+    let mut drain = lockstep::Drain::new(DRAIN_MARGIN, DRAIN_LIMIT);
     let mut cycle = 0u64;
-    let mut taken = Vec::new();
-    let mut last = NpOuts::default();
-    for (i, s) in steps.iter().chain([drain; 8].iter()).enumerate() {
+    let mut run = NpRun::default();
+    let mut i = 0usize;
+    loop {
+        let s = match steps.get(i) {
+            Some(s) => *s,
+            None => {
+                let c = run.last.counts;
+                let done = clr.idle() && rx.idle() && c.sent + c.suppressed == run.accepted_ce;
+                let a = run.accepted_ce;
+                if !drain.more(done, || format!("{a} CE marks accepted, counters {c:?}")) {
+                    break;
+                }
+                idle
+            }
+        };
         cycle += s.dt;
         let pins = NpPins {
             reset: false,
-            clr: s.clr,
-            rx: s.rx,
+            clr: clr.offer(s.clr),
+            rx: rx.offer(s.rx),
             cnp_ready: s.cnp_ready,
             now: tb.at_cycle(cycle),
         };
-        last = eval_all(duts, &pins, i)?;
-        if let (Some(c), true) = (last.cnp, s.cnp_ready) {
-            taken.push(c);
+        run.last = eval_all(duts, &pins, i)?;
+        if let (Some(c), true) = (run.last.cnp, s.cnp_ready) {
+            run.cnps.push(c);
+        }
+        clr.edge(run.last.clr_ready);
+        if let Some((_, ecn)) = rx.edge(run.last.rx_ready) {
+            run.accepted_ce += u64::from(ecn == crate::dcqcn_np::ECN_CE);
         }
         clock_all(duts);
+        i += 1;
     }
-    Ok((taken, last))
+    run.sources = [clr.stats(), rx.stats()];
+    run.cycles = i as u64;
+    Ok(run)
 }
 
-/// What the consumers of the core's outputs took during a lock-step run.
+/// What the consumers of the core's outputs took during a lock-step run, and what its
+/// inputs accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CoreRun {
     pub rates: Vec<RateOut>,
     pub cnps: Vec<CnpRequest>,
     /// The outputs of the last cycle (counters).
     pub last: CoreOuts,
+    /// Accepted events for the RP (QP in range): commands, CNPs, packets, queries.
+    pub accepted_rp: u64,
+    /// Accepted CE-marked packets for a QP in range.
+    pub accepted_ce: u64,
+    /// Accepted events with an out-of-range QP, per stream (cnp, tx, query, rx).
+    pub rejected: [u64; 4],
+    /// The input streams' sources: command, CNP, packet, query, received packet.
+    pub sources: [lockstep::SourceStats; 5],
+    /// Stimulus and drain cycles run.
+    pub cycles: u64,
+}
+
+impl CoreRun {
+    /// Whether every accepted event has its outcome: a rate report per RP event, every CE
+    /// mark sent or suppressed, every request sent taken, every out-of-range event counted;
+    /// what differs if not.
+    pub fn every_event_accounted(&self) -> Result<(), String> {
+        let o = &self.last;
+        let bad = [o.bad_qp.cnp, o.bad_qp.tx, o.bad_qp.query, o.bad_qp.rx];
+        let mut err = Vec::new();
+        if self.rates.len() as u64 != self.accepted_rp {
+            err.push(format!(
+                "{} RP events accepted, {} rate reports",
+                self.accepted_rp,
+                self.rates.len()
+            ));
+        }
+        if o.np.sent + o.np.suppressed != self.accepted_ce || self.cnps.len() as u64 != o.np.sent {
+            err.push(format!(
+                "{} CE marks accepted; {:?}; {} requests taken",
+                self.accepted_ce,
+                o.np,
+                self.cnps.len()
+            ));
+        }
+        if bad != self.rejected {
+            err.push(format!(
+                "out-of-range events accepted {:?}, counted {bad:?}",
+                self.rejected
+            ));
+        }
+        if err.is_empty() {
+            Ok(())
+        } else {
+            Err(err.join("; "))
+        }
+    }
 }
 
 /// Run `steps` on every core in lock step after bring-up, comparing all outputs every
-/// cycle (eight ready idle cycles drain the pipelines).
+/// cycle. Each input holds its event until the core takes it (a step's event on a busy
+/// stream is not offered); after the steps the run drains with both consumers ready until
+/// every input is idle, every accepted RP event has its report and every accepted CE mark
+/// is decided, then the RP's increase counters' lag and a cycle more.
 pub fn run_core_lockstep(
     p: &Params,
     steps: &[CoreStep],
@@ -144,7 +256,7 @@ pub fn run_core_lockstep(
 ) -> Result<CoreRun, Divergence<CoreOuts>> {
     let tb = Timebase::new(p);
     core_bring_up(p, duts)?;
-    let drain = CoreStep {
+    let idle = CoreStep {
         dt: 1,
         ctl: None,
         cnp: None,
@@ -154,21 +266,45 @@ pub fn run_core_lockstep(
         rate_ready: true,
         cnp_ready: true,
     };
+    let mut ctl = lockstep::Source::default();
+    let mut cnp = lockstep::Source::default();
+    let mut tx = lockstep::Source::default();
+    let mut query = lockstep::Source::default();
+    let mut rx = lockstep::Source::default();
+    let mut drain = lockstep::Drain::new(crate::rp_harness::INC_COUNT_LAG + 2, DRAIN_LIMIT);
     let mut cycle = 0u64;
     let mut run = CoreRun::default();
-    // Drain: the RP's report latency and increase counters, and one more cycle.
-    let drain_cycles =
-        roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY + crate::rp_harness::INC_COUNT_LAG + 1;
-    let drain = std::iter::repeat_n(&drain, drain_cycles);
-    for (i, s) in steps.iter().chain(drain).enumerate() {
+    let qps = p.qps;
+    let mut i = 0usize;
+    loop {
+        let s = match steps.get(i) {
+            Some(s) => *s,
+            None => {
+                let n = run.last.np;
+                let done = ctl.idle()
+                    && cnp.idle()
+                    && tx.idle()
+                    && query.idle()
+                    && rx.idle()
+                    && run.rates.len() as u64 == run.accepted_rp
+                    && n.sent + n.suppressed == run.accepted_ce;
+                let (a, r, ce) = (run.accepted_rp, run.rates.len(), run.accepted_ce);
+                if !drain.more(done, || {
+                    format!("{a} RP events accepted, {r} reports; {ce} CE marks, {n:?}")
+                }) {
+                    break;
+                }
+                idle
+            }
+        };
         cycle += s.dt;
         let pins = CorePins {
             reset: false,
-            ctl: s.ctl,
-            cnp: s.cnp,
-            tx: s.tx,
-            query: s.query,
-            rx: s.rx,
+            ctl: ctl.offer(s.ctl),
+            cnp: cnp.offer(s.cnp),
+            tx: tx.offer(s.tx),
+            query: query.offer(s.query),
+            rx: rx.offer(s.rx),
             rate_ready: s.rate_ready,
             cnp_ready: s.cnp_ready,
             now: tb.at_cycle(cycle),
@@ -181,9 +317,36 @@ pub fn run_core_lockstep(
         if let (Some(c), true) = (o.cnp, s.cnp_ready) {
             run.cnps.push(c);
         }
+        if ctl.edge(o.ctl_ready).is_some() {
+            run.accepted_rp += 1;
+        }
+        let mut take = |qp: Option<u32>, stream: usize| match qp {
+            Some(q) if q < qps => run.accepted_rp += 1,
+            Some(_) => run.rejected[stream] += 1,
+            None => {}
+        };
+        take(cnp.edge(o.cnp_ready), 0);
+        take(tx.edge(o.tx_ready).map(|t| t.0), 1);
+        take(query.edge(o.query_ready), 2);
+        match rx.edge(o.rx_ready) {
+            Some((q, ecn)) if q < qps => {
+                run.accepted_ce += u64::from(ecn == crate::dcqcn_np::ECN_CE)
+            }
+            Some(_) => run.rejected[3] += 1,
+            None => {}
+        }
         run.last = o;
         clock_all(duts);
+        i += 1;
     }
+    run.sources = [
+        ctl.stats(),
+        cnp.stats(),
+        tx.stats(),
+        query.stats(),
+        rx.stats(),
+    ];
+    run.cycles = i as u64;
     Ok(run)
 }
 

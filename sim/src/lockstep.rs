@@ -178,3 +178,133 @@ pub fn bring_up<P, O: PartialEq + Clone>(
         cycle += 1;
     }
 }
+
+/// One input stream's source under the valid/ready rule: once it offers an event it holds
+/// `valid` and the payload until a cycle where `ready` is high, and only then may it offer
+/// the next. A stimulus step's new event for a stream whose source still holds one is not
+/// offered (the source is busy), so no offered event is ever withdrawn or lost.
+#[derive(Clone, Debug)]
+pub struct Source<T> {
+    held: Option<T>,
+    /// Events offered (each counted once, however long it was held).
+    pub offered: u64,
+    /// Events accepted (`valid && ready` at a clock edge).
+    pub accepted: u64,
+    /// Cycles `valid` was high with `ready` low.
+    pub stalled: u64,
+    /// The longest time one event was held, in cycles from its first offer to its
+    /// acceptance (0: taken in the cycle it was offered).
+    pub longest_wait: u64,
+    wait: u64,
+}
+
+impl<T> Default for Source<T> {
+    fn default() -> Self {
+        Source {
+            held: None,
+            offered: 0,
+            accepted: 0,
+            stalled: 0,
+            longest_wait: 0,
+            wait: 0,
+        }
+    }
+}
+
+impl<T: Copy> Source<T> {
+    /// The payload on the stream this cycle: the held event, else `new` (now held).
+    pub fn offer(&mut self, new: Option<T>) -> Option<T> {
+        if self.held.is_none() {
+            if let Some(x) = new {
+                self.held = Some(x);
+                self.offered += 1;
+                self.wait = 0;
+            }
+        }
+        self.held
+    }
+
+    /// The clock edge with the sink's `ready`: the event taken, if any.
+    pub fn edge(&mut self, ready: bool) -> Option<T> {
+        self.held?;
+        if ready {
+            self.accepted += 1;
+            self.longest_wait = self.longest_wait.max(self.wait);
+            self.held.take()
+        } else {
+            self.stalled += 1;
+            self.wait += 1;
+            None
+        }
+    }
+
+    /// Whether the source holds nothing.
+    pub fn idle(&self) -> bool {
+        self.held.is_none()
+    }
+
+    /// Its counts.
+    pub fn stats(&self) -> SourceStats {
+        SourceStats {
+            offered: self.offered,
+            accepted: self.accepted,
+            stalled: self.stalled,
+            longest_wait: self.longest_wait,
+        }
+    }
+}
+
+/// A [`Source`]'s counts at the end of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SourceStats {
+    pub offered: u64,
+    pub accepted: u64,
+    pub stalled: u64,
+    pub longest_wait: u64,
+}
+
+/// The drain after a lock-step run's stimulus: idle cycles with every consumer ready,
+/// until `done` (every held event accepted and every accepted event reported), then
+/// `margin` more cycles for outputs that lag the reports (counters). Panics after
+/// `limit` cycles: a unit that never reports an event it accepted is a failure, not a
+/// reason to stop early.
+#[derive(Clone, Copy, Debug)]
+pub struct Drain {
+    pub margin: usize,
+    pub limit: usize,
+    left_after_done: Option<usize>,
+    spent: usize,
+}
+
+impl Drain {
+    pub fn new(margin: usize, limit: usize) -> Self {
+        Drain {
+            margin,
+            limit,
+            left_after_done: None,
+            spent: 0,
+        }
+    }
+
+    /// Called once per drain cycle before it runs, with whether everything is done:
+    /// whether to run this cycle.
+    pub fn more(&mut self, done: bool, what: impl FnOnce() -> String) -> bool {
+        if done && self.left_after_done.is_none() {
+            self.left_after_done = Some(self.margin);
+        }
+        if let Some(left) = self.left_after_done.as_mut() {
+            if *left == 0 {
+                return false;
+            }
+            *left -= 1;
+        }
+        self.spent += 1;
+        assert!(
+            self.spent <= self.limit,
+            "the drain did not finish in {} cycles: {}",
+            self.limit,
+            what()
+        );
+        true
+    }
+}

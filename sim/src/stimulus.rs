@@ -4,7 +4,8 @@
 //! offered, whether the report consumer is ready, and how far time advances (from one
 //! cycle up to seconds, which the RP sees only through its `now` input, so an idle gap of
 //! seconds costs one simulated cycle). [`run_lockstep`] drives every implementation with the
-//! same pins and compares every output on every cycle.
+//! same pins and compares every output on every cycle; its sources keep the stream rule (an
+//! offered event is held until it is taken) and its drain waits for every report.
 
 use crate::dcqcn_rp::RpConfig;
 use crate::lockstep::{self, Divergence, Named, clock_all, eval_all};
@@ -97,54 +98,127 @@ pub fn bring_up(
     )
 }
 
+/// What the RP's lock-step run saw: the events each input accepted and the reports the
+/// consumer took.
+#[derive(Clone, Debug, Default)]
+pub struct RpRun {
+    /// Every accepted event `(qp, kind, from the command stream)`, in acceptance order (a
+    /// register-block query on the command stream is `(qp, RpKind::Query, true)`).
+    pub accepted: Vec<(u32, crate::dcqcn_rp::RpKind, bool)>,
+    /// The reports the consumer took, in order.
+    pub reports: Vec<crate::rp_harness::RateOut>,
+    /// The four input streams' sources: command, CNP, packet, query.
+    pub sources: [lockstep::SourceStats; 4],
+    /// Stimulus cycles and drain cycles run.
+    pub cycles: u64,
+}
+
+impl RpRun {
+    /// Whether every accepted event has its report, in acceptance order and of its kind
+    /// (the RP reports each event once, in the order it took them); what differs if not.
+    pub fn every_event_reported(&self) -> Result<(), String> {
+        use crate::dcqcn_rp::RpKind;
+        if self.accepted.len() != self.reports.len() {
+            return Err(format!(
+                "{} events accepted, {} reports",
+                self.accepted.len(),
+                self.reports.len()
+            ));
+        }
+        for (i, ((qp, kind, ctl), r)) in self.accepted.iter().zip(&self.reports).enumerate() {
+            let query = matches!(kind, RpKind::Query);
+            if !(r.qp == *qp && r.query == query && r.ctl == *ctl) {
+                return Err(format!(
+                    "report {i} {r:?} does not answer accepted event {i} (qp {qp}, {kind:?}, \
+                     command stream: {ctl})"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Run `steps` on every DUT in lock step (after [`bring_up`]), comparing all outputs every
-/// cycle (idle cycles are appended to drain the pipeline: its stages and report register,
-/// `RP_REPORT_LATENCY`, the increase counters' `INC_COUNT_LAG`, and a margin); returns the
-/// reports the consumer took, in order, or the first mismatch.
+/// cycle. Each input stream has a [`lockstep::Source`]: a step's event on a stream is
+/// offered only when the stream's source is idle, and then held (valid and payload) until
+/// the RP is ready, so every offered event is eventually taken. After the steps the run
+/// drains with the consumer ready until every held event was accepted and every accepted
+/// event reported, then `INC_COUNT_LAG` + 2 cycles more for the increase counters; a drain
+/// longer than 100 000 cycles panics. Returns the accepted events and the reports taken,
+/// or the first mismatch.
 pub fn run_lockstep(
     p: &Params,
     steps: &[Step],
     duts: &mut [Named<'_, RpPins, RpOuts>],
-) -> Result<Vec<crate::rp_harness::RateOut>, Divergence<RpOuts>> {
+) -> Result<RpRun, Divergence<RpOuts>> {
+    use crate::dcqcn_rp::RpKind;
     let tb = Timebase::new(p);
     bring_up(p, duts)?;
     let mut cycle = 0u64;
-    let mut reports = Vec::new();
-    let drain = std::iter::repeat(Step {
+    let mut run = RpRun::default();
+    let mut ctl = lockstep::Source::default();
+    let mut cnp = lockstep::Source::default();
+    let mut tx = lockstep::Source::default();
+    let mut query = lockstep::Source::default();
+    let mut drain = lockstep::Drain::new(crate::rp_harness::INC_COUNT_LAG + 2, 100_000);
+    let idle = Step {
         dt: 1,
         ctl: None,
         cnp: None,
         tx: None,
         query: None,
         m_ready: true,
-    });
-    for (i, s) in
-        steps
-            .iter()
-            .copied()
-            .chain(drain.take(
-                roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY + crate::rp_harness::INC_COUNT_LAG + 5,
-            ))
-            .enumerate()
-    {
+    };
+    let mut i = 0usize;
+    loop {
+        let s = match steps.get(i) {
+            Some(s) => *s,
+            None => {
+                let done = ctl.idle()
+                    && cnp.idle()
+                    && tx.idle()
+                    && query.idle()
+                    && run.reports.len() == run.accepted.len();
+                let (a, r) = (run.accepted.len(), run.reports.len());
+                if !drain.more(done, || format!("{a} events accepted, {r} reports")) {
+                    break;
+                }
+                idle
+            }
+        };
         cycle += s.dt;
         let pins = RpPins {
             reset: false,
-            ctl: s.ctl,
-            cnp: s.cnp,
-            tx: s.tx,
-            query: s.query,
+            ctl: ctl.offer(s.ctl),
+            cnp: cnp.offer(s.cnp),
+            tx: tx.offer(s.tx),
+            query: query.offer(s.query),
             m_ready: s.m_ready,
             now: tb.at_cycle(cycle),
             tbl: None,
         };
         let outs = eval_all(duts, &pins, i)?;
         if let (Some(r), true) = (outs.report, pins.m_ready) {
-            reports.push(r);
+            run.reports.push(r);
+        }
+        if let Some((qp, kind)) = ctl.edge(outs.ctl_ready) {
+            run.accepted.push((qp, kind, true));
+        }
+        if let Some(qp) = cnp.edge(outs.cnp_ready) {
+            run.accepted.push((qp, RpKind::Cnp, false));
+        }
+        if let Some((qp, bytes)) = tx.edge(outs.tx_ready) {
+            run.accepted.push((qp, RpKind::Tx { bytes }, false));
+        }
+        if let Some(qp) = query.edge(outs.query_ready) {
+            run.accepted.push((qp, RpKind::Query, false));
         }
         clock_all(duts);
+        i += 1;
     }
-    Ok(reports)
+    run.sources = [ctl.stats(), cnp.stats(), tx.stats(), query.stats()];
+    run.cycles = i as u64;
+    Ok(run)
 }
 
 /// Proptest strategies for parameters and steps (also used by the long campaign).

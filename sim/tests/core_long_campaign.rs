@@ -71,10 +71,16 @@ fn core_long_campaign() {
                 );
             }
         };
+        if let Err(e) = run.every_event_accounted() {
+            panic!(
+                "case {cases} (seed {seed}): {e}\nparameters:\n{}",
+                p.to_toml_string()
+            );
+        }
         let b = run.last.bad_qp;
         rejected += b.cnp + b.tx + b.query + b.rx;
         cnps += run.cnps.len() as u64;
-        let n = steps.len() as u64 + p.qps as u64 + 256;
+        let n = run.cycles + p.qps as u64 + 256;
         cycles += n;
         if three_way {
             hdl_cycles += n;

@@ -32,12 +32,19 @@ fn check(test: &str, p: &Params, steps: &[NpStep]) -> Result<(), TestCaseError> 
         &vcd,
         |duts| run_np_lockstep(p, steps, duts),
     )
-    .map(|_| ())
     .map_err(|(m, vcd)| {
         TestCaseError::fail(format!(
             "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
             p.to_toml_string(),
             describe_np_steps(steps, m.step)
+        ))
+    })?
+    .every_mark_decided()
+    .map_err(|e| {
+        TestCaseError::fail(format!(
+            "{e}\nparameters:\n{}\nsteps:\n{}",
+            p.to_toml_string(),
+            describe_np_steps(steps, usize::MAX - 1)
         ))
     })
 }
@@ -92,13 +99,15 @@ fn np_every_mode_with_backpressure() {
             ("rust-hdl", &mut h),
             ("verilator", &mut v),
         ];
-        let (cnps, last) = run_np_lockstep(&p, &steps, &mut duts).unwrap_or_else(|m| {
+        let run = run_np_lockstep(&p, &steps, &mut duts).unwrap_or_else(|m| {
             panic!(
                 "{mode:?} {limit_us} us: {m}\n{}",
                 describe_np_steps(&steps, m.step)
             )
         });
-        let c = last.counts;
+        run.every_mark_decided()
+            .unwrap_or_else(|e| panic!("{mode:?} {limit_us} us: {e}"));
+        let (cnps, c) = (&run.cnps, run.last.counts);
         // Per flow, RAM reads meet W1's write of their QP (rust-hdl's RAM then gives the new
         // word, Verilator's the old): the agreement above shows the NP never uses them.
         if mode == CnpModeration::PerFlow {

@@ -53,23 +53,32 @@ fn long_campaign() {
                 vec![("golden", &mut g), ("verilator", &mut v)];
             run_lockstep(&p, &steps, &mut duts)
         };
-        if let Err(m) = result {
-            let path = std::env::temp_dir().join(format!("rp_long_campaign_{seed}.vcd"));
-            let mut v = VerilatedRp::exact(&p).expect("model built");
-            if v.open_vcd(&path).is_ok() {
-                let mut duts: Vec<Named<RpPins, RpOuts>> = vec![("verilator", &mut v)];
-                let _ = run_lockstep(&p, &steps, &mut duts);
-                v.close_vcd();
+        let run = match result {
+            Ok(run) => run,
+            Err(m) => {
+                let path = std::env::temp_dir().join(format!("rp_long_campaign_{seed}.vcd"));
+                let mut v = VerilatedRp::exact(&p).expect("model built");
+                if v.open_vcd(&path).is_ok() {
+                    let mut duts: Vec<Named<RpPins, RpOuts>> = vec![("verilator", &mut v)];
+                    let _ = run_lockstep(&p, &steps, &mut duts);
+                    v.close_vcd();
+                }
+                panic!(
+                    "case {cases} (seed {seed}): {m}\nparameters:\n{}\nsteps:\n{}VCD: {}",
+                    p.to_toml_string(),
+                    describe_steps(&steps, m.step),
+                    path.display()
+                );
             }
+        };
+        if let Err(e) = run.every_event_reported() {
             panic!(
-                "case {cases} (seed {seed}): {m}\nparameters:\n{}\nsteps:\n{}VCD: {}",
-                p.to_toml_string(),
-                describe_steps(&steps, m.step),
-                path.display()
+                "case {cases} (seed {seed}): {e}\nparameters:\n{}",
+                p.to_toml_string()
             );
         }
-        // Reset sweep plus the steps: every one of them is a compared cycle.
-        let n = steps.len() as u64 + p.qps as u64 + 256;
+        // Reset sweep plus the steps and the drain: every one of them is a compared cycle.
+        let n = run.cycles + p.qps as u64 + 256;
         cycles += n;
         if three_way {
             hdl_cycles += n;

@@ -4,14 +4,15 @@
 use roce_cc_params::Params;
 use roce_cc_sim::dcqcn_rp::RpCounters;
 use roce_cc_sim::lockstep::Named;
-use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RateOut, RpOuts, RpPins};
-use roce_cc_sim::stimulus::{Step, XorShift, run_lockstep};
+use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp, RpOuts, RpPins};
+use roce_cc_sim::stimulus::{RpRun, Step, XorShift, run_lockstep};
 use roce_cc_sim::verilated::VerilatedRp;
 
 /// 14000 cycles on all 16 QPs: CNPs, packets and queries mixed, idle gaps from a cycle to
-/// 3 s, backpressure on the report stream. Events the RP does not take in their cycle (the
-/// same-QP interlock holds a hot QP for `UPD_STAGES + 1` cycles, over a hundred) are
-/// dropped.
+/// 3 s, backpressure on the report stream. An event the RP does not take in its cycle (the
+/// same-QP interlock holds a hot QP for `UPD_STAGES + 1` cycles, over a hundred) stays
+/// offered until it is taken (`run_lockstep`'s sources); that stream's new events are not
+/// offered meanwhile.
 fn stream() -> Vec<Step> {
     let mut rng = XorShift::new(12345);
     (0..14000)
@@ -37,9 +38,10 @@ fn stream() -> Vec<Step> {
 }
 
 /// `steps` through the golden model, rust-hdl and Verilator for 16 QPs in lock step
-/// (panics with the first mismatch); the reports taken, the golden counters and the state
-/// RAM reads that met a write to their QP (rust-hdl's count).
-fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters, u64) {
+/// (panics with the first mismatch, or if an accepted event has no report or reports come
+/// out of order); the run, the golden counters and the state RAM reads that met a write to
+/// their QP (rust-hdl's count).
+fn all_three_16_qps(steps: &[Step]) -> (RpRun, RpCounters, u64) {
     let p = Params {
         qps: 16,
         ..Params::default()
@@ -52,16 +54,23 @@ fn all_three_16_qps(steps: &[Step]) -> (Vec<RateOut>, RpCounters, u64) {
         ("rust-hdl", &mut h),
         ("verilator", &mut v),
     ];
-    let reports = run_lockstep(&p, steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
-    (reports, g.counters(), h.state_ram_collisions())
+    let run = run_lockstep(&p, steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
+    run.every_event_reported().unwrap_or_else(|e| panic!("{e}"));
+    (run, g.counters(), h.state_ram_collisions())
 }
 
 #[test]
 fn three_implementations_agree_on_a_fixed_stream() {
     let steps = stream();
     let t = std::time::Instant::now();
-    let (reports, c, collisions) = all_three_16_qps(&steps);
-    eprintln!("{} cycles in {:?}", steps.len(), t.elapsed());
+    let (run, c, collisions) = all_three_16_qps(&steps);
+    eprintln!("{} cycles in {:?}", run.cycles, t.elapsed());
+    let reports = &run.reports;
+    // Held events waited (the interlock), and every one was taken in the end.
+    let tx = run.sources[2];
+    eprintln!("packet stream: {tx:?}");
+    assert!(tx.stalled > 1000 && tx.longest_wait > 100, "{tx:?}");
+    assert!(run.sources.iter().all(|s| s.offered == s.accepted));
     let limited = reports.iter().filter(|r| r.report.limited).count();
     // The stream must exercise the interesting states, or the agreement means little.
     assert!(reports.len() > 500, "only {} reports", reports.len());
@@ -89,7 +98,7 @@ fn three_implementations_agree_on_a_fixed_stream() {
 /// 700 cycles, then 1000 cycles with the consumer ready. The
 /// RP must stop taking events when `REP_CREDITS` reports are owed (the three
 /// implementations compare every `ready` each cycle), deliver every report it took in
-/// order, and resume.
+/// order (checked by `all_three_16_qps`), and resume.
 #[test]
 fn report_fifo_fills_under_backpressure_and_drains() {
     let steps: Vec<Step> = (0..1700u32)
@@ -102,21 +111,23 @@ fn report_fifo_fills_under_backpressure_and_drains() {
             m_ready: i >= 700,
         })
         .collect();
-    let (reports, _, _) = all_three_16_qps(&steps);
+    let (run, _, _) = all_three_16_qps(&steps);
     let owed = roce_cc_hdl::dcqcn_rp::REP_CREDITS;
-    // 1700 offered; while stalled the RP takes about REP_CREDITS events plus its queue,
-    // so well under 1700 get through, and after the stall one per cycle again.
+    // While stalled the RP takes about REP_CREDITS events plus its queue and then holds
+    // the query stream (one query held for the rest of the stall); after the stall it
+    // takes one per cycle again.
+    let q = run.sources[3];
     assert!(
-        reports.len() > 1000 + owed / 2 && reports.len() < 1700 - 300,
-        "{} reports",
-        reports.len()
+        q.accepted > 1000 + owed as u64 / 2 && q.accepted < 1700 - 300,
+        "{q:?}"
     );
+    assert!(q.longest_wait > 700 - owed as u64 - 20, "{q:?}");
 }
 
 /// Throughput: a query every cycle for 600 cycles on rotating QPs, then packets on the 16
 /// QPs in 16 consecutive cycles, the consumer always ready. Nothing is held by the
 /// interlock (queries write nothing, and no QP is written twice), so the RP must take every
-/// event in the cycle it is offered (an event not taken is dropped by the harness): one
+/// event in the cycle it is offered (no source ever holds one): one
 /// event per cycle, although an event that reaches HZ at the edge after its acceptance
 /// waits there a cycle (the third queue entry absorbs it). The three implementations
 /// compare every `ready` each cycle.
@@ -133,12 +144,14 @@ fn one_event_per_cycle_on_different_qps() {
             m_ready: true,
         })
         .collect();
-    let (reports, _, _) = all_three_16_qps(&steps);
-    assert_eq!(
-        reports.len(),
-        steps.len(),
-        "events were not taken one per cycle"
+    let (run, _, _) = all_three_16_qps(&steps);
+    let reports = &run.reports;
+    assert!(
+        run.sources.iter().all(|s| s.stalled == 0),
+        "events were not taken one per cycle: {:?}",
+        run.sources
     );
+    assert_eq!(reports.len(), steps.len());
     for (i, r) in reports.iter().enumerate() {
         assert_eq!(r.qp, i as u32 % 16, "report {i} out of order");
         assert_eq!(r.query, i < QUERIES as usize, "report {i}");

@@ -4,8 +4,10 @@
 //!
 //! Stimulus (`stimulus::strategies`): random parameters across their full ranges, random
 //! QPs from a hot set (repeats, back-to-back hits on one QP) or any QP, time steps from 0
-//! cycles to seconds of idle, all three input streams at once, random backpressure on the
-//! report stream.
+//! cycles to seconds of idle, all four input streams at once, random backpressure on the
+//! report stream. Each input holds its event until the RP takes it (the stream rule), the
+//! run drains until every accepted event is reported, and each test asserts that every
+//! accepted event got its report, in order.
 //!
 //! On a mismatch proptest shrinks the case; the failure message holds the shortest failing
 //! step list, and the Verilated run of that case is written as a VCD whose path is in the
@@ -40,12 +42,19 @@ fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
         &vcd_path(test),
         |duts| run_lockstep(p, steps, duts),
     )
-    .map(|_| ())
     .map_err(|(m, vcd)| {
         TestCaseError::fail(format!(
             "{m}\nparameters:\n{}\nsteps up to the mismatch:\n{}{vcd}",
             p.to_toml_string(),
             describe_steps(steps, m.step)
+        ))
+    })?
+    .every_event_reported()
+    .map_err(|e| {
+        TestCaseError::fail(format!(
+            "{e}\nparameters:\n{}\nsteps:\n{}",
+            p.to_toml_string(),
+            describe_steps(steps, usize::MAX - 1)
         ))
     })
 }
