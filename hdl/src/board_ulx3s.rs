@@ -128,8 +128,8 @@ pub struct BoardUlx3s<const QB: usize> {
     top: RoceCcTop<QB>,
     tb: Timebase,
     heartbeat: DFF<Bits<HEARTBEAT_W>>,
-    /// LEDs 1 to 3, registered: each pad's route starts at a flip-flop (in the first routed
-    /// 1024-QP build, d2759a8, LED 2 straight from the register block's logic was -3.32 ns).
+    /// LEDs 1 to 3, registered: each pad's route starts at a flip-flop, not at the register
+    /// block's logic (an unregistered LED output is a long route to the pad on top of it).
     led1_q: DFF<Bit>,
     led2_q: DFF<Bit>,
     led3_q: DFF<Bit>,

@@ -29,7 +29,7 @@
 //! one cycle later). The two units are independent: backpressure on one output holds only
 //! its own unit.
 //!
-//! Room for HPCC (`../shared/reference/hpcc.md`, a later issue): an ACK stream joins the
+//! Room for HPCC (`../shared/reference/hpcc.md`, not implemented): an ACK stream joins the
 //! input streams (with its own QP check) and feeds a window unit beside the RP; the rate
 //! report gains the QP's window next to its rate. The QP check, the time base and the
 //! counters here are written so that adding a stream is one more instance of each.
@@ -197,8 +197,8 @@ pub struct RoceCcCore<const QB: usize> {
     bad_rx: DFF<Bits<COUNTER_W>>,
     /// An out-of-range event was offered on each stream last cycle: the `bad_*` counters
     /// count from these registers, a cycle after the event, so an input valid and the QPN
-    /// compare do not drive the 48 clock enables of a counter (in the 1024-QP core build
-    /// of 24aed13 that path into `bad_rx` missed 10 ns by 0.12 ns).
+    /// compare do not drive the 48 clock enables of a counter (that path into `bad_rx` is
+    /// too long for 10 ns at 1024 QPs).
     hit_cnp: DFF<Bit>,
     hit_tx: DFF<Bit>,
     hit_query: DFF<Bit>,

@@ -81,8 +81,8 @@ pub struct WriteCheck {
 
 /// The comparisons a write's decision makes on its merged value, registered from
 /// [`WriteCheck`]`::merged` a cycle before the decision, so that the decision ([`WriteAction`])
-/// is a priority choice among flip-flops (in the routed board build of efb0ab0 the
-/// 32-bit comparisons in front of `wact` missed 10 ns by 0.49 ns). `merged` is valid from
+/// is a priority choice among flip-flops (with the 32-bit comparisons in front of `wact`
+/// the board design does not meet 10 ns). `merged` is valid from
 /// the cycle after the accept on (the map's one-hot select is registered then), so these
 /// are valid when the write is decided (`wr_pend`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]

@@ -2,9 +2,8 @@
 //! chain of `n` registers.
 //!
 //! The RP's context (the old state word, now, the event, about 800 bits) waits beside each
-//! increase segment for `SEG_STAGES + 1` cycles (50 since the 100 MHz pipelining; it was
-//! 12 when this block was written, and the chains were then 12 x 800 flip-flops per
-//! segment, most of the core's 37 000). Here the value is written into a RAM of `2^AW`
+//! increase segment for `SEG_STAGES + 1` = 50 cycles; as a chain of registers that would
+//! be 50 x 800 flip-flops per segment. Here the value is written into a RAM of `2^AW`
 //! words at a pointer that advances with `en`, read back `n - 1` advancing cycles later
 //! (the RAM's read is registered) and registered once more at the output (a block RAM's
 //! output is slow: `toolchain.md`). yosys maps the RAM to LUT RAM or block RAM, whichever
@@ -97,12 +96,12 @@ impl<T: Synth, const AW: usize> Logic for DelayLine<T, AW> {
 /// Why: a `DP16KD` read without its output register has a 5.6 ns clock-to-output on
 /// LFE5U-85F-6, so the register right after it has about 4 ns of route and setup left at
 /// 100 MHz. When that register also feeds logic (the RP's context fields feed steps C and
-/// E0), the placer puts it near the logic, and the route from the RAM missed 10 ns in the
-/// board build of 195fd12 (4.47 ns, `ctx_d` into `e0_ctx`). Here the register after the
+/// E0), the placer puts it near the logic, and the route from the RAM (about 4.5 ns,
+/// `ctx_d` into `e0_ctx`) does not fit what is left. Here the register after the
 /// RAM (the inner line's `out`) feeds only `out2`, so it can sit beside the RAM. On the
 /// way in, `in_q` takes whatever logic computes `d` (the user's ORs of a field), so the
 /// route to the RAM's data inputs (about 0.2 ns of setup) starts at a register: `ctx_b`'s
-/// `alpha_any`, an OR into the RAM, missed 10 ns by 0.24 ns in the board build of ae49992.
+/// `alpha_any`, an OR into the RAM, does not fit 10 ns without it.
 #[derive(LogicBlock)]
 pub struct BramDelayLine<T: Synth, const AW: usize> {
     /// Clock of the RAM and the registers.

@@ -5,8 +5,8 @@
 //! the product leaves the DSP combinationally and is registered in the fabric. nextpnr does
 //! time a DSP's own registers: a 17 x 17 product between fabric registers measured 144.26
 //! MHz on an LFE5U-85F-6, with the DSP's output register 185.98 MHz (the route from the DSP
-//! to the fabric moves to the next stage). The RP's pipelined multipliers (`PipeMul`) were
-//! among the last paths over 10 ns, so their first register is this leaf.
+//! to the fabric moves to the next stage). The RP's pipelined multipliers (`PipeMul`) need
+//! that margin at 10 ns, so their first register is this leaf.
 //!
 //! The Verilog has two bodies, chosen by the `SYNTHESIS` macro (which yosys defines and
 //! Verilator does not): for synthesis the `MULT18X18D` instance (its connections as yosys's
@@ -19,11 +19,10 @@
 //! below, Verilator). The vendor cell is never simulated: its lint stand-in is in
 //! `hdl/lint/ecp5_cells.v`, and `tests/tests/rtl_gates.rs` checks the instance's
 //! parameters and that the stand-in is a black box to yosys. That `synth_ecp5` keeps the
-//! register is not a test: it was read from a netlist by hand (at 301c3eb, 68 of the
-//! synthesis shell's 71 `MULT18X18D` have `REG_OUTPUT_CLK = "CLK0"`, one per partial
-//! product; the other three came from combinational `WideMul`s, two of which, `t1`'s
-//! partial products in the RP's step A, are `DspMul`s since fa8be60: no netlist has been
-//! read for the register since).
+//! register is not a test: it was read from a netlist by hand (every `PipeMul` partial
+//! product's `MULT18X18D` has `REG_OUTPUT_CLK = "CLK0"`); `t1`'s two partial products in
+//! the RP's step A were combinational `WideMul`s in the netlist that was read, so their
+//! register has not been checked that way.
 
 use rust_hdl::prelude::*;
 

@@ -2,8 +2,8 @@
 //! registers, for paths that must close at 100 MHz on an ECP5.
 //!
 //! A combinational `WideMul` of 25 x 25 bits is four MULT18X18D blocks and an adder tree
-//! after them. Two of them in series (25 x 25, then 21 x 25: the RP's alpha step before it
-//! was pipelined) took 24 ns on an LFE5U-85F-6, 41.6 MHz (`scripts/stage_fmax.py`); the
+//! after them. Two of them in series (25 x 25, then 21 x 25, as in the RP's alpha step)
+//! take 24 ns on an LFE5U-85F-6 out of context, 41.6 MHz (`scripts/stage_fmax.py`); the
 //! same step built from two `PipeMul`s reaches 139.5 MHz. Here each operand is split into a
 //! low half of 17 bits and a high half of up to 15 bits (17 x 17 unsigned fits one
 //! 18 x 18 signed DSP), and the work is spread over three registers:

@@ -6,7 +6,7 @@
 //! ports, so yosys builds it around the RAM: a compare of both addresses, the write data
 //! and the compare registered, and a multiplexer after the RAM's output (for the RP's
 //! 1024 x 400-bit word: hundreds of flip-flops, and the read address's route into a compare
-//! after the RAM's own, the critical path of 59f9325). The units never use such a read: the
+//! after the RAM's own, too long for 10 ns). The units never use such a read: the
 //! word being written is one the units forward to the event anyway (the RP's W1..W3, the
 //! NP's five earlier events). This leaf says so to yosys with the `no_rw_check` attribute
 //! on the memory ("don't care on collision"), which yosys reads as its own, and which is

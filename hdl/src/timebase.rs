@@ -24,11 +24,10 @@
 //!
 //! Timing: the microsecond tick and each radix's wrap are registers (`tick`, `*_wrap`),
 //! computed a cycle ahead, so the enables and resets of the counters (which drive `now` into
-//! both units) start at flip-flops. In the first routed 1024-QP board build (d2759a8) the
-//! tick's compare drove the enables of `now` (-2.83 ns) and the CNP radix's wrap compare its
-//! reset (-3.68 ns). The flags were then computed from the counters' next values
-//! (`(r_next + 1) == period`: an adder and a compare behind the counter's own mux, the
-//! board's critical path at efb0ab0, -1.29 ns); now no flag has an adder in front of it:
+//! both units) start at flip-flops (a compare driving the enables of `now` or a radix's
+//! reset directly misses 10 ns by about 3 ns in the board design). No flag has an adder in
+//! front of it (computed from the counters' next values, `(r_next + 1) == period`, an adder
+//! and a compare behind the counter's own mux, it does not fit 10 ns either):
 //!
 //! - a counter that does not move keeps its flag (`wrap` changes only with a tick);
 //! - a counter that steps from `r` to `r + 1` wraps next when `r == period - 2`, an equality
@@ -38,12 +37,12 @@
 //!
 //! The periods and `clock_mhz` reach the flags only through those registers, which `again`
 //! reads a cycle after the restart, so they must be steady from the restart's cycle on (the
-//! register block changes them at an apply, cycles before its restart). In the board
-//! builds with the RP's context in `BramDelayLine`s the restart's path missed 10 ns twice:
-//! with `period == 1` compared in the restart's cycle (the restart's route from the register
-//! block, its fan-out, then a 17-bit compare: -0.82 ns), and with the compares registered
-//! (the OR of `reset` and `restart` into 196 loads: 3.6 ns of route to the OR, 4.7 ns out
-//! of it, -0.12 ns). `again` makes both a register's fan-out. The board's register block
+//! register block changes them at an apply, cycles before its restart). Without `again`
+//! the restart's path does not fit 10 ns in the board design: with `period == 1` compared
+//! in the restart's cycle (the restart's route from the register block, its fan-out, then
+//! a 17-bit compare), or with the compares registered (the OR of `reset` and `restart` into
+//! 196 loads: about 3.6 ns of route to the OR, 4.7 ns out of it). `again` makes both a
+//! register's fan-out. The board's register block
 //! restarts the time base at the start of the core's RAM sweep (2^QB cycles without
 //! events), so the extra cycle changes no event's time.
 
@@ -113,8 +112,8 @@ pub struct Timebase {
     two_rem: Constant<Bits<REM_W>>,
     /// `reset` or `restart` was high last cycle: every counter starts again at 0 next cycle.
     /// A register, because it reaches every counter's reset and every flag (196 loads in
-    /// the board build): as the OR of the two inputs it carried the register block's
-    /// restart (3.6 ns of route) into that fan-out (4.7 ns) and missed 10 ns.
+    /// the board build): as the OR of the two inputs it carries the register block's
+    /// restart (about 3.6 ns of route) into that fan-out (4.7 ns) and misses 10 ns.
     again: DFF<Bit>,
     one_epoch: Constant<Bits<EPOCH_W>>,
 }

@@ -14,12 +14,12 @@
 //! | 6-8 | `t1 * c^k` (`PipeMul`); the fixed answer beside it | `PipeMul` |
 //! | 9 | `alpha_o` | a 2:1 choice |
 //!
-//! As one combinational step (table read and both multipliers) it was the core's critical
-//! path at 27.5 MHz; the RP runs it beside the increase segment before the cut, which is
+//! As one combinational step (table read and both multipliers) it is a path of about 36 ns
+//! on an ECP5-6; the RP runs it beside the increase segment before the cut, which is
 //! longer, so the 9 registers add no latency. Register 2 is a copy: register 1 sits by the
 //! power table (the LUT RAM both `AlphaPow`s read), the multiplier's DSP blocks are where
-//! the device has them, and at 1024 QPs the route from one to the other through a DSP was
-//! 17 ns (`scripts/slack_groups.py`); register 2 may sit by the DSPs.
+//! the device has them, and at 1024 QPs the route from one to the other through a DSP is
+//! about 17 ns; register 2 may sit by the DSPs.
 
 use super::widths::*;
 use crate::delay_line::DelayLine;

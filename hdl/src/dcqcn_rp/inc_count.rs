@@ -37,9 +37,9 @@ use rust_hdl::prelude::*;
 
 /// Bit length of a 31-bit two's complement value, in two parts: `pos` (`v > 0`) and
 /// `lg = floor(log2 v)` (for `v > 0`); the bit length (golden: `bitlen`) is `lg + 1` when
-/// `pos`, else 0. A 5-level binary search. The `+ 1` is left to the user: in the board
-/// build of efb0ab0 it was the carry chain at the end of the release-index path's edge 14
-/// (-0.94 ns); [`IncCount`] folds it into edge 15's adder.
+/// `pos`, else 0. A 5-level binary search. The `+ 1` is left to the user: as a carry chain
+/// at the end of the release-index path's edge 14 it does not fit 10 ns; [`IncCount`]
+/// folds it into edge 15's adder.
 #[derive(LogicBlock)]
 pub struct BitLen {
     /// Value, two's complement.

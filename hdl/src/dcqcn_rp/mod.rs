@@ -135,9 +135,8 @@ const HZ_TAGS: usize = HZ_W - 2;
 /// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
 /// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
 /// 64 slots make two groups, so HZ's decision ORs four registers per entry: with 16 (eight
-/// groups) the decision's path into the queue's valids missed 10 ns by 1.02 ns in the board
-/// build of efb0ab0; a group's OR of 64 match registers is three LUT levels between
-/// registers. (`hdl_gen` evaluates an array index from loop variables and literals only:
+/// groups) the decision's path into the queue's valids is about 11 ns on an ECP5-6; a
+/// group's OR of 64 match registers is three LUT levels between registers. (`hdl_gen` evaluates an array index from loop variables and literals only:
 /// `qb_m`'s group stride `QB_N * HZ_G` is written as the literal 256 below.)
 const HZ_G: usize = 64;
 const _: () = assert!(HZ_G == 64);
@@ -326,8 +325,8 @@ pub struct DcqcnRp<const QB: usize> {
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// HZ's QP, loaded from Q0's entry when HZ loads Q0's event: the state RAM's read
     /// address and S1's compare start at a flip-flop, not at the ring's read multiplexer
-    /// (59f9325's critical path ran from the read pointer through that multiplexer to the
-    /// block RAMs).
+    /// (the route from the read pointer through that multiplexer to the spread-out block
+    /// RAMs does not fit 10 ns).
     hz_qp: DFF<Bits<QB>>,
     /// HZ's event (read from the ring at `qb_rd`).
     hz_ev: Signal<Local, RpEvent>,

@@ -185,8 +185,8 @@ pub struct IncRun {
     n9: Signal<Local, Bits<COUNT_W>>,
     /// `n >= 128`, `n >= 32`, `n >= 63`, registered beside `c10` so that register 11's
     /// clamps of the shift amounts start at one flip-flop each: as ORs of `c10`'s upper `n`
-    /// bits they were four LUT levels, and `r11_sh_j` missed 10 ns by 0.01 ns in the board
-    /// build of ba4ae1f.
+    /// bits they are four LUT levels in front of `r11_sh_j`, which leaves no margin at
+    /// 10 ns.
     r10_n_hi7: DFF<Bit>,
     r10_n_hi5: DFF<Bit>,
     r10_n_ge63: DFF<Bit>,
@@ -264,8 +264,8 @@ pub struct IncRun {
     r15_rt: DFF<Bits<RATE_W>>,
     /// `max`, registered every cycle: the run's compares and sums with the max start at
     /// this register beside them rather than at the parameter register, which feeds every
-    /// run of the update (in the board build of 24aed13 the route from it to a run's
-    /// register-5 compare was 6.67 ns of a 10.14 ns path).
+    /// run of the update (the route from that register to a run's register-5 compare alone
+    /// can take two thirds of the 10 ns cycle).
     max_q: DFF<Bits<RATE_W>>,
     q16: Constant<Bits<5>>,
     q8: Constant<Bits<5>>,
@@ -727,7 +727,7 @@ impl Logic for IncRun {
 /// before T reaches the threshold (`to_ai`) and passes it (`to_hai`), which phases the byte
 /// counter allows, computed [`PHASE_SMALL_W`] bits wide (the threshold, T and BC are at most
 /// 63, so `to_hai <= 32`: a 21-bit `th + 1` chain followed by a 21-bit compare and subtract
-/// missed 10 ns by 0.47 ns in the board build of e3cc67d); (2) `fr = min(k, to_ai)`,
+/// does not fit 10 ns); (2) `fr = min(k, to_ai)`,
 /// `hai = k - to_hai` (when positive) and `k - hai`; after register 2, `ai = (k - hai) - fr`. The outputs belong to the inputs
 /// presented `PHASE_STAGES` advancing cycles earlier; `th` and `byte_off` are parameters.
 #[derive(LogicBlock)]
@@ -954,8 +954,8 @@ pub struct IncSegment {
     /// limiter, else the hyper run's length, **also when the hyper run itself released**.
     /// The caller registers it and then zeroes it when `released` is set (the events applied
     /// in full). The end compare (`rc_o >= max`) thus drives one register, `released`;
-    /// with the zeroing here it became the synchronous reset of the count's 21 register
-    /// bits, a 5.2 ns route from the carry chain in the 1024-QP core build of 195fd12.
+    /// with the zeroing here yosys makes it the synchronous reset of the count's 21 register
+    /// bits, a long route from the carry chain.
     pub cnt_hai: Signal<Out, Bits<COUNT_W>>,
     /// Phase of the first run that released (0 FR, 1 AI, 2 HAI; meaningful when `released`).
     pub rel_phase: Signal<Out, Bits<PHASE_W>>,
@@ -1232,8 +1232,7 @@ pub struct Cut {
     p_max_hi_unused: Signal<Local, Bits<20>>,
     /// `cut_a`'s bits 28..35 ORed (`cut_a` fits in `RATE_W` bits when this and the next
     /// two are zero). The OR of all 21 high bits after the barrel shift, as one register,
-    /// missed 10 ns by 1.18 ns in the board build of efb0ab0; the three-input OR is a LUT
-    /// input at register 5.
+    /// does not fit 10 ns; the three-input OR is a LUT input at register 5.
     r4_a_hi0: DFF<Bit>,
     /// `cut_a`'s bits 35..42 ORed.
     r4_a_hi1: DFF<Bit>,

@@ -73,15 +73,15 @@ impl Logic for FiredSum {
 /// remainder is zero, the period less one) are registered with now where `en` loads A0;
 /// in the next cycle the result is chosen from those registers by `late` (`now_sub <
 /// qp_sub`, registered in A0 as `RpUpdate`'s `i_late`; the core compares now's cycle with
-/// each forwarding candidate's and chooses the bit beside the word, since the compare
-/// after the word's choice missed 10 ns by 1.34 ns at 0d1c34e). Before, the 32-bit decrement ran after the compare in A1, and A1's
-/// `h_eff` registers missed 100 MHz (d2759a8: -0.32 ns, 24 endpoints); then the compare
-/// itself stayed in A1 and its result drove the choices (the three units' compares are
-/// identical, so yosys may merge them into one net), the board's critical path at 39bf67b
-/// (-0.09 ns: 3.2 ns of route into the compare, 4.6 ns out of it). `e` and `r` repeat
-/// fields of `RpUpdate`'s `i_now` (same inputs, same enable): yosys merges them (a60aa0e
-/// grew by exactly the 201 candidate flip-flops), but the block could take them from
-/// `i_now` instead; left so, as the measured netlists were built from this form.
+/// each forwarding candidate's and chooses the bit beside the word, since a compare after
+/// the word's choice does not fit 10 ns). Neither the 32-bit decrement nor the compare
+/// runs in A1: the decrement after the compare, or the compare's result driving the choices
+/// of all three units (their compares are identical, so yosys may merge them into one net,
+/// with long routes into and out of it), leaves A1's `h_eff` registers short of 10 ns.
+/// `e` and `r` repeat fields of `RpUpdate`'s `i_now` (same inputs, same enable): yosys
+/// merges them (the netlist grows by exactly the 201 candidate flip-flops), but the block
+/// could take them from `i_now` instead; left so, as the measured netlists are built from
+/// this form.
 #[derive(LogicBlock)]
 pub struct RadixEff {
     /// Clock of the A0 registers.

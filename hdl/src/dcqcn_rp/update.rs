@@ -33,13 +33,14 @@
 //! every other field, and the whole word of a QP that is not limited, is the old one), now,
 //! the event, the radices' now, and the flags and alphas computed early. Beside the
 //! segments, the cut and the byte event's run it waits in `DelayLine`s (a small RAM each,
-//! written and read back up to 55 cycles later), not in chains of registers: as chains
-//! they were about 21 000 of the core's 37 000 flip-flops when the segments were 12 steps
-//! deep, and a deeper segment costs no more context registers.
+//! written and read back up to 55 cycles later), not in chains of registers: a chain
+//! costs the context's width in flip-flops per step, a delay line about one register's
+//! worth whatever its length, so a deeper segment costs no more context registers.
 //!
 //! The parameters (`cfg`) and the power table are not staged: they may only change while no
 //! event is in flight (the register block holds the core in reset while it applies). Each
-//! step's register loads when `en` is high, so a stalled report stream holds every step.
+//! step's register loads when `en` is high; `DcqcnRp` keeps `en` high, as its pipeline
+//! from S1 on never waits.
 
 use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
@@ -292,17 +293,16 @@ pub struct DivPair {
 pub struct RpUpdate {
     /// Clock of the stage registers.
     pub clock: Signal<In, Clock>,
-    /// Advance: the stage registers load (low holds every stage, as the pipeline around
-    /// it does when the report stream stalls).
+    /// Advance: the stage registers load (low holds every stage; `DcqcnRp` keeps it high).
     pub en: Signal<In, Bit>,
     /// The QP's state before the event (step A's input).
     pub old: Signal<In, QpWord>,
     /// `now.sub < old.sub`: now's cycle within the microsecond is before the QP's expiry
     /// cycle (what each `RadixEff` chooses by). Computed by the caller, which forwards
     /// `old` from one of several registers: a compare per candidate beside the choice,
-    /// then the same choice of one bit. Compared here after the choice (f513c85) it missed
-    /// 10 ns by 1.34 ns in the board build of 0d1c34e (the choice's select, 5.2 ns of
-    /// route to its hundreds of loads, then a carry chain).
+    /// then the same choice of one bit. Compared here after the choice it does not fit 10 ns
+    /// (the choice's select, about 5 ns of route to its hundreds of loads, then a carry
+    /// chain).
     pub late: Signal<In, Bit>,
     /// Event kind: 0 CNP received, 1 packet transmitted, 2 rate query, 3 reset, 4 set mode
     /// (step A's input, like every event input below).
@@ -529,8 +529,7 @@ pub struct RpUpdate {
     /// (it must not end at the delay line's RAM input). Computed without `f_k2`'s adder:
     /// the count `diff + ge` (saturating, 0 for a negative `diff`) is not zero exactly when
     /// `diff` is not negative and `diff` or `ge` is not zero (the sum wraps to zero only
-    /// for `diff = 2^32 - 1`, which is negative). Through the adder it missed 10 ns by
-    /// 0.34 ns in the board build of efb0ab0.
+    /// for `diff = 2^32 - 1`, which is negative). Through the adder it does not fit 10 ns.
     k2_q: DFF<Bit>,
     /// `k2_q` beside `seg2` (`SEG_STAGES` more steps: with `k2_q`, as long as `ctx_d`).
     k2_line: DelayLine<Bit, CTX_AW>,
@@ -611,8 +610,8 @@ pub struct RpUpdate {
     e0_ovr: DFF<Bit>,
     /// The parts of `e0_ovr`, decoded here so that E1's choice of the word (`w_pre`) starts
     /// at registers: a command (`reset` or `mode`), a `mode` command, a QP not in DCQCN
-    /// mode. As E1 comparisons of the event kind they were the synchronous reset of `e1_w`
-    /// (600 flip-flops), which missed 10 ns by 0.48 ns in the board build of e3cc67d.
+    /// mode. As E1 comparisons of the event kind they become the synchronous reset of `e1_w`
+    /// (600 flip-flops), which then does not fit 10 ns.
     /// `e0_ovr` equals `e0_ctl | e0_mode_any`; it stays one flip-flop of its own, since
     /// its loads (the increase counts' clears, `e1_ovr`) would otherwise take the OR.
     e0_ctl: DFF<Bit>,
@@ -1282,7 +1281,7 @@ impl Logic for RpUpdate {
         // ---- increases before the cut ----
         // Increases before the cut only when there is a cut: the choice is made here, after
         // the registers, since as `a_k1`'s synchronous reset `do_cut` (`dec_any`'s OR of a
-        // 32-bit difference) missed 10 ns by 0.64 ns in the board build of f46b637.
+        // 32-bit difference) does not fit 10 ns.
         self.seg1.k.next = 0.into();
         if self.a_do_cut.q.val() {
             self.seg1.k.next = self.a_k1.q.val();
@@ -1364,8 +1363,7 @@ impl Logic for RpUpdate {
         // ---- the word after the cut (the cut's target-rate half: Rt := Rc on a clamp) ----
         self.rt_cut.next = self.cs.val().rt;
         // The clamp's choice (28 loads) is one LUT after registers: `bc_any` and `t_any` are
-        // ORed before their lines. ORed here, behind the lines, it missed 10 ns by 0.88 ns
-        // in the board build of 38e52d5.
+        // ORed before their lines. ORed here, behind the lines, it does not fit 10 ns.
         if self.cfg.val().clamp_tgt_rate
             | self.ctx_b.q.val().bc_any
             | (self.cfg.val().clamp_after_t & self.seg1_c.q.val().t_any)
