@@ -3,6 +3,7 @@
 //!
 //! Exit codes: 0 success; 2 bad input (trace, parameters, command line); 1 internal failure.
 
+mod bench_cmd;
 mod driver_cmd;
 mod synth_cmd;
 
@@ -130,6 +131,15 @@ enum Cmd {
     /// Installs the tools from PyPI on first use (a venv, .venv-synth/ at the repository
     /// root), then writes DIR/report.json and DIR/summary.md (docs/synthesis.md).
     Synth(synth_cmd::SynthArgs),
+    /// Drive a unit (rp, np, core) through the Verilated RTL with named traffic patterns
+    /// and print, per input stream, the events offered and accepted, events per cycle,
+    /// the cycles the input was not ready, the longest wait of one event and the reports
+    /// out (docs/bench.md).
+    ///
+    /// Every source holds its event until the unit takes it (valid/ready); the consumers
+    /// are always ready. After the window the run drains until every accepted event is
+    /// reported.
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// What `roce-cc regmap` prints.
@@ -217,6 +227,7 @@ fn run() -> ExitCode {
             RegmapText::CHeader => roce_cc_regmap::c_header(),
         }),
         Cmd::Synth(args) => synth_cmd::run(&args),
+        Cmd::Bench(args) => bench_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

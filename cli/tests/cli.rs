@@ -530,3 +530,115 @@ fn driver_over(bar: &str) {
     let r = run(&["driver", "--bar", "/nonexistent/resource0", "info"]);
     assert_refused(&r, "", &["/nonexistent/resource0"]);
 }
+
+/// `roce-cc bench --json` rows for one unit, pattern and size (the Verilated RTL).
+fn bench_rows(unit: &str, pattern: &str, qps: u32, cycles: u32) -> Vec<serde_json::Value> {
+    let r = run(&[
+        "bench",
+        "--unit",
+        unit,
+        "--pattern",
+        pattern,
+        "--qps",
+        &qps.to_string(),
+        "--cycles",
+        &cycles.to_string(),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn row<'a>(rows: &'a [serde_json::Value], stream: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["stream"] == stream)
+        .unwrap_or_else(|| panic!("no {stream} row in {rows:?}"))
+}
+
+/// Every accepted event of the RP's streams has its rate report and every offered event was
+/// taken in the end, whatever the pattern; the rows add up to `all`.
+#[test]
+fn bench_accounts_for_every_event() {
+    for pattern in ["one-qp", "mixed"] {
+        let rows = bench_rows("core", pattern, 16, 3000);
+        for r in &rows {
+            assert_eq!(r["offered"], r["accepted"], "{pattern}: {r}");
+            let s = r["stream"].as_str().unwrap();
+            if !["rx", "all"].contains(&s) {
+                assert_eq!(r["reports"], r["accepted"], "{pattern}: {r}");
+            }
+        }
+        let all = row(&rows, "all");
+        let sum: u64 = rows
+            .iter()
+            .filter(|r| r["stream"] != "all")
+            .map(|r| r["accepted"].as_u64().unwrap())
+            .sum();
+        assert_eq!(all["accepted"].as_u64().unwrap(), sum);
+    }
+    // One QP's packets wait for their own QP's previous update: the stream is held.
+    let rows = bench_rows("rp", "one-qp", 16, 3000);
+    let tx = row(&rows, "packet");
+    assert!(tx["not_ready_cycles"].as_u64().unwrap() > 0, "{tx}");
+    assert!(tx["longest_wait"].as_u64().unwrap() > 0, "{tx}");
+}
+
+/// Round-robin over 1024 QPs: nothing waits on a hazard, one event per cycle on each unit.
+#[test]
+fn bench_round_robin_takes_one_event_per_cycle() {
+    let rows = bench_rows("core", "round-robin", 1024, 4000);
+    for s in ["packet", "rx"] {
+        let r = row(&rows, s);
+        assert_eq!(r["events_per_cycle"].as_f64().unwrap(), 1.0, "{r}");
+        assert_eq!(r["not_ready_cycles"], 0, "{r}");
+        assert_eq!(r["longest_wait"], 0, "{r}");
+    }
+}
+
+/// A size without a Verilated model is refused with the sizes there are.
+#[test]
+fn bench_refuses_a_size_without_a_model() {
+    let r = run(&["bench", "--unit", "np", "--qps", "1024"]);
+    assert_refused(
+        &r,
+        "no Verilated np with 1024 QPs",
+        &["[16]", "--engine golden"],
+    );
+}
+
+/// One QP sending 1 KB packets back to back at 100 Gb/s (one every 81.92 ns) with a CNP
+/// every 40 us for 300 us, sampled every 5 us: the golden and the RTL replay print the same
+/// bytes (the RTL applies each event at its own time stamp however long the RP holds it;
+/// `golden_vs_ideal::one_qp_at_line_rate_with_cnps` checks the golden model against
+/// dcqcn.md on the same kind of trace).
+#[test]
+fn one_qp_at_line_rate_replays_identically() {
+    let dir = scratch("line-rate");
+    let mut t = String::new();
+    let mut lines: Vec<(u64, String)> = Vec::new();
+    for k in 0..(500_000 * 100 / 8192) {
+        let t_ns = k * 8192 / 100;
+        lines.push((t_ns, "\"ev\": \"tx\", \"qp\": 0, \"bytes\": 1024".to_string()));
+    }
+    for k in 0..8u64 {
+        lines.push((20_000 + 40_000 * k, "\"ev\": \"cnp\", \"qp\": 0".into()));
+    }
+    for k in 0..100u64 {
+        lines.push((5_000 * k + 1, "\"ev\": \"sample\", \"qp\": 0".into()));
+    }
+    lines.sort_by_key(|l| l.0);
+    for (t_ns, ev) in &lines {
+        t.push_str(&format!("{{\"t_ns\": {t_ns}, {ev}}}\n"));
+    }
+    let path = file(&dir, "line_rate.jsonl", &t);
+    let g = run(&["replay", "--engine", "golden", &path]);
+    let r = run(&["replay", "--engine", "rtl", &path]);
+    assert_eq!(g.code, 0, "golden: {}", g.stderr);
+    assert_eq!(r.code, 0, "rtl: {}", r.stderr);
+    assert_eq!(g.stdout.lines().count(), 100);
+    assert!(g.stdout.contains("\"limited\": true"));
+    assert_eq!(r.stdout, g.stdout);
+}

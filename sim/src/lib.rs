@@ -1,6 +1,7 @@
 //! Golden models of the roce-cc units, the trace-replay engines and the Verilator bridge.
 
 pub mod axil;
+pub mod bench;
 pub mod cfg_compiler;
 pub mod core_harness;
 pub mod core_stimulus;
