@@ -759,3 +759,52 @@ fn line_800g_clock_100mhz_mixed() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// One QP sending `bytes`-byte packets back to back at the line rate for `ms`
+/// milliseconds (the byte counter fires as often as it can), with a CNP every `cnp_us`
+/// microseconds during the first `cnp_ms` milliseconds and none after (cuts, then the
+/// recovery through fast recovery, additive and hyper increase), sampled every 5 us.
+fn one_qp_line_rate(p: &Params, bytes: u32, ms: f64, cnp_ms: f64, cnp_us: f64) -> Trace {
+    let mut tr = Trace::new();
+    let per_packet_us = bytes as f64 * 8.0 / p.line_rate_mbps as f64;
+    let mut k = 0u64;
+    loop {
+        let t_us = k as f64 * per_packet_us;
+        if t_us >= ms * 1000.0 {
+            break;
+        }
+        tr.push((us(p, t_us), 0, Ev::Tx(bytes)));
+        k += 1;
+    }
+    let mut t_us = cnp_us / 2.0;
+    while t_us < cnp_ms * 1000.0 {
+        tr.push((us(p, t_us), 0, Ev::Cnp));
+        t_us += cnp_us;
+    }
+    let mut t_us = 0.0;
+    while t_us < ms * 1000.0 {
+        tr.push((us(p, t_us) + 1, 0, Ev::Query));
+        t_us += 5.0;
+    }
+    tr
+}
+
+/// One QP at line rate with CNPs (1 KB packets at 100 and 400 Gb/s, 4 KB at 100 Gb/s), in
+/// each shipped profile: every event applied one at a time, as the RP applies them, stays
+/// within dcqcn.md's tolerance of the ideal behaviour through the cuts and the recovery.
+#[test]
+fn one_qp_at_line_rate_with_cnps() {
+    let mut failures = Vec::new();
+    for prof in ["connectx", "paper", "ns3-mlx"] {
+        for (line, bytes) in [(100_000, 1024), (400_000, 1024), (100_000, 4096)] {
+            let mut p = Params::profile(prof).unwrap();
+            p.line_rate_mbps = line;
+            p.qps = 16;
+            let name = format!("profile {prof}, one QP, {bytes} B at {} Gb/s", line / 1000);
+            let mut c = Compare::new(&name, &p);
+            c.run(&mut one_qp_line_rate(&p, bytes, 3.0, 1.0, 40.0));
+            failures.extend(c.finish());
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
