@@ -3,13 +3,29 @@
 //!
 //! Adding a top: one `build_top` line below (a distinct snake-case name) and one
 //! `bridge!` line in `src/verilated.rs`.
+//!
+//! With `ROCE_CC_POST_SYNTH` set, also the post-synthesis model of the 1024-QP core: its
+//! yosys `synth_ecp5` netlist Verilated with the ECP5 cell models (`post_synth/`), as
+//! `roce_cc_core_q1024_netlist`, and the cfg `post_synth` for `src/verilated.rs` and
+//! `tests/post_synth.rs`. Off by default: synthesis and Verilating the flat netlist take
+//! many minutes (cached afterwards by their stamps in `OUT_DIR`).
 
-use roce_cc_bridge_gen::{build_runtime, build_top, out_dir, rerun_if_changed};
+use roce_cc_bridge_gen::{
+    TopInfo, build_netlist_top, build_runtime, build_top, ecp5_cell_library, out_dir,
+    rerun_if_changed, synth_ecp5_netlist,
+};
 use roce_cc_hdl::core_top::RoceCcCore;
 use roce_cc_hdl::dcqcn_np::DcqcnNp;
 use roce_cc_hdl::dcqcn_rp::DcqcnRp;
 use roce_cc_hdl::top::RoceCcTop;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Set (to anything) to build the post-synthesis model of the core.
+const POST_SYNTH_ENV: &str = "ROCE_CC_POST_SYNTH";
+
+/// Our simulation models of the ECP5 cells yosys 0.23's `cells_sim.v` has no body for
+/// (relative to this crate); yosys's own are used where it has them.
+const CELL_MODELS: [&str; 2] = ["post_synth/mult18x18d_sim.v", "post_synth/dp16kd_sim.v"];
 
 /// Stack of the thread that builds the designs: rust-hdl keeps a design in one struct, built
 /// and connected on the stack, and the whole core top (an RP update of over a hundred
@@ -27,6 +43,8 @@ fn main() {
 
 fn build_all() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("run by cargo"));
+    println!("cargo:rustc-check-cfg=cfg(post_synth)");
+    println!("cargo:rerun-if-env-changed={POST_SYNTH_ENV}");
     rerun_if_changed(&manifest.join("build.rs"));
     rerun_if_changed(&manifest.join("../hdl/src"));
     let out = out_dir();
@@ -88,7 +106,7 @@ fn build_all() {
     // The core top at 16 QPs (three-way tests), 1024 (the default) and 16384 (the largest;
     // it serves every other QP count, see `verilated::core_for`).
     build_top("roce_cc_core_q16", &mut RoceCcCore::<4>::new(), &out);
-    build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), &out);
+    let core_q1024 = build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), &out);
     build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), &out);
     // The core with its register block (the `sim` BAR), built for the default clock and
     // this build's firmware identity: 16 QPs (three-way tests) and 1024 (the default).
@@ -108,6 +126,39 @@ fn build_all() {
         &out,
     );
 
+    if std::env::var_os(POST_SYNTH_ENV).is_some() {
+        build_post_synth(&core_q1024, &manifest, &out);
+    }
+
     // Last: the runtime must follow every model on the link line.
     build_runtime(&out);
+}
+
+/// The 1024-QP core's `synth_ecp5` netlist, Verilated with the ECP5 cell models as
+/// `roce_cc_core_q1024_netlist` (the ports of `RoceCcCore<10>`), and the cfg `post_synth`.
+/// Prints how long each step took (`cargo build -vv` shows it), since both are minutes
+/// when their stamps do not match.
+fn build_post_synth(core: &TopInfo, manifest: &Path, out: &Path) {
+    let start = std::time::Instant::now();
+    let netlist = synth_ecp5_netlist(&core.verilog, &out.join("roce_cc_core_q1024_netlist.v"))
+        .unwrap_or_else(|e| panic!("synth_ecp5 of the core failed: {e}"));
+    let synth_s = start.elapsed().as_secs_f64();
+    let models: Vec<PathBuf> = CELL_MODELS.iter().map(|m| manifest.join(m)).collect();
+    let models: Vec<&Path> = models.iter().map(PathBuf::as_path).collect();
+    let library = ecp5_cell_library(&models, out);
+    let start = std::time::Instant::now();
+    build_netlist_top(
+        "roce_cc_core_q1024_netlist",
+        &mut RoceCcCore::<10>::new(),
+        &netlist,
+        &library,
+        out,
+    );
+    println!(
+        "post-synthesis core: synth_ecp5 {synth_s:.0} s, Verilator {:.0} s; cells {:?}; {}",
+        start.elapsed().as_secs_f64(),
+        netlist.cells,
+        library.notes.join("; ")
+    );
+    println!("cargo:rustc-cfg=post_synth");
 }

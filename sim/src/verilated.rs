@@ -106,6 +106,12 @@ bridge!(
     /// `RoceCcCore<14>`: the core top for 16384 QPs (the largest).
     roce_cc_core_q16384
 );
+#[cfg(post_synth)]
+bridge!(
+    /// `RoceCcCore<10>` after synthesis: its yosys `synth_ecp5` netlist with the ECP5 cell
+    /// models (`sim/post_synth/`), built only with `ROCE_CC_POST_SYNTH` set (see `build.rs`).
+    roce_cc_core_q1024_netlist
+);
 bridge!(
     /// `RoceCcTop<4>`: the core with its register block, 16 QPs (three-way tests).
     roce_cc_top_q16
@@ -722,15 +728,16 @@ impl CycleDut<NpPins, NpOuts> for VerilatedNp {
     }
 }
 
-/// The same set of methods on each size of the Verilated core top.
+/// The same set of methods on each size of the Verilated core top (each model a variant of
+/// the enum `$enum`; the RTL's sizes and the post-synthesis netlist are two enums).
 macro_rules! core_model {
-    ($($module:ident :: $ty:ident),*) => {
+    ($enum:ident; $($module:ident :: $ty:ident),*) => {
         /// One Verilated core top, whatever its size.
-        enum CoreModel { $($ty(Box<$module::$ty>)),* }
+        enum $enum { $($ty(Box<$module::$ty>)),* }
 
-        impl CoreModel {
+        impl $enum {
             fn eval_pins(&mut self, pins: &CorePins, now: &[u32; 5], now_cnp: u64) {
-                match self { $(CoreModel::$ty(m) => {
+                match self { $($enum::$ty(m) => {
                     m.set_clock(0);
                     m.set_reset(pins.reset as u64);
                     let (op, mode, rate) = ctl_fields(pins.ctl);
@@ -750,7 +757,7 @@ macro_rules! core_model {
             }
 
             fn outs(&self) -> CoreOuts {
-                match self { $(CoreModel::$ty(m) => {
+                match self { $($enum::$ty(m) => {
                     let (rate, cnp) = rate_and_cnp!(**m, m.m_rate_ctl() != 0);
                     CoreOuts {
                         ctl_ready: m.s_ctl_ready() != 0,
@@ -784,15 +791,16 @@ macro_rules! core_model {
             }
 
             fn set_cfg(&mut self, rp_cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS], np_cfg: u64) {
-                match self { $(CoreModel::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
+                match self { $($enum::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
             }
         }
 
-        sized_model_common!(CoreModel; $($ty),*);
+        sized_model_common!($enum; $($ty),*);
     };
 }
 
 core_model!(
+    CoreModel;
     roce_cc_core_q16::VRoceCcCoreQ16,
     roce_cc_core_q1024::VRoceCcCoreQ1024,
     roce_cc_core_q16384::VRoceCcCoreQ16384
@@ -850,6 +858,57 @@ impl VerilatedCore {
 }
 
 timed_cycle_dut!(VerilatedCore: CorePins, CoreOuts);
+
+#[cfg(post_synth)]
+core_model!(
+    NetlistModel;
+    roce_cc_core_q1024_netlist::VRoceCcCoreQ1024Netlist
+);
+
+/// The 1024-QP core top after synthesis (yosys `synth_ecp5`, the ECP5 cells simulated by
+/// yosys's models and ours) with the core harness's pins, driven exactly like
+/// [`VerilatedCore`]: the bodies only synthesis reads (`DspMul`'s `MULT18X18D`) and the
+/// block RAM yosys infers for the `no_rw_check` state RAM are what it adds. Built only with
+/// `ROCE_CC_POST_SYNTH` set (`build.rs`, cfg `post_synth`). Its [`Waveform`] files hold no
+/// signals: the netlist is Verilated without tracing (`roce-cc-bridge-gen`'s `post_synth`).
+#[cfg(post_synth)]
+pub struct VerilatedCoreNetlist {
+    model: NetlistModel,
+    vcd: Vcd,
+}
+
+#[cfg(post_synth)]
+impl VerilatedCoreNetlist {
+    /// The QP count the netlist is synthesised for.
+    pub const QPS: u32 = 1024;
+
+    /// The netlist for `p`; `Err` unless `p.qps` is [`Self::QPS`] or if `p` is refused.
+    pub fn new(p: &Params) -> Result<Self, String> {
+        if p.qps != Self::QPS {
+            return Err(format!(
+                "the netlist is synthesised for {} QPs, not {}",
+                Self::QPS,
+                p.qps
+            ));
+        }
+        let mut model = NetlistModel::VRoceCcCoreQ1024Netlist(Box::default());
+        let rp_cfg: Bits<{ <RpCfgWord as Synth>::BITS }> = cfg_word(&RpConfig::new(p)).into();
+        let np_cfg: Bits<{ <NpCfgWord as Synth>::BITS }> =
+            np_cfg_word(&NpConfig::new(p).map_err(|e| e.to_string())?).into();
+        model.set_cfg(&words_of(rp_cfg), np_cfg.to_u64());
+        model.set_clock(false);
+        Ok(Self {
+            model,
+            vcd: Vcd::default(),
+        })
+    }
+}
+
+#[cfg(post_synth)]
+timed_cycle_dut!(VerilatedCoreNetlist: CorePins, CoreOuts);
+
+#[cfg(post_synth)]
+waveform!(VerilatedCoreNetlist.model);
 
 /// The Verilated core top for `params` (the smallest built size with enough QPs), as the
 /// `rtl` replay engine drives it; with `vcd`, every signal goes to that file (time unit:

@@ -114,19 +114,43 @@ fn stat_summary(text: &str) -> String {
         if let Some(n) = line.trim().strip_prefix("Number of cells:") {
             total = n.trim().to_string();
             in_cells = true;
-        } else if in_cells
-            && fields.len() == 2
-            && fields[1].parse::<u64>().is_ok()
-            && fields[0]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-        {
-            types.push(format!("{} {}", fields[0], fields[1]));
+        } else if let (true, Some((cell, n))) = (in_cells, cell_count(&fields)) {
+            types.push(format!("{cell} {n}"));
         } else if in_cells && !line.trim().is_empty() {
             in_cells = false;
         }
     }
     format!("{total} cells: {}", types.join(", "))
+}
+
+/// A `stat` line's fields as a cell type and its count (`$_AND_ 2`, `LUT4 1234`).
+fn cell_count<'a>(fields: &[&'a str]) -> Option<(&'a str, u64)> {
+    let [cell, n] = fields else { return None };
+    let n = n.parse::<u64>().ok()?;
+    cell.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        .then_some((*cell, n))
+}
+
+/// Cell type -> count from yosys `stat` output (the first module's list; a flattened design
+/// has one).
+pub(crate) fn stat_cells(text: &str) -> std::collections::BTreeMap<String, u64> {
+    let mut cells = std::collections::BTreeMap::new();
+    let mut in_cells = false;
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if line.trim().starts_with("Number of cells:") {
+            if !cells.is_empty() {
+                break;
+            }
+            in_cells = true;
+        } else if let (true, Some((cell, n))) = (in_cells, cell_count(&fields)) {
+            cells.insert(cell.to_string(), n);
+        } else if in_cells && !line.trim().is_empty() {
+            in_cells = false;
+        }
+    }
+    cells
 }
 
 #[cfg(test)]
@@ -212,5 +236,9 @@ endmodule
     fn stat_lines_are_summarised() {
         let text = "=== top ===\n\n   Number of wires:  5\n   Number of cells:  3\n     $_AND_   2\n     $_DFF_P_  1\n\n";
         assert_eq!(stat_summary(text), "3 cells: $_AND_ 2, $_DFF_P_ 1");
+        let cells = stat_cells(text);
+        assert_eq!(cells.len(), 2);
+        assert_eq!(cells["$_AND_"], 2);
+        assert_eq!(cells["$_DFF_P_"], 1);
     }
 }

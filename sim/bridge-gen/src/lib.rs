@@ -28,6 +28,11 @@
 //! Unchanged Verilog (same text, same Verilator, same options) is not Verilated again, and the
 //! runtime is not recompiled when its stamp matches, so re-running a build script is cheap.
 //!
+//! Post-synthesis simulation (module `post_synth`): [`synth_ecp5_netlist`] turns a top's
+//! Verilog into a yosys `synth_ecp5` netlist, [`ecp5_cell_library`] gathers simulation
+//! models of the ECP5 cells, and [`build_netlist_top`] Verilates the two behind the same
+//! bindings as the top's own Verilog.
+//!
 //! Two gates for the test suites live here too: [`lint_top`] (`verilator --lint-only -Wall`)
 //! and [`yosys_check`] (synthesis with yosys, failing on any inferred latch).
 //!
@@ -40,6 +45,7 @@ mod checks;
 mod model;
 mod names;
 mod ports;
+mod post_synth;
 mod runtime;
 mod shim;
 mod tools;
@@ -48,6 +54,10 @@ pub use checks::{
     YosysFlow, lint_top, lint_top_with_cells, yosys_check, yosys_check_with, yosys_check_with_cells,
 };
 pub use ports::{Dir, Port, ports_of};
+pub use post_synth::{
+    CellLibrary, Netlist, build_netlist_top, ecp5_cell_library, synth_ecp5_netlist,
+    unmodelled_cells, yosys_datdir,
+};
 pub use runtime::build_runtime;
 
 use rust_hdl::core::prelude::{Block, generate_verilog};

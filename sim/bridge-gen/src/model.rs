@@ -46,18 +46,34 @@ fn verilator_args(name: &str, obj_dir: &Path) -> Vec<String> {
 /// Verilates `verilog` (whose text is `text`) unless the same text was already Verilated
 /// with the same Verilator and options. The tool's log is kept in `obj_<name>/verilator.log`.
 pub(crate) fn verilate(name: &str, verilog: &Path, text: &str, out_dir: &Path) -> Model {
+    let sources = [verilog.to_path_buf()];
+    verilate_sources(name, &sources, &[], tools::fnv1a(text), out_dir)
+}
+
+/// Verilates the Verilog files `sources` (read in that order; top module `top`) with the
+/// bridge's options plus `extra_args`, unless a model was already built from sources whose
+/// contents hash to `content_hash` with the same Verilator and options (the stamp in
+/// `obj_<name>/bridge.stamp`). The tool's log is kept in `obj_<name>/verilator.log`.
+pub(crate) fn verilate_sources(
+    name: &str,
+    sources: &[PathBuf],
+    extra_args: &[String],
+    content_hash: u64,
+    out_dir: &Path,
+) -> Model {
     let obj_dir = out_dir.join(format!("obj_{name}"));
     let model = Model {
         header: obj_dir.join(format!("V{name}.h")),
         archive: obj_dir.join(format!("V{name}__ALL.a")),
         obj_dir,
     };
-    let args = verilator_args(name, &model.obj_dir);
+    let mut args = verilator_args(name, &model.obj_dir);
+    args.extend(extra_args.iter().cloned());
     let key = format!(
         "{}\n{}\n{:016x}\n",
         tools::verilator_version(),
         args.join(" "),
-        tools::fnv1a(text)
+        content_hash
     );
     let stamp = model.obj_dir.join("bridge.stamp");
     if tools::up_to_date(&stamp, &key, &[&model.header, &model.archive]) {
@@ -66,7 +82,7 @@ pub(crate) fn verilate(name: &str, verilog: &Path, text: &str, out_dir: &Path) -
     let _ = std::fs::remove_file(&stamp);
     let mut cmd = Command::new(tools::verilator());
     cmd.args(&args)
-        .arg(verilog)
+        .args(sources)
         .env_remove("MAKEFLAGS")
         .env_remove("MFLAGS");
     let result = tools::run(&mut cmd);
@@ -80,6 +96,22 @@ pub(crate) fn verilate(name: &str, verilog: &Path, text: &str, out_dir: &Path) -
     }
     std::fs::write(&stamp, key).expect("cannot write the Verilator stamp");
     model
+}
+
+/// One hash over the names and contents of `files`, in order: the stamp of a model built
+/// from several sources (a netlist and its cell library).
+pub(crate) fn hash_files(files: &[PathBuf]) -> u64 {
+    let mut all = String::new();
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
+        let file_name = f
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        all.push_str(&format!("{file_name}\0{}\0{text}", text.len()));
+    }
+    tools::fnv1a(&all)
 }
 
 /// Copies the model archive to `<out>/lib<name>_model.a`; returns the library name.
