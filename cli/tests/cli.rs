@@ -621,7 +621,10 @@ fn one_qp_at_line_rate_replays_identically() {
     let mut lines: Vec<(u64, String)> = Vec::new();
     for k in 0..(500_000 * 100 / 8192) {
         let t_ns = k * 8192 / 100;
-        lines.push((t_ns, "\"ev\": \"tx\", \"qp\": 0, \"bytes\": 1024".to_string()));
+        lines.push((
+            t_ns,
+            "\"ev\": \"tx\", \"qp\": 0, \"bytes\": 1024".to_string(),
+        ));
     }
     for k in 0..8u64 {
         lines.push((20_000 + 40_000 * k, "\"ev\": \"cnp\", \"qp\": 0".into()));
