@@ -168,7 +168,7 @@ fn core_flow_16_qps() {
     // MULT18X18D at 1024 QPs before the 100 MHz pipelining, 53 for the 16-QP RP alone
     // after it; docs/synthesis.md). Block RAM: the RP's context delay lines (up to 55
     // deep, about 800 bits wide) map to block RAM at any QP count (52 DP16KD for the
-    // 16-QP RP alone out of context at 0ee7c20); the per-QP tables shrink with the QP
+    // 16-QP RP alone out of context); the per-QP tables shrink with the QP
     // count (LUT RAM at 16 QPs). The bound catches a design that grows past that.
     assert!(n("dsp") >= 40, "dsp {}", n("dsp"));
     assert!(n("bram") <= 70, "bram {}", n("bram"));

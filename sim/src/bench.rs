@@ -363,20 +363,8 @@ fn build(unit: Unit, engine: Engine, p: &Params) -> Result<Box<dyn BenchDut>, St
                 Engine::Rtl => Box::new(VerilatedNp::new(p).ok_or_else(no_model)?),
                 Engine::Golden => Box::new(GoldenNpCycle::new(p)),
             };
-            let now = Timebase::new(p).at_cycle(0);
             let mut duts: Vec<Named<NpPins, NpOuts>> = vec![("dut", d.as_mut())];
-            lockstep::bring_up(
-                &mut duts,
-                [],
-                |reset, _| NpPins {
-                    reset,
-                    cnp_ready: true,
-                    now,
-                    ..Default::default()
-                },
-                |o: &NpOuts| o.busy,
-            )
-            .map_err(|e| fail(e.to_string()))?;
+            crate::core_stimulus::np_bring_up(p, &mut duts).map_err(|e| fail(e.to_string()))?;
             Box::new(NpBench(d))
         }
         Unit::Core => {

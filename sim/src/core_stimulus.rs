@@ -78,6 +78,26 @@ pub fn describe_core_steps(steps: &[CoreStep], upto: usize) -> String {
     s
 }
 
+/// Reset the NPs and wait for their RAM sweep to end (the NP has no table to load);
+/// returns the set-up cycles. Every DUT sees the same pins.
+pub fn np_bring_up(
+    p: &Params,
+    duts: &mut [Named<'_, NpPins, NpOuts>],
+) -> Result<u64, Divergence<NpOuts>> {
+    let now = Timebase::new(p).at_cycle(0);
+    lockstep::bring_up(
+        duts,
+        [],
+        |reset, _| NpPins {
+            reset,
+            cnp_ready: true,
+            now,
+            ..Default::default()
+        },
+        |o: &NpOuts| o.busy,
+    )
+}
+
 /// What the NP's lock-step run saw.
 #[derive(Clone, Debug, Default)]
 pub struct NpRun {
@@ -126,18 +146,7 @@ pub fn run_np_lockstep(
     duts: &mut [Named<'_, NpPins, NpOuts>],
 ) -> Result<NpRun, Divergence<NpOuts>> {
     let tb = Timebase::new(p);
-    let now = tb.at_cycle(0);
-    lockstep::bring_up(
-        duts,
-        [],
-        |reset, _| NpPins {
-            reset,
-            cnp_ready: true,
-            now,
-            ..Default::default()
-        },
-        |o: &NpOuts| o.busy,
-    )?;
+    np_bring_up(p, duts)?;
     let idle = NpStep {
         dt: 1,
         clr: None,
