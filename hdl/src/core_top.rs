@@ -62,7 +62,7 @@ pub struct RoceCcCore<const QB: usize> {
     pub reset: Signal<In, Bit>,
 
     /* Command stream (register block) */
-    /// A command for QP `s_ctl_qp` (highest priority).
+    /// A command for QP `s_ctl_qp` (the RP serves its four inputs in turn).
     pub s_ctl_valid: Signal<In, Bit>,
     /// Taken this cycle (a reset needs both units at once).
     pub s_ctl_ready: Signal<Out, Bit>,

@@ -101,7 +101,7 @@ pub struct RateOut {
     pub report: RpReport,
 }
 
-/// Which input, if any, the arbiter takes: command, CNP, packet, query.
+/// Which input, if any, the arbiter takes (the one valid input whose ready is high).
 pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
     if let (Some(c), true) = (pins.ctl, outs.ctl_ready) {
         Some(c)
@@ -114,6 +114,28 @@ pub fn accepted(pins: &RpPins, outs: &RpOuts) -> Option<(u32, RpKind)> {
     } else {
         None
     }
+}
+
+/// Which of the input classes (command, CNP, packet, query) are valid.
+fn valids(pins: &RpPins) -> [bool; 4] {
+    [
+        pins.ctl.is_some(),
+        pins.cnp.is_some(),
+        pins.tx.is_some(),
+        pins.query.is_some(),
+    ]
+}
+
+/// The round-robin arbiter: for each input class, whether a valid class it serves first
+/// holds it back. The classes set in `mask` go first, in order, then the others in order.
+pub fn arbiter_blocked(mask: &[bool; 4], valid: &[bool; 4]) -> [bool; 4] {
+    let order = |k: usize| (usize::from(!mask[k]), k);
+    std::array::from_fn(|i| (0..4).any(|k| k != i && valid[k] && order(k) < order(i)))
+}
+
+/// The arbiter's mask after it took class `k`: the classes after it.
+pub fn arbiter_mask_after(k: usize) -> [bool; 4] {
+    std::array::from_fn(|i| i > k)
 }
 
 /// An accepted event on its way through the pipeline: QP, kind, its time, from the
@@ -142,6 +164,9 @@ pub struct GoldenRpCycle {
     hz: Option<InFlight>,
     /// `hz` moved there at the last edge, one edge after it was accepted.
     hz_young: bool,
+    /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
+    /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
+    arb_mask: [bool; 4],
     /// The events in flight, newest first: S1, S2, then the update's registers
     /// (`UPD_STAGES` of them); the last one is applied at the next advancing edge.
     pipe: [Option<InFlight>; PIPE_SLOTS],
@@ -180,6 +205,7 @@ impl GoldenRpCycle {
             queue: Default::default(),
             hz: None,
             hz_young: false,
+            arb_mask: [false; 4],
             pipe: [None; PIPE_SLOTS],
             rep: None,
             fifo: vec![None; 1 << REP_FIFO_AW],
@@ -199,15 +225,15 @@ impl GoldenRpCycle {
 
 impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
-        // The inputs are ready while the queue has room (fixed priority: command, CNP,
-        // packet, query); the hazard check happens behind the queue.
+        // The inputs are ready while the queue has room and no input the arbiter serves
+        // first is valid; the hazard check happens behind the queue.
         let room = self.queue.len() < 3 && self.busy_left == 0;
-        let free = pins.ctl.is_none();
+        let blocked = arbiter_blocked(&self.arb_mask, &valids(pins));
         let outs = RpOuts {
-            ctl_ready: room,
-            cnp_ready: room && free,
-            tx_ready: room && free && pins.cnp.is_none(),
-            query_ready: room && free && pins.cnp.is_none() && pins.tx.is_none(),
+            ctl_ready: room && !blocked[0],
+            cnp_ready: room && !blocked[1],
+            tx_ready: room && !blocked[2],
+            query_ready: room && !blocked[3],
             busy: self.busy_left > 0,
             report: self.out,
             cnp_received: self.rp.counters.cnp_received,
@@ -245,6 +271,7 @@ impl GoldenRpCycle {
             self.queue.clear();
             self.hz = None;
             self.hz_young = false;
+            self.arb_mask = [false; 4];
             self.pipe = [None; PIPE_SLOTS];
             self.rep = None;
             self.wr_ptr = 0;
@@ -260,6 +287,15 @@ impl GoldenRpCycle {
         self.busy_left = self.busy_left.saturating_sub(1);
         let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
         let push = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
+        let ready = [
+            self.outs.ctl_ready,
+            self.outs.cnp_ready,
+            self.outs.tx_ready,
+            self.outs.query_ready,
+        ];
+        if let Some(k) = (0..4).find(|&k| valids(&pins)[k] && ready[k]) {
+            self.arb_mask = arbiter_mask_after(k);
+        }
         // The report FIFO and the output register.
         let ptr_mask = (2 << REP_FIFO_AW) - 1;
         let o_free = self.out.is_none() || pins.m_ready;

@@ -6,8 +6,8 @@
 //! `docs/dcqcn_rp.md`.
 //!
 //! ```text
-//!  s_ctl_* ─┐ fixed    ┌────┐  ┌────┐ no   ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
-//!  s_cnp_* ─┤ priority ┤ Q0 ├─►│ HZ ├─────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
+//!  s_ctl_* ─┐ round-   ┌────┐  ┌────┐ no   ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
+//!  s_cnp_* ─┤ robin    ┤ Q0 ├─►│ HZ ├─────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
 //!  s_tx_*  ─┤ arbiter  │ Q1 │  └────┘hazard└────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
 //!  s_query_┘           │ Q2 │  match vector           ▲      from W1,W2   └───────┬───────┘
 //!                      └────┘                         │                          │
@@ -15,8 +15,9 @@
 //! ```
 //!
 //! Pipeline: the arbiter's choice is accepted into a three-entry input queue (Q0, Q1, Q2);
-//! the inputs are ready while Q2 is empty (a register and one gate, so no ready depends on
-//! the interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
+//! the inputs are ready while Q2 is empty and no input the round-robin arbiter serves
+//! first is valid (a register and two LUT levels of the four valids and the arbiter's
+//! mask, so no ready depends on the interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
 //! first edge at which no event in flight writes its QP, but not before it has been in HZ
 //! for a cycle if it was accepted at the edge before it moved there. S1 reads its state word from block
 //! RAM; S2 registers it (registered RAM output) and forwards the three words produced last
@@ -176,9 +177,10 @@ pub struct DcqcnRp<const QB: usize> {
     pub reset: Signal<In, Bit>,
 
     /* Command stream (register block): reset a QP, or set its mode */
-    /// A command for `s_ctl_qp` (highest priority of the four inputs).
+    /// A command for `s_ctl_qp`.
     pub s_ctl_valid: Signal<In, Bit>,
-    /// The command is accepted this cycle.
+    /// The command is accepted this cycle (the round-robin arbiter serves the four
+    /// inputs in turn: see `arb_m`).
     pub s_ctl_ready: Signal<Out, Bit>,
     /// QP of the command.
     pub s_ctl_qp: Signal<In, Bits<QB>>,
@@ -193,7 +195,7 @@ pub struct DcqcnRp<const QB: usize> {
     /* CNP received stream */
     /// A CNP was received for `s_cnp_qp`.
     pub s_cnp_valid: Signal<In, Bit>,
-    /// The CNP is accepted this cycle (when no command is offered).
+    /// The CNP is accepted this cycle.
     pub s_cnp_ready: Signal<Out, Bit>,
     /// QP of the CNP.
     pub s_cnp_qp: Signal<In, Bits<QB>>,
@@ -201,7 +203,7 @@ pub struct DcqcnRp<const QB: usize> {
     /* Packet transmitted stream */
     /// `s_tx_qp` transmitted a packet of `s_tx_bytes` bytes.
     pub s_tx_valid: Signal<In, Bit>,
-    /// Accepted this cycle (when no command or CNP is offered).
+    /// Accepted this cycle.
     pub s_tx_ready: Signal<Out, Bit>,
     /// QP that transmitted.
     pub s_tx_qp: Signal<In, Bits<QB>>,
@@ -211,7 +213,7 @@ pub struct DcqcnRp<const QB: usize> {
     /* Rate query stream */
     /// Report the state of `s_query_qp`.
     pub s_query_valid: Signal<In, Bit>,
-    /// Accepted this cycle (when no other input is offered).
+    /// Accepted this cycle.
     pub s_query_ready: Signal<Out, Bit>,
     /// QP to report.
     pub s_query_qp: Signal<In, Bits<QB>>,
@@ -452,6 +454,19 @@ pub struct DcqcnRp<const QB: usize> {
     /// The input queue has room (Q2 empty) and the RAM sweep is over: the inputs' ready.
     room: Signal<Local, Bit>,
     in_valid: Signal<Local, Bit>,
+    /// The round-robin arbiter's mask: bit `k` set for the input classes (0 command, 1
+    /// CNP, 2 packet, 3 query) after the one it took last, which it serves first; clear
+    /// after reset and after it took a query (then the classes in order).
+    arb_m: DFF<Bits<4>>,
+    /// Input class `k` is valid and set in `arb_m`.
+    arb_hi: [Signal<Local, Bit>; 4],
+    /// Some input class set in `arb_m` is valid.
+    arb_hi_any: Signal<Local, Bit>,
+    /// Input class `k` waits for another valid one the arbiter serves first (its ready is
+    /// low).
+    arb_blk: [Signal<Local, Bit>; 4],
+    /// The arbiter takes input class `k` if the queue has room.
+    arb_g: [Signal<Local, Bit>; 4],
     in_kind: Signal<Local, Bits<KIND_W>>,
     in_qp: Signal<Local, Bits<QB>>,
     /// The arbiter's choice, less its QP.
@@ -633,6 +648,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             push: Default::default(),
             room: Default::default(),
             in_valid: Default::default(),
+            arb_m: Default::default(),
+            arb_hi: std::array::from_fn(|_| Default::default()),
+            arb_hi_any: Default::default(),
+            arb_blk: std::array::from_fn(|_| Default::default()),
+            arb_g: std::array::from_fn(|_| Default::default()),
             in_kind: Default::default(),
             in_qp: Default::default(),
             in_ev: Default::default(),
@@ -671,7 +691,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp,
             o_rep, owed, sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word, hz_qp
+            w3_word, hz_qp, arb_m
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -723,14 +743,50 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.tbl_lo.wdata.next = self.tbl_data.val();
         self.tbl_hi.wdata.next = self.tbl_data.val();
 
-        // ---- input arbitration: command, CNP, packet, query ----
+        // ---- input arbitration: round robin over command, CNP, packet, query ----
+        // The classes after the one taken last (set in `arb_m`) go first, in that order,
+        // then the others in order: a class that is valid is taken within four accepted
+        // events, whatever the others offer.
         self.in_valid.next = self.s_ctl_valid.val()
             | self.s_cnp_valid.val()
             | self.s_tx_valid.val()
             | self.s_query_valid.val();
+        self.arb_hi[0].next = self.s_ctl_valid.val() & self.arb_m.q.val().get_bit(0);
+        self.arb_hi[1].next = self.s_cnp_valid.val() & self.arb_m.q.val().get_bit(1);
+        self.arb_hi[2].next = self.s_tx_valid.val() & self.arb_m.q.val().get_bit(2);
+        self.arb_hi[3].next = self.s_query_valid.val() & self.arb_m.q.val().get_bit(3);
+        self.arb_hi_any.next = self.arb_hi[0].val()
+            | self.arb_hi[1].val()
+            | self.arb_hi[2].val()
+            | self.arb_hi[3].val();
+        self.arb_blk[0].next = self.arb_hi_any.val();
+        if self.arb_m.q.val().get_bit(0) {
+            self.arb_blk[0].next = false;
+        }
+        self.arb_blk[1].next = self.arb_hi_any.val() | self.s_ctl_valid.val();
+        if self.arb_m.q.val().get_bit(1) {
+            self.arb_blk[1].next = self.arb_hi[0].val();
+        }
+        self.arb_blk[2].next =
+            self.arb_hi_any.val() | self.s_ctl_valid.val() | self.s_cnp_valid.val();
+        if self.arb_m.q.val().get_bit(2) {
+            self.arb_blk[2].next = self.arb_hi[0].val() | self.arb_hi[1].val();
+        }
+        self.arb_blk[3].next = self.arb_hi_any.val()
+            | self.s_ctl_valid.val()
+            | self.s_cnp_valid.val()
+            | self.s_tx_valid.val();
+        if self.arb_m.q.val().get_bit(3) {
+            self.arb_blk[3].next =
+                self.arb_hi[0].val() | self.arb_hi[1].val() | self.arb_hi[2].val();
+        }
+        self.arb_g[0].next = self.s_ctl_valid.val() & !self.arb_blk[0].val();
+        self.arb_g[1].next = self.s_cnp_valid.val() & !self.arb_blk[1].val();
+        self.arb_g[2].next = self.s_tx_valid.val() & !self.arb_blk[2].val();
+        self.arb_g[3].next = self.s_query_valid.val() & !self.arb_blk[3].val();
         self.in_kind.next = self.kind_query.val();
         self.in_qp.next = self.s_query_qp.val();
-        if self.s_ctl_valid.val() {
+        if self.arb_g[0].val() {
             self.in_kind.next = self.kind_reset.val();
             if self.s_ctl_op.val().get_bit(0) {
                 self.in_kind.next = self.kind_mode.val();
@@ -739,10 +795,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.in_kind.next = self.kind_query.val();
             }
             self.in_qp.next = self.s_ctl_qp.val();
-        } else if self.s_cnp_valid.val() {
+        } else if self.arb_g[1].val() {
             self.in_kind.next = self.kind_cnp.val();
             self.in_qp.next = self.s_cnp_qp.val();
-        } else if self.s_tx_valid.val() {
+        } else if self.arb_g[2].val() {
             self.in_kind.next = self.kind_tx.val();
             self.in_qp.next = self.s_tx_qp.val();
         }
@@ -752,16 +808,28 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.in_ev.next.mode = self.s_ctl_mode.val();
         self.in_ev.next.rate = self.s_ctl_rate.val();
         self.in_ev.next.now = self.now.val();
-        self.in_ev.next.ctl = self.s_ctl_valid.val();
-        // Ready is a register and one gate: the queue has room when Q2 is empty.
+        self.in_ev.next.ctl = self.arb_g[0].val();
+        // Ready: the queue has room (a register) and no class served first is valid.
         self.room.next = !self.q2_valid.q.val() & !self.busy_q.q.val();
-        self.s_ctl_ready.next = self.room.val();
-        self.s_cnp_ready.next = self.room.val() & !self.s_ctl_valid.val();
-        self.s_tx_ready.next = self.room.val() & !self.s_ctl_valid.val() & !self.s_cnp_valid.val();
-        self.s_query_ready.next = self.room.val()
-            & !self.s_ctl_valid.val()
-            & !self.s_cnp_valid.val()
-            & !self.s_tx_valid.val();
+        self.s_ctl_ready.next = self.room.val() & !self.arb_blk[0].val();
+        self.s_cnp_ready.next = self.room.val() & !self.arb_blk[1].val();
+        self.s_tx_ready.next = self.room.val() & !self.arb_blk[2].val();
+        self.s_query_ready.next = self.room.val() & !self.arb_blk[3].val();
+        // The next class after the one taken goes first from the next cycle on.
+        if self.push.val() {
+            if self.arb_g[0].val() {
+                self.arb_m.d.next = 14.into();
+            }
+            if self.arb_g[1].val() {
+                self.arb_m.d.next = 12.into();
+            }
+            if self.arb_g[2].val() {
+                self.arb_m.d.next = 8.into();
+            }
+            if self.arb_g[3].val() {
+                self.arb_m.d.next = 0.into();
+            }
+        }
         self.push.next = self.room.val() & self.in_valid.val();
 
         // ---- hazard check (HZ): the event waits while an event that writes its QP is in
@@ -1139,6 +1207,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_ok.d.next = false;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
+            self.arb_m.d.next = 0.into();
             self.cnps.d.next = 0.into();
             self.cuts.d.next = 0.into();
         }
