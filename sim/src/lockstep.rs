@@ -83,10 +83,15 @@ pub fn clock_all<P, O>(duts: &mut [Named<'_, P, O>]) {
 
 /// Proptest cases per property: `ROCE_CC_CASES`, default 64.
 pub fn cases_from_env() -> u32 {
+    cases_from_env_or(64)
+}
+
+/// Proptest cases for a property whose cases are slow: `ROCE_CC_CASES`, default `n`.
+pub fn cases_from_env_or(n: u32) -> u32 {
     std::env::var("ROCE_CC_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(64)
+        .unwrap_or(n)
 }
 
 /// `dir/<test>.vcd`, creating `dir`: where a failing case's waveform goes.

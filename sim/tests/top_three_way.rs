@@ -14,14 +14,15 @@
 //! (CNPs, packets, CE marks, good and bad QP numbers) and time steps between them.
 //!
 //! A failure prints the shrunk operation list; the Verilated run is repeated with a VCD at
-//! `target/tmp/top_three_way/<test>.vcd`. `ROCE_CC_CASES=N` sets the number of cases.
+//! `target/tmp/top_three_way/<test>.vcd`. `ROCE_CC_CASES=N` sets the number of cases (default
+//! 16, [`TOP_CASES`]).
 
 use proptest::prelude::*;
 use roce_cc_params::{Bound, Params, SPECS};
 use roce_cc_regmap::{Access, Field, blocks, find, fw_id};
 use roce_cc_sim::core_top::CoreEvent;
 use roce_cc_sim::csr::{CsrModel, Resp};
-use roce_cc_sim::lockstep::{Named, Waveform, cases_from_env, failure_vcd};
+use roce_cc_sim::lockstep::{Named, Waveform, cases_from_env_or, failure_vcd};
 use roce_cc_sim::timebase::Timebase;
 use roce_cc_sim::top_harness::{
     AccessError, AccessTiming, DRAIN_CYCLES, HdlTop, RegOp, TopOuts, TopPins, Watched, access,
@@ -295,9 +296,14 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// Default cases of `top_three_way_random`: each runs rust-hdl's simulation of the whole
+/// top (about 22 s a case on a 2-core machine), so the test command runs 16 and
+/// `ROCE_CC_CASES=N` runs more.
+const TOP_CASES: u32 = 16;
+
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases_from_env(),
+        cases: cases_from_env_or(TOP_CASES),
         max_shrink_iters: 500,
         .. ProptestConfig::default()
     })]
