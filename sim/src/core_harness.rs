@@ -124,7 +124,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         // A reset goes to both units in the same cycle, a mode change to the RP only. The
         // RP sees the command only when the NP can take its part (a reset); the NP sees
         // the reset when the RP is ready with the pins it sees (its readiness depends on
-        // the offered QP: the same-QP interlock).
+        // the other streams' valids: the round-robin arbiter).
         let np_take = self.np.peek(&np_pins).clr_ready;
         // Only a reset (op 0, also what the pins say with no command) involves the NP.
         let set_mode = matches!(pins.ctl, Some((_, k)) if k != RpKind::Reset);
