@@ -629,6 +629,18 @@ pub fn update(
     }
     let mut s = *old;
     catch_up(cfg, &mut s, now, &mut st);
+    apply_event(cfg, s, now, kind, st)
+}
+
+/// The event itself, applied to a QP in DCQCN mode whose timers are caught up to `now`
+/// (the part of [`update`] after `catch_up`, shared with [`update_near`]).
+fn apply_event(
+    cfg: &RpConfig,
+    mut s: QpState,
+    now: &TimeStamp,
+    kind: RpKind,
+    mut st: RpStats,
+) -> (QpState, RpReport, RpStats) {
     match kind {
         RpKind::Cnp if !s.limited => {
             s = QpState {
@@ -689,6 +701,77 @@ pub fn update(
     }
     let report = report_of(cfg, &s);
     (s, report, st)
+}
+
+/// [`update`] without the closed-form catch-up, for an event that follows the QP's last
+/// write closely: at most one of the QP's timer instants (cycle `sub` of a microsecond)
+/// lies after the time of the event that wrote `old` and at or before `now`. That holds
+/// whenever `now` is less than `clock_mhz` cycles after that event, and for any `now` when
+/// the QP is not limited (no timer runs). Under that condition the result equals
+/// [`update`]'s exactly (`sim/tests/rp_near.rs` checks it on a million events); it is the
+/// computation a same-QP path can make from the word its predecessor just wrote, a few
+/// register stages instead of the catch-up's 127.
+///
+/// Why it is short: a word written at time `t` is caught up to `t`, so each timer's next
+/// expiry (`ta`, `td`, `ti`) is its first after `t`. With at most one instant in between,
+/// a timer fired iff its next expiry is the instant `now` reaches (`radix_eff`): an
+/// equality, not a count, and each timer fired at most once. So alpha is updated once
+/// (`alpha_after(.., 1)`, no power table); a decrease check with its CNP flag set cuts with
+/// alpha as it is at that instant (alpha's update comes first) and restarts the increase
+/// timer there, so no increase event falls with it (the catch-up's increases before the
+/// cut are none); otherwise a fired increase timer is one increase event (`run(1, ..)`).
+/// A release ends the catch-up as in [`update`]: the other timers keep their old values.
+/// Then the event, exactly as in [`update`].
+pub fn update_near(
+    cfg: &RpConfig,
+    old: &QpState,
+    now: &TimeStamp,
+    kind: RpKind,
+) -> (QpState, RpReport, RpStats) {
+    let mut st = RpStats::default();
+    match kind {
+        RpKind::Reset | RpKind::SetMode { .. } => return update(cfg, old, now, kind),
+        _ if old.mode != QpMode::Dcqcn as u32 => return (*old, report_of(cfg, old), st),
+        _ => {}
+    }
+    let mut s = *old;
+    if s.limited {
+        let ea = radix_eff(now.alpha, now.sub, s.sub, cfg.p_alpha);
+        let ed = radix_eff(now.dec, now.sub, s.sub, cfg.p_dec);
+        let ei = radix_eff(now.inc, now.sub, s.sub, cfg.p_inc);
+        let (fa, fd, fi) = (ea == s.ta, ed == s.td, ei == s.ti);
+        let next = |r: Radix| Radix {
+            epoch: r.epoch.wrapping_add(1),
+            rem: r.rem,
+        };
+        let alpha_inst = if fa {
+            cfg.alpha_after(s.alpha, s.cnp_alpha, 1)
+        } else {
+            s.alpha
+        };
+        let mut released = false;
+        if fd && s.cnp_dec {
+            cut(cfg, &mut s, alpha_inst, &mut st);
+            s.ti = next(ei);
+        } else if fi {
+            timer_increases(cfg, &mut s, 1, &mut st);
+            released = !s.limited;
+            if !released {
+                s.ti = next(ei);
+            }
+        }
+        if !released {
+            s.alpha = alpha_inst;
+            if fa {
+                s.cnp_alpha = false;
+                s.ta = next(ea);
+            }
+            if fd {
+                s.td = next(ed);
+            }
+        }
+    }
+    apply_event(cfg, s, now, kind, st)
 }
 
 /// The golden reaction point: one [`QpState`] per QP, events applied in order.
