@@ -100,6 +100,12 @@ fn build_all() {
     );
     // The units alone at 16 QPs (their three-way tests, beside rust-hdl's simulation of
     // the same size); the RP also at 1024 (benchmark, long campaign).
+    // The RP's same-QP next-state block alone (its three-way test, `tests/rp_near.rs`).
+    build_top(
+        "rp_near",
+        &mut roce_cc_hdl::dcqcn_rp::near::RpNear::default(),
+        &out,
+    );
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);
     build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), &out);
     build_top("dcqcn_np_q16", &mut DcqcnNp::<4>::new(), &out);

@@ -9,13 +9,13 @@
 //! three-way tests drive them through it. Each cycle: `eval` applies the pins and returns
 //! the outputs as they are before the clock edge; `clock` is the rising edge.
 
-use crate::dcqcn_rp::{DcqcnRp, POW_TABLE, RpConfig, RpKind};
+use crate::dcqcn_rp::{DcqcnRp, POW_TABLE, QpState, RpConfig, RpKind};
 use crate::hdl_sim::{settle, tick};
 use crate::lockstep::CycleDut;
 use crate::replay::RpReport;
-use crate::timebase::TimeStamp;
+use crate::timebase::{Radix, TimeStamp};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
-use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
+use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
 use roce_cc_hdl::dcqcn_rp::{REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
@@ -416,6 +416,82 @@ pub fn time_word(now: &TimeStamp) -> TimeWord {
         d_r: b(now.dec.rem),
         i_e: b(now.inc.epoch),
         i_r: b(now.inc.rem),
+    }
+}
+
+/// The hardware word of a golden QP state (`QpWord` mirrors `QpState` field for field).
+pub fn qp_word(s: &QpState) -> QpWord {
+    QpWord {
+        limited: s.limited,
+        rc: b(s.rc),
+        rt: b(s.rt),
+        alpha: b(s.alpha),
+        t: b(s.t),
+        bc: b(s.bc),
+        acc: b(s.acc),
+        cnp_alpha: s.cnp_alpha,
+        cnp_dec: s.cnp_dec,
+        sub: b(s.sub),
+        ta_e: b(s.ta.epoch),
+        ta_r: b(s.ta.rem),
+        td_e: b(s.td.epoch),
+        td_r: b(s.td.rem),
+        ti_e: b(s.ti.epoch),
+        ti_r: b(s.ti.rem),
+        tda_e: b(s.tda.epoch),
+        tda_r: b(s.tda.rem),
+        tdi_e: b(s.tdi.epoch),
+        tdi_r: b(s.tdi.rem),
+        mode: b(s.mode),
+        host_rate: b(s.host_rate),
+    }
+}
+
+/// The golden QP state a hardware word holds (the inverse of [`qp_word`]).
+pub fn qp_state(w: &QpWord) -> QpState {
+    let n = |x: u64| x as u32;
+    let r = |e: Bits<32>, m: Bits<17>| Radix {
+        epoch: n(e.to_u64()),
+        rem: n(m.to_u64()),
+    };
+    QpState {
+        limited: w.limited,
+        rc: n(w.rc.to_u64()),
+        rt: n(w.rt.to_u64()),
+        alpha: n(w.alpha.to_u64()),
+        t: n(w.t.to_u64()),
+        bc: n(w.bc.to_u64()),
+        acc: n(w.acc.to_u64()),
+        cnp_alpha: w.cnp_alpha,
+        cnp_dec: w.cnp_dec,
+        sub: n(w.sub.to_u64()),
+        ta: r(w.ta_e, w.ta_r),
+        td: r(w.td_e, w.td_r),
+        ti: r(w.ti_e, w.ti_r),
+        tda: r(w.tda_e, w.tda_r),
+        tdi: r(w.tdi_e, w.tdi_r),
+        mode: n(w.mode.to_u64()),
+        host_rate: n(w.host_rate.to_u64()),
+    }
+}
+
+/// The hardware form of an event accepted at `now` (`RpEvent`'s kind codes: 0 CNP,
+/// 1 packet, 2 query, 3 reset, 4 set mode), as if from the command stream when `ctl`.
+pub fn rp_event(kind: RpKind, now: &TimeStamp, ctl: bool) -> RpEvent {
+    let (k, bytes, mode, rate) = match kind {
+        RpKind::Cnp => (0, 0, 0, 0),
+        RpKind::Tx { bytes } => (1, bytes, 0, 0),
+        RpKind::Query => (2, 0, 0, 0),
+        RpKind::Reset => (3, 0, 0, 0),
+        RpKind::SetMode { mode, rate_q8 } => (4, 0, mode, rate_q8),
+    };
+    RpEvent {
+        kind: b(k),
+        bytes: b(bytes),
+        mode: b(mode),
+        rate: b(rate),
+        now: time_word(now),
+        ctl,
     }
 }
 

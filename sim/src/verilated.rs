@@ -67,6 +67,10 @@ bridge!(
     zero_ext_17to18
 );
 bridge!(
+    /// `RpNear` (`roce_cc_hdl::dcqcn_rp::near::RpNear`): the RP's same-QP next-state block.
+    rp_near
+);
+bridge!(
     /// `DcqcnRp<4>`: the reaction point for 16 QPs (three-way tests).
     dcqcn_rp_q16
 );

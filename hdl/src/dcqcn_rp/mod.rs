@@ -68,6 +68,7 @@
 
 pub mod alpha;
 pub mod inc_count;
+pub mod near;
 pub mod rate;
 pub mod state;
 pub mod timer;

@@ -1,0 +1,1627 @@
+//! `RpNear`: the RP's next-state function for an event that follows its QP's last write by
+//! less than a microsecond, from the word that write produced (golden: `update_near` in
+//! `sim::dcqcn_rp`). [`NEAR_STAGES`] = 8 registers from that word to the next one, where
+//! the catch-up from an arbitrary old word (`update::RpUpdate`) takes `UPD_STAGES`.
+//!
+//! Why it is short: the word is caught up to its writer's time, and at most one of the
+//! QP's timer instants falls between that and the event. So whether each timer fired is an
+//! equality between its next expiry and the instant the event's `now` reaches (`now`, or a
+//! microsecond before it when now's cycle within the microsecond is before the QP's), and
+//! each fires at most once: alpha is updated once (`t1 = alpha_after(alpha, flag, 1)`,
+//! which the word carries beside it, `w_t1`, so the cut's multiply starts two registers in);
+//! a decrease check with its CNP flag set cuts with alpha as it is at that instant; else a
+//! fired increase timer is one increase event (`Rt := min(Rt + step, max)`,
+//! `Rc := ceil((Rc + Rt) / 2)`). Then the event: a CNP sets the flags or starts limiting;
+//! a packet adds to the byte counter and may be one byte event; a query changes nothing;
+//! commands replace the word.
+//!
+//! Timing of the ports: the event (`ev`, with its `now`) is presented [`NEAR_PRE`] = 2
+//! cycles before its word (`w`, `w_t1`), which may arrive late in its cycle (the caller's
+//! forwarding choice) and is not registered first; the results (`w_o`, `t1_o` and the
+//! event's increase and cut counts) are registers loaded at the [`NEAR_STAGES`]-th edge
+//! after `w` was presented. So a result can be the `w` of an event presented
+//! `NEAR_STAGES` cycles after the one it answers: one event of a QP every 8 cycles.
+//! Everything that does not depend on `w` is computed before it or beside the path: now a
+//! microsecond earlier in each radix, and the next decrease check in the alpha and increase
+//! radices as a first CNP or a decrease check at this instant leaves it (two `DivSmall`s
+//! of `now + p_dec`, the earlier-microsecond candidate one microsecond less).
+//!
+//! | edge | registers | logic before it |
+//! |---|---|---|
+//! | -1 | the event | |
+//! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
+//! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`) | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; Rc + Rt + 1 | 2:1 choices, adds |
+//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's sum and test | |
+//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
+//! | 7 | `cut = min(..)`; the next decrease check's epochs | a compare; adds |
+//! | 8 | the result (`w_o`, `t1_o`, counts) | `Rc - cut` clamped, `(Rc + Rt + 1 - cut) / 2` and its release compare in parallel; the choice of word |
+
+use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
+use super::timer::DivSmall;
+use super::widths::*;
+use crate::pipe_mul::PipeMul;
+use crate::zero_ext::ZeroExt;
+use rust_hdl::prelude::*;
+
+/// Cycles by which the event precedes its word at the ports.
+pub const NEAR_PRE: usize = 2;
+/// Registers from the word to the results.
+pub const NEAR_STAGES: usize = 8;
+
+/// Width of a rate sum (`Rc + Rt + 1`, `Rt + step`).
+const SUM_W: usize = RATE_W + 1;
+/// Width of `Rc + Rt + 1 - 2 max` (signed).
+const ZW: usize = RATE_W + 2;
+// `hdl_gen` writes a constant in an index by name: its sign bit is the literal 29 below.
+const _: () = assert!(ZW == 30);
+
+/// The RP's next state for an event less than a microsecond after its QP's last write
+/// (module docs). No enable: the registers load every cycle.
+#[derive(LogicBlock)]
+pub struct RpNear {
+    /// Clock of every register.
+    pub clock: Signal<In, Clock>,
+    /// The event and its `now`, [`NEAR_PRE`] cycles before its word.
+    pub ev: Signal<In, RpEvent>,
+    /// The QP's word as its last write left it.
+    pub w: Signal<In, QpWord>,
+    /// `alpha_after(w.alpha, w.cnp_alpha, 1)`: alpha after one alpha-timer expiry, Q.20
+    /// (meaningful while `w.limited`).
+    pub w_t1: Signal<In, Bits<ALPHA_W>>,
+    /// Parameters (constant while events are in flight).
+    pub cfg: Signal<In, RpCfgWord>,
+    /// The QP's word after the event (for a query: its state now, which the caller does not
+    /// write); [`NEAR_STAGES`] edges after `w`.
+    pub w_o: Signal<Out, QpWord>,
+    /// `alpha_after(w_o.alpha, w_o.cnp_alpha, 1)` (meaningful while `w_o.limited`).
+    pub t1_o: Signal<Out, Bits<ALPHA_W>>,
+    /// The event cut the rate.
+    pub cut_o: Signal<Out, Bit>,
+    /// Increase events the event applied in fast recovery, additive and hyper increase
+    /// (the timer's at the instant and the byte event: 0..=2 in all).
+    pub fr_o: Signal<Out, Bits<2>>,
+    pub ai_o: Signal<Out, Bits<2>>,
+    pub hai_o: Signal<Out, Bits<2>>,
+
+    // ---- edge -1, 0: the event; now a microsecond earlier ----
+    p1_ev: DFF<RpEvent>,
+    x0_ev: DFF<RpEvent>,
+    /// Now a microsecond earlier in the alpha, decrease and increase radices.
+    x0_da_e: DFF<Bits<EPOCH_W>>,
+    x0_da_r: DFF<Bits<REM_W>>,
+    x0_dd_e: DFF<Bits<EPOCH_W>>,
+    x0_dd_r: DFF<Bits<REM_W>>,
+    x0_di_e: DFF<Bits<EPOCH_W>>,
+    x0_di_r: DFF<Bits<REM_W>>,
+    /// `now.a_r + p_dec`, `now.i_r + p_dec`: the divisions' dividends.
+    x0_num_a: DFF<Bits<NUM_W>>,
+    x0_num_i: DFF<Bits<NUM_W>>,
+    div_a: DivSmall,
+    div_i: DivSmall,
+    ext_ar: ZeroExt<REM_W, NUM_W>,
+    ext_ir: ZeroExt<REM_W, NUM_W>,
+    ext_pd: ZeroExt<REM_W, NUM_W>,
+
+    // ---- edge 1: which timers fired ----
+    late: Signal<Local, Bit>,
+    fa_c: Signal<Local, Bit>,
+    fd_c: Signal<Local, Bit>,
+    fi_c: Signal<Local, Bit>,
+    y1_w: DFF<QpWord>,
+    y1_t1: DFF<Bits<ALPHA_W>>,
+    y1_ev: DFF<RpEvent>,
+    y1_fa: DFF<Bit>,
+    y1_fd: DFF<Bit>,
+    y1_fi: DFF<Bit>,
+    /// The increase radix's instant (now or a microsecond earlier) and its next epoch.
+    y1_ei_e: DFF<Bits<EPOCH_W>>,
+    y1_ei_r: DFF<Bits<REM_W>>,
+    y1_late: DFF<Bit>,
+    // ---- edge 2 ----
+    /// Only the kinds, the mode and the limited bit matter from here: the choices.
+    cut_go: Signal<Local, Bit>,
+    inc_go: Signal<Local, Bit>,
+    th6: Signal<Local, Bits<STAGE_W>>,
+    ext_th: ZeroExt<THRESH_W, STAGE_W>,
+    byte_off: Signal<Local, Bit>,
+    ti_fr: Signal<Local, Bit>,
+    ti_hai: Signal<Local, Bit>,
+    t_inc: Signal<Local, Bits<STAGE_W>>,
+    t_n: Signal<Local, Bits<STAGE_W>>,
+    step_i: Signal<Local, Bits<RATE_W>>,
+    rt_c: Signal<Local, Bits<RATE_W>>,
+    ext_rt: ZeroExt<RATE_W, SUM_W>,
+    ext_rc: ZeroExt<RATE_W, SUM_W>,
+    ext_step_i: ZeroExt<RATE_W, SUM_W>,
+    ext_rtc: ZeroExt<RATE_W, SUM_W>,
+    ext_acc: ZeroExt<ACC_W, 33>,
+    ext_bytes: ZeroExt<BYTES_W, 33>,
+    ext_bytes32: ZeroExt<BYTES_W, ACC_W>,
+    y2_w: DFF<QpWord>,
+    y2_ev: DFF<RpEvent>,
+    y2_late: DFF<Bit>,
+    y2_fa: DFF<Bit>,
+    y2_fd: DFF<Bit>,
+    y2_cut: DFF<Bit>,
+    y2_inc: DFF<Bit>,
+    y2_alpha: DFF<Bits<ALPHA_W>>,
+    /// The new alpha's CNP flag unless the event starts limiting.
+    y2_flag: DFF<Bit>,
+    /// The instant's increase event's phase: fast recovery, hyper (else additive).
+    y2_i_fr: DFF<Bit>,
+    y2_i_hai: DFF<Bit>,
+    y2_rt_plus: DFF<Bits<SUM_W>>,
+    y2_t_n: DFF<Bits<STAGE_W>>,
+    y2_rt_c: DFF<Bits<RATE_W>>,
+    /// `Rc + Rt_c + 1` (the cut's byte event sums from it).
+    y2_x: DFF<Bits<SUM_W>>,
+    y2_sum33: DFF<Bits<33>>,
+    y2_ti_e: DFF<Bits<EPOCH_W>>,
+    y2_ti_r: DFF<Bits<REM_W>>,
+    // ---- edges 3..5 ----
+    mul_a: PipeMul<RATE_W, ALPHA_W>,
+    mul_m: PipeMul<RATE_W, 18>,
+    mul_t1: PipeMul<ALPHA_W, 18>,
+    mul_t1i: PipeMul<ALPHA_W, 18>,
+    ext_q16: ZeroExt<CUTFRAC_W, 18>,
+    ext_c1: ZeroExt<G_W, 18>,
+    c_g: Signal<Local, Bits<G_W>>,
+    k1024: Constant<Bits<G_W>>,
+    max29: Signal<Local, Bits<SUM_W>>,
+    ext_max: ZeroExt<RATE_W, SUM_W>,
+    ext_min: ZeroExt<RATE_W, SUM_W>,
+    rt_i: Signal<Local, Bits<RATE_W>>,
+    acc_sat: Signal<Local, Bits<ACC_W>>,
+    y3_w: DFF<QpWord>,
+    y3_ev: DFF<RpEvent>,
+    y3_late: DFF<Bit>,
+    y3_fa: DFF<Bit>,
+    y3_fd: DFF<Bit>,
+    y3_cut: DFF<Bit>,
+    y3_inc: DFF<Bit>,
+    y3_alpha: DFF<Bits<ALPHA_W>>,
+    y3_flag: DFF<Bit>,
+    y3_i_fr: DFF<Bit>,
+    y3_i_hai: DFF<Bit>,
+    y3_rt_i: DFF<Bits<RATE_W>>,
+    y3_t_n: DFF<Bits<STAGE_W>>,
+    y3_rt_c: DFF<Bits<RATE_W>>,
+    y3_x: DFF<Bits<SUM_W>>,
+    /// `min_rate + Rt_c + 1`: the cut's byte event's sum when the cut clamps.
+    y3_m: DFF<Bits<SUM_W>>,
+    y3_acc_sat: DFF<Bits<ACC_W>>,
+    y3_fire_n: DFF<Bit>,
+    /// The byte event after a cut (`acc = 0`): `bytes >= byte_reset`.
+    y3_fire_c: DFF<Bit>,
+    y3_acc_c: DFF<Bits<ACC_W>>,
+    y3_ti_e: DFF<Bits<EPOCH_W>>,
+    y3_ti_r: DFF<Bits<REM_W>>,
+    ext_x30: ZeroExt<SUM_W, ZW>,
+    ext_max30: ZeroExt<SUM_W, ZW>,
+    one29: Constant<Bits<SUM_W>>,
+    one_e: Constant<Bits<EPOCH_W>>,
+    one_r: Constant<Bits<REM_W>>,
+    one6: Constant<Bits<STAGE_W>>,
+    kind_cnp: Constant<Bits<KIND_W>>,
+    kind_tx: Constant<Bits<KIND_W>>,
+    kind_reset: Constant<Bits<KIND_W>>,
+    kind_mode: Constant<Bits<KIND_W>>,
+    rc_sum: Signal<Local, Bits<SUM_W>>,
+    // ---- edge 4 ----
+    y4_w: DFF<QpWord>,
+    y4_ev: DFF<RpEvent>,
+    y4_late: DFF<Bit>,
+    y4_fa: DFF<Bit>,
+    y4_fd: DFF<Bit>,
+    y4_cut: DFF<Bit>,
+    y4_inc: DFF<Bit>,
+    y4_alpha: DFF<Bits<ALPHA_W>>,
+    y4_flag: DFF<Bit>,
+    y4_i_fr: DFF<Bit>,
+    y4_i_hai: DFF<Bit>,
+    y4_rt_i: DFF<Bits<RATE_W>>,
+    y4_rc_i: DFF<Bits<RATE_W>>,
+    y4_t_n: DFF<Bits<STAGE_W>>,
+    y4_rt_c: DFF<Bits<RATE_W>>,
+    y4_x: DFF<Bits<SUM_W>>,
+    y4_m: DFF<Bits<SUM_W>>,
+    y4_z: DFF<Bits<ZW>>,
+    y4_acc_n: DFF<Bits<ACC_W>>,
+    y4_fire_n: DFF<Bit>,
+    y4_fire_c: DFF<Bit>,
+    y4_acc_c: DFF<Bits<ACC_W>>,
+    y4_ti_e: DFF<Bits<EPOCH_W>>,
+    y4_ti_r: DFF<Bits<REM_W>>,
+    /// The byte event's phase without a cut (from T after the instant and BC).
+    y4_b_fr: DFF<Bit>,
+    y4_b_hai: DFF<Bit>,
+    /// The word's Rt after the instant without a cut, plus the byte event's step.
+    y4_rtb_plus: DFF<Bits<SUM_W>>,
+    rt_n: Signal<Local, Bits<RATE_W>>,
+    step_b: Signal<Local, Bits<RATE_W>>,
+    ext_rtn: ZeroExt<RATE_W, SUM_W>,
+    ext_stepb: ZeroExt<RATE_W, SUM_W>,
+    ext_rtn2: ZeroExt<RATE_W, SUM_W>,
+    // ---- edge 5 ----
+    y5_w: DFF<QpWord>,
+    y5_ev: DFF<RpEvent>,
+    y5_late: DFF<Bit>,
+    y5_fa: DFF<Bit>,
+    y5_fd: DFF<Bit>,
+    y5_cut: DFF<Bit>,
+    y5_inc: DFF<Bit>,
+    y5_alpha: DFF<Bits<ALPHA_W>>,
+    y5_flag: DFF<Bit>,
+    y5_i_fr: DFF<Bit>,
+    y5_i_hai: DFF<Bit>,
+    /// The word after the instant without a cut: Rc, Rt, T, and whether it is limited.
+    y5_rc_n: DFF<Bits<RATE_W>>,
+    y5_rt_n: DFF<Bits<RATE_W>>,
+    y5_t_n: DFF<Bits<STAGE_W>>,
+    y5_lim_n: DFF<Bit>,
+    y5_rt_c: DFF<Bits<RATE_W>>,
+    y5_x: DFF<Bits<SUM_W>>,
+    y5_m: DFF<Bits<SUM_W>>,
+    y5_z: DFF<Bits<ZW>>,
+    y5_acc_n: DFF<Bits<ACC_W>>,
+    y5_fire_n: DFF<Bit>,
+    y5_fire_c: DFF<Bit>,
+    y5_acc_c: DFF<Bits<ACC_W>>,
+    y5_ti_e: DFF<Bits<EPOCH_W>>,
+    y5_ti_r: DFF<Bits<REM_W>>,
+    y5_b_fr: DFF<Bit>,
+    y5_b_hai: DFF<Bit>,
+    y5_rt_b: DFF<Bits<RATE_W>>,
+    // ---- edge 6 ----
+    p_a: Signal<Local, Bits<49>>,
+    p_a_hi_unused: Signal<Local, Bits<15>>,
+    cut_a: Signal<Local, Bits<49>>,
+    p_m_lo_unused: Signal<Local, Bits<16>>,
+    p_m_hi_unused: Signal<Local, Bits<20>>,
+    t1_prod: Signal<Local, Bits<ALPHA_W>>,
+    t1_lo_unused: Signal<Local, Bits<10>>,
+    t1_hi_unused: Signal<Local, Bits<33>>,
+    t1i_prod: Signal<Local, Bits<ALPHA_W>>,
+    t1i_lo_unused: Signal<Local, Bits<10>>,
+    t1i_hi_unused: Signal<Local, Bits<33>>,
+    g_sh: Signal<Local, Bits<ALPHA_W>>,
+    ext_g: ZeroExt<G_W, ALPHA_W>,
+    ten: Constant<Bits<SHIFT_W>>,
+    y6_w: DFF<QpWord>,
+    y6_ev: DFF<RpEvent>,
+    y6_late: DFF<Bit>,
+    y6_fa: DFF<Bit>,
+    y6_fd: DFF<Bit>,
+    y6_cut: DFF<Bit>,
+    y6_inc: DFF<Bit>,
+    y6_alpha: DFF<Bits<ALPHA_W>>,
+    y6_flag: DFF<Bit>,
+    y6_i_fr: DFF<Bit>,
+    y6_i_hai: DFF<Bit>,
+    y6_rc_n: DFF<Bits<RATE_W>>,
+    y6_rt_n: DFF<Bits<RATE_W>>,
+    y6_t_n: DFF<Bits<STAGE_W>>,
+    y6_lim_n: DFF<Bit>,
+    y6_rt_c: DFF<Bits<RATE_W>>,
+    y6_x: DFF<Bits<SUM_W>>,
+    y6_m: DFF<Bits<SUM_W>>,
+    y6_z: DFF<Bits<ZW>>,
+    y6_acc_n: DFF<Bits<ACC_W>>,
+    y6_fire_n: DFF<Bit>,
+    y6_fire_c: DFF<Bit>,
+    y6_acc_c: DFF<Bits<ACC_W>>,
+    y6_ti_e: DFF<Bits<EPOCH_W>>,
+    y6_ti_r: DFF<Bits<REM_W>>,
+    y6_b_fr: DFF<Bit>,
+    y6_b_hai: DFF<Bit>,
+    y6_rt_b: DFF<Bits<RATE_W>>,
+    /// `(Rt_b + Rc_n + 1) / 2`: Rc after the byte event without a cut.
+    y6_rc_b: DFF<Bits<RATE_W>>,
+    /// `cut_a`'s bits above `RATE_W` ORed in three parts (as in `rate::Cut`).
+    y6_a_hi0: DFF<Bit>,
+    y6_a_hi1: DFF<Bit>,
+    y6_a_hi2: DFF<Bit>,
+    y6_cut_a: DFF<Bits<RATE_W>>,
+    y6_cut_m: DFF<Bits<RATE_W>>,
+    y6_rc_mm: DFF<Bits<RATE_W>>,
+    y6_rc_low: DFF<Bit>,
+    y6_t1: DFF<Bits<ALPHA_W>>,
+    y6_t1i: DFF<Bits<ALPHA_W>>,
+    /// Now's epoch less one in the alpha and increase radices (the earlier candidates).
+    y6_ema: DFF<Bits<EPOCH_W>>,
+    y6_emi: DFF<Bits<EPOCH_W>>,
+    y6_qa: DFF<Bits<NUM_W>>,
+    y6_ra: DFF<Bits<REM_W>>,
+    y6_qi: DFF<Bits<NUM_W>>,
+    y6_ri: DFF<Bits<REM_W>>,
+    rcb_sum: Signal<Local, Bits<SUM_W>>,
+    ext_rcn: ZeroExt<RATE_W, SUM_W>,
+    ext_rtb: ZeroExt<RATE_W, SUM_W>,
+    ext_rcn2: ZeroExt<RATE_W, SUM_W>,
+    ext_rtb2: ZeroExt<RATE_W, SUM_W>,
+    // ---- edge 7 ----
+    y7_w: DFF<QpWord>,
+    y7_ev: DFF<RpEvent>,
+    y7_late: DFF<Bit>,
+    y7_fa: DFF<Bit>,
+    y7_fd: DFF<Bit>,
+    y7_cut: DFF<Bit>,
+    y7_inc: DFF<Bit>,
+    y7_alpha: DFF<Bits<ALPHA_W>>,
+    y7_i_fr: DFF<Bit>,
+    y7_i_hai: DFF<Bit>,
+    y7_rc_n: DFF<Bits<RATE_W>>,
+    y7_rt_n: DFF<Bits<RATE_W>>,
+    y7_t_n: DFF<Bits<STAGE_W>>,
+    y7_lim_n: DFF<Bit>,
+    y7_rt_c: DFF<Bits<RATE_W>>,
+    y7_x: DFF<Bits<SUM_W>>,
+    y7_m: DFF<Bits<SUM_W>>,
+    y7_z: DFF<Bits<ZW>>,
+    y7_acc_n: DFF<Bits<ACC_W>>,
+    y7_fire_n: DFF<Bit>,
+    y7_fire_c: DFF<Bit>,
+    y7_acc_c: DFF<Bits<ACC_W>>,
+    y7_ti_e: DFF<Bits<EPOCH_W>>,
+    y7_ti_r: DFF<Bits<REM_W>>,
+    y7_b_fr: DFF<Bit>,
+    y7_b_hai: DFF<Bit>,
+    y7_rt_b: DFF<Bits<RATE_W>>,
+    y7_rc_b: DFF<Bits<RATE_W>>,
+    /// `Rc_b >= max`: the byte event without a cut releases.
+    y7_rel_b: DFF<Bit>,
+    y7_cut_amt: DFF<Bits<RATE_W>>,
+    y7_rc: DFF<Bits<RATE_W>>,
+    y7_rc_mm: DFF<Bits<RATE_W>>,
+    y7_rc_low: DFF<Bit>,
+    y7_t1: DFF<Bits<ALPHA_W>>,
+    y7_t1i: DFF<Bits<ALPHA_W>>,
+    /// The next decrease check in the alpha radix from now (`_n`) and from a microsecond
+    /// earlier (`_d`); the same in the increase radix.
+    y7_tda_ne: DFF<Bits<EPOCH_W>>,
+    y7_tda_nr: DFF<Bits<REM_W>>,
+    y7_tda_de: DFF<Bits<EPOCH_W>>,
+    y7_tda_dr: DFF<Bits<REM_W>>,
+    y7_tdi_ne: DFF<Bits<EPOCH_W>>,
+    y7_tdi_nr: DFF<Bits<REM_W>>,
+    y7_tdi_de: DFF<Bits<EPOCH_W>>,
+    y7_tdi_dr: DFF<Bits<REM_W>>,
+    ext_qa: ZeroExt<NUM_W, EPOCH_W>,
+    ext_qi: ZeroExt<NUM_W, EPOCH_W>,
+    // ---- edge 8: the result ----
+    rc_cut: Signal<Local, Bits<RATE_W>>,
+    clamp: Signal<Local, Bit>,
+    rcb_c_sum: Signal<Local, Bits<SUM_W>>,
+    rc_bc: Signal<Local, Bits<RATE_W>>,
+    rel_c: Signal<Local, Bit>,
+    ext_cut29: ZeroExt<RATE_W, SUM_W>,
+    ext_cut30: ZeroExt<RATE_W, ZW>,
+    two_max: Signal<Local, Bits<SUM_W>>,
+    lim_i: Signal<Local, Bit>,
+    s: Signal<Local, QpWord>,
+    fire: Signal<Local, Bit>,
+    rel_byte: Signal<Local, Bit>,
+    bc_inc: Signal<Local, Bits<STAGE_W>>,
+    first: Signal<Local, Bit>,
+    o_w: DFF<QpWord>,
+    o_t1: DFF<Bits<ALPHA_W>>,
+    o_cut: DFF<Bit>,
+    o_fr: DFF<Bits<2>>,
+    o_ai: DFF<Bits<2>>,
+    o_hai: DFF<Bits<2>>,
+    cnt_fr: Signal<Local, Bits<2>>,
+    cnt_ai: Signal<Local, Bits<2>>,
+    cnt_hai: Signal<Local, Bits<2>>,
+    one2: Constant<Bits<2>>,
+    zero_word: Constant<QpWord>,
+    acc_max: Constant<Bits<ACC_W>>,
+    /// Bits no logic reads (Verilator does not report `*unused` signals): the halved sums'
+    /// low bits, the fields of the time words and parameters this block does not use.
+    rc_sum_lo_unused: Signal<Local, Bit>,
+    rcb_sum_lo_unused: Signal<Local, Bit>,
+    rcb_c_sum_lo_unused: Signal<Local, Bit>,
+    p1_sub_unused: Signal<Local, Bits<SUB_W>>,
+    y5_sub_unused: Signal<Local, Bits<SUB_W>>,
+    y5_a_r_unused: Signal<Local, Bits<REM_W>>,
+    y5_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    y5_d_r_unused: Signal<Local, Bits<REM_W>>,
+    y5_i_r_unused: Signal<Local, Bits<REM_W>>,
+    y6_sub_unused: Signal<Local, Bits<SUB_W>>,
+    y6_a_r_unused: Signal<Local, Bits<REM_W>>,
+    y6_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    y6_d_r_unused: Signal<Local, Bits<REM_W>>,
+    y6_i_r_unused: Signal<Local, Bits<REM_W>>,
+    recip_ai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
+    recip_hai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
+    /// `p1_ev`'s now (rust-hdl reads one field level per signal).
+    p1_now: Signal<Local, TimeWord>,
+    /// `x0_ev`'s now (rust-hdl reads one field level per signal).
+    x0_now: Signal<Local, TimeWord>,
+    /// `y5_ev`'s now (rust-hdl reads one field level per signal).
+    y5_now: Signal<Local, TimeWord>,
+    /// `y6_ev`'s now (rust-hdl reads one field level per signal).
+    y6_now: Signal<Local, TimeWord>,
+    /// `y7_ev`'s now (rust-hdl reads one field level per signal).
+    y7_now: Signal<Local, TimeWord>,
+}
+
+impl Default for RpNear {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            ev: Default::default(),
+            w: Default::default(),
+            w_t1: Default::default(),
+            cfg: Default::default(),
+            w_o: Default::default(),
+            t1_o: Default::default(),
+            cut_o: Default::default(),
+            fr_o: Default::default(),
+            ai_o: Default::default(),
+            hai_o: Default::default(),
+            p1_ev: Default::default(),
+            x0_ev: Default::default(),
+            x0_da_e: Default::default(),
+            x0_da_r: Default::default(),
+            x0_dd_e: Default::default(),
+            x0_dd_r: Default::default(),
+            x0_di_e: Default::default(),
+            x0_di_r: Default::default(),
+            x0_num_a: Default::default(),
+            x0_num_i: Default::default(),
+            div_a: Default::default(),
+            div_i: Default::default(),
+            ext_ar: Default::default(),
+            ext_ir: Default::default(),
+            ext_pd: Default::default(),
+            late: Default::default(),
+            fa_c: Default::default(),
+            fd_c: Default::default(),
+            fi_c: Default::default(),
+            y1_w: Default::default(),
+            y1_t1: Default::default(),
+            y1_ev: Default::default(),
+            y1_fa: Default::default(),
+            y1_fd: Default::default(),
+            y1_fi: Default::default(),
+            y1_ei_e: Default::default(),
+            y1_ei_r: Default::default(),
+            y1_late: Default::default(),
+            cut_go: Default::default(),
+            inc_go: Default::default(),
+            th6: Default::default(),
+            ext_th: Default::default(),
+            byte_off: Default::default(),
+            ti_fr: Default::default(),
+            ti_hai: Default::default(),
+            t_inc: Default::default(),
+            t_n: Default::default(),
+            step_i: Default::default(),
+            rt_c: Default::default(),
+            ext_rt: Default::default(),
+            ext_rc: Default::default(),
+            ext_step_i: Default::default(),
+            ext_rtc: Default::default(),
+            ext_acc: Default::default(),
+            ext_bytes: Default::default(),
+            ext_bytes32: Default::default(),
+            y2_w: Default::default(),
+            y2_ev: Default::default(),
+            y2_late: Default::default(),
+            y2_fa: Default::default(),
+            y2_fd: Default::default(),
+            y2_cut: Default::default(),
+            y2_inc: Default::default(),
+            y2_alpha: Default::default(),
+            y2_flag: Default::default(),
+            y2_i_fr: Default::default(),
+            y2_i_hai: Default::default(),
+            y2_rt_plus: Default::default(),
+            y2_t_n: Default::default(),
+            y2_rt_c: Default::default(),
+            y2_x: Default::default(),
+            y2_sum33: Default::default(),
+            y2_ti_e: Default::default(),
+            y2_ti_r: Default::default(),
+            mul_a: Default::default(),
+            mul_m: Default::default(),
+            mul_t1: Default::default(),
+            mul_t1i: Default::default(),
+            ext_q16: Default::default(),
+            ext_c1: Default::default(),
+            c_g: Default::default(),
+            k1024: Constant::new(1024.into()),
+            max29: Default::default(),
+            ext_max: Default::default(),
+            ext_min: Default::default(),
+            rt_i: Default::default(),
+            acc_sat: Default::default(),
+            y3_w: Default::default(),
+            y3_ev: Default::default(),
+            y3_late: Default::default(),
+            y3_fa: Default::default(),
+            y3_fd: Default::default(),
+            y3_cut: Default::default(),
+            y3_inc: Default::default(),
+            y3_alpha: Default::default(),
+            y3_flag: Default::default(),
+            y3_i_fr: Default::default(),
+            y3_i_hai: Default::default(),
+            y3_rt_i: Default::default(),
+            y3_t_n: Default::default(),
+            y3_rt_c: Default::default(),
+            y3_x: Default::default(),
+            y3_m: Default::default(),
+            y3_acc_sat: Default::default(),
+            y3_fire_n: Default::default(),
+            y3_fire_c: Default::default(),
+            y3_acc_c: Default::default(),
+            y3_ti_e: Default::default(),
+            y3_ti_r: Default::default(),
+            ext_x30: Default::default(),
+            ext_max30: Default::default(),
+            one29: Constant::new(1.into()),
+            one_e: Constant::new(1.into()),
+            one_r: Constant::new(1.into()),
+            one6: Constant::new(1.into()),
+            kind_cnp: Constant::new(0.into()),
+            kind_tx: Constant::new(1.into()),
+            kind_reset: Constant::new(3.into()),
+            kind_mode: Constant::new(4.into()),
+            rc_sum: Default::default(),
+            y4_w: Default::default(),
+            y4_ev: Default::default(),
+            y4_late: Default::default(),
+            y4_fa: Default::default(),
+            y4_fd: Default::default(),
+            y4_cut: Default::default(),
+            y4_inc: Default::default(),
+            y4_alpha: Default::default(),
+            y4_flag: Default::default(),
+            y4_i_fr: Default::default(),
+            y4_i_hai: Default::default(),
+            y4_rt_i: Default::default(),
+            y4_rc_i: Default::default(),
+            y4_t_n: Default::default(),
+            y4_rt_c: Default::default(),
+            y4_x: Default::default(),
+            y4_m: Default::default(),
+            y4_z: Default::default(),
+            y4_acc_n: Default::default(),
+            y4_fire_n: Default::default(),
+            y4_fire_c: Default::default(),
+            y4_acc_c: Default::default(),
+            y4_ti_e: Default::default(),
+            y4_ti_r: Default::default(),
+            y4_b_fr: Default::default(),
+            y4_b_hai: Default::default(),
+            y4_rtb_plus: Default::default(),
+            rt_n: Default::default(),
+            step_b: Default::default(),
+            ext_rtn: Default::default(),
+            ext_stepb: Default::default(),
+            ext_rtn2: Default::default(),
+            y5_w: Default::default(),
+            y5_ev: Default::default(),
+            y5_late: Default::default(),
+            y5_fa: Default::default(),
+            y5_fd: Default::default(),
+            y5_cut: Default::default(),
+            y5_inc: Default::default(),
+            y5_alpha: Default::default(),
+            y5_flag: Default::default(),
+            y5_i_fr: Default::default(),
+            y5_i_hai: Default::default(),
+            y5_rc_n: Default::default(),
+            y5_rt_n: Default::default(),
+            y5_t_n: Default::default(),
+            y5_lim_n: Default::default(),
+            y5_rt_c: Default::default(),
+            y5_x: Default::default(),
+            y5_m: Default::default(),
+            y5_z: Default::default(),
+            y5_acc_n: Default::default(),
+            y5_fire_n: Default::default(),
+            y5_fire_c: Default::default(),
+            y5_acc_c: Default::default(),
+            y5_ti_e: Default::default(),
+            y5_ti_r: Default::default(),
+            y5_b_fr: Default::default(),
+            y5_b_hai: Default::default(),
+            y5_rt_b: Default::default(),
+            p_a: Default::default(),
+            p_a_hi_unused: Default::default(),
+            cut_a: Default::default(),
+            p_m_lo_unused: Default::default(),
+            p_m_hi_unused: Default::default(),
+            t1_prod: Default::default(),
+            t1_lo_unused: Default::default(),
+            t1_hi_unused: Default::default(),
+            t1i_prod: Default::default(),
+            t1i_lo_unused: Default::default(),
+            t1i_hi_unused: Default::default(),
+            g_sh: Default::default(),
+            ext_g: Default::default(),
+            ten: Constant::new(10.into()),
+            y6_w: Default::default(),
+            y6_ev: Default::default(),
+            y6_late: Default::default(),
+            y6_fa: Default::default(),
+            y6_fd: Default::default(),
+            y6_cut: Default::default(),
+            y6_inc: Default::default(),
+            y6_alpha: Default::default(),
+            y6_flag: Default::default(),
+            y6_i_fr: Default::default(),
+            y6_i_hai: Default::default(),
+            y6_rc_n: Default::default(),
+            y6_rt_n: Default::default(),
+            y6_t_n: Default::default(),
+            y6_lim_n: Default::default(),
+            y6_rt_c: Default::default(),
+            y6_x: Default::default(),
+            y6_m: Default::default(),
+            y6_z: Default::default(),
+            y6_acc_n: Default::default(),
+            y6_fire_n: Default::default(),
+            y6_fire_c: Default::default(),
+            y6_acc_c: Default::default(),
+            y6_ti_e: Default::default(),
+            y6_ti_r: Default::default(),
+            y6_b_fr: Default::default(),
+            y6_b_hai: Default::default(),
+            y6_rt_b: Default::default(),
+            y6_rc_b: Default::default(),
+            y6_a_hi0: Default::default(),
+            y6_a_hi1: Default::default(),
+            y6_a_hi2: Default::default(),
+            y6_cut_a: Default::default(),
+            y6_cut_m: Default::default(),
+            y6_rc_mm: Default::default(),
+            y6_rc_low: Default::default(),
+            y6_t1: Default::default(),
+            y6_t1i: Default::default(),
+            y6_ema: Default::default(),
+            y6_emi: Default::default(),
+            y6_qa: Default::default(),
+            y6_ra: Default::default(),
+            y6_qi: Default::default(),
+            y6_ri: Default::default(),
+            rcb_sum: Default::default(),
+            ext_rcn: Default::default(),
+            ext_rtb: Default::default(),
+            ext_rcn2: Default::default(),
+            ext_rtb2: Default::default(),
+            y7_w: Default::default(),
+            y7_ev: Default::default(),
+            y7_late: Default::default(),
+            y7_fa: Default::default(),
+            y7_fd: Default::default(),
+            y7_cut: Default::default(),
+            y7_inc: Default::default(),
+            y7_alpha: Default::default(),
+            y7_i_fr: Default::default(),
+            y7_i_hai: Default::default(),
+            y7_rc_n: Default::default(),
+            y7_rt_n: Default::default(),
+            y7_t_n: Default::default(),
+            y7_lim_n: Default::default(),
+            y7_rt_c: Default::default(),
+            y7_x: Default::default(),
+            y7_m: Default::default(),
+            y7_z: Default::default(),
+            y7_acc_n: Default::default(),
+            y7_fire_n: Default::default(),
+            y7_fire_c: Default::default(),
+            y7_acc_c: Default::default(),
+            y7_ti_e: Default::default(),
+            y7_ti_r: Default::default(),
+            y7_b_fr: Default::default(),
+            y7_b_hai: Default::default(),
+            y7_rt_b: Default::default(),
+            y7_rc_b: Default::default(),
+            y7_rel_b: Default::default(),
+            y7_cut_amt: Default::default(),
+            y7_rc: Default::default(),
+            y7_rc_mm: Default::default(),
+            y7_rc_low: Default::default(),
+            y7_t1: Default::default(),
+            y7_t1i: Default::default(),
+            y7_tda_ne: Default::default(),
+            y7_tda_nr: Default::default(),
+            y7_tda_de: Default::default(),
+            y7_tda_dr: Default::default(),
+            y7_tdi_ne: Default::default(),
+            y7_tdi_nr: Default::default(),
+            y7_tdi_de: Default::default(),
+            y7_tdi_dr: Default::default(),
+            ext_qa: Default::default(),
+            ext_qi: Default::default(),
+            rc_cut: Default::default(),
+            clamp: Default::default(),
+            rcb_c_sum: Default::default(),
+            rc_bc: Default::default(),
+            rel_c: Default::default(),
+            ext_cut29: Default::default(),
+            ext_cut30: Default::default(),
+            two_max: Default::default(),
+            lim_i: Default::default(),
+            s: Default::default(),
+            fire: Default::default(),
+            rel_byte: Default::default(),
+            bc_inc: Default::default(),
+            first: Default::default(),
+            o_w: Default::default(),
+            o_t1: Default::default(),
+            o_cut: Default::default(),
+            o_fr: Default::default(),
+            o_ai: Default::default(),
+            o_hai: Default::default(),
+            cnt_fr: Default::default(),
+            cnt_ai: Default::default(),
+            cnt_hai: Default::default(),
+            one2: Constant::new(1.into()),
+            zero_word: Constant::new(QpWord::default()),
+            acc_max: Constant::new(0xFFFF_FFFF_u64.into()),
+            rc_sum_lo_unused: Default::default(),
+            rcb_sum_lo_unused: Default::default(),
+            rcb_c_sum_lo_unused: Default::default(),
+            p1_sub_unused: Default::default(),
+            y5_sub_unused: Default::default(),
+            y5_a_r_unused: Default::default(),
+            y5_d_e_unused: Default::default(),
+            y5_d_r_unused: Default::default(),
+            y5_i_r_unused: Default::default(),
+            y6_sub_unused: Default::default(),
+            y6_a_r_unused: Default::default(),
+            y6_d_e_unused: Default::default(),
+            y6_d_r_unused: Default::default(),
+            y6_i_r_unused: Default::default(),
+            recip_ai_unused: Default::default(),
+            recip_hai_unused: Default::default(),
+            p1_now: Default::default(),
+            x0_now: Default::default(),
+            y5_now: Default::default(),
+            y6_now: Default::default(),
+            y7_now: Default::default(),
+        }
+    }
+}
+
+impl Logic for RpNear {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            p1_ev,
+            x0_ev,
+            x0_da_e,
+            x0_da_r,
+            x0_dd_e,
+            x0_dd_r,
+            x0_di_e,
+            x0_di_r,
+            x0_num_a,
+            x0_num_i,
+            y1_w,
+            y1_t1,
+            y1_ev,
+            y1_fa,
+            y1_fd,
+            y1_fi,
+            y1_ei_e,
+            y1_ei_r,
+            y1_late,
+            y2_w,
+            y2_ev,
+            y2_late,
+            y2_fa,
+            y2_fd,
+            y2_cut,
+            y2_inc,
+            y2_alpha,
+            y2_flag,
+            y2_i_fr,
+            y2_i_hai,
+            y2_rt_plus,
+            y2_t_n,
+            y2_rt_c,
+            y2_x,
+            y2_sum33,
+            y2_ti_e,
+            y2_ti_r,
+            y3_w,
+            y3_ev,
+            y3_late,
+            y3_fa,
+            y3_fd,
+            y3_cut,
+            y3_inc,
+            y3_alpha,
+            y3_flag,
+            y3_i_fr,
+            y3_i_hai,
+            y3_rt_i,
+            y3_t_n,
+            y3_rt_c,
+            y3_x,
+            y3_m,
+            y3_acc_sat,
+            y3_fire_n,
+            y3_fire_c,
+            y3_acc_c,
+            y3_ti_e,
+            y3_ti_r,
+            y4_w,
+            y4_ev,
+            y4_late,
+            y4_fa,
+            y4_fd,
+            y4_cut,
+            y4_inc,
+            y4_alpha,
+            y4_flag,
+            y4_i_fr,
+            y4_i_hai,
+            y4_rt_i,
+            y4_rc_i,
+            y4_t_n,
+            y4_rt_c,
+            y4_x,
+            y4_m,
+            y4_z,
+            y4_acc_n,
+            y4_fire_n,
+            y4_fire_c,
+            y4_acc_c,
+            y4_ti_e,
+            y4_ti_r,
+            y4_b_fr,
+            y4_b_hai,
+            y4_rtb_plus,
+            y5_w,
+            y5_ev,
+            y5_late,
+            y5_fa,
+            y5_fd,
+            y5_cut,
+            y5_inc,
+            y5_alpha,
+            y5_flag,
+            y5_i_fr,
+            y5_i_hai,
+            y5_rc_n,
+            y5_rt_n,
+            y5_t_n,
+            y5_lim_n,
+            y5_rt_c,
+            y5_x,
+            y5_m,
+            y5_z,
+            y5_acc_n,
+            y5_fire_n,
+            y5_fire_c,
+            y5_acc_c,
+            y5_ti_e,
+            y5_ti_r,
+            y5_b_fr,
+            y5_b_hai,
+            y5_rt_b,
+            y6_w,
+            y6_ev,
+            y6_late,
+            y6_fa,
+            y6_fd,
+            y6_cut,
+            y6_inc,
+            y6_alpha,
+            y6_flag,
+            y6_i_fr,
+            y6_i_hai,
+            y6_rc_n,
+            y6_rt_n,
+            y6_t_n,
+            y6_lim_n,
+            y6_rt_c,
+            y6_x,
+            y6_m,
+            y6_z,
+            y6_acc_n,
+            y6_fire_n,
+            y6_fire_c,
+            y6_acc_c,
+            y6_ti_e,
+            y6_ti_r,
+            y6_b_fr,
+            y6_b_hai,
+            y6_rt_b,
+            y6_rc_b,
+            y6_a_hi0,
+            y6_a_hi1,
+            y6_a_hi2,
+            y6_cut_a,
+            y6_cut_m,
+            y6_rc_mm,
+            y6_rc_low,
+            y6_t1,
+            y6_t1i,
+            y6_ema,
+            y6_emi,
+            y6_qa,
+            y6_ra,
+            y6_qi,
+            y6_ri,
+            y7_w,
+            y7_ev,
+            y7_late,
+            y7_fa,
+            y7_fd,
+            y7_cut,
+            y7_inc,
+            y7_alpha,
+            y7_i_fr,
+            y7_i_hai,
+            y7_rc_n,
+            y7_rt_n,
+            y7_t_n,
+            y7_lim_n,
+            y7_rt_c,
+            y7_x,
+            y7_m,
+            y7_z,
+            y7_acc_n,
+            y7_fire_n,
+            y7_fire_c,
+            y7_acc_c,
+            y7_ti_e,
+            y7_ti_r,
+            y7_b_fr,
+            y7_b_hai,
+            y7_rt_b,
+            y7_rc_b,
+            y7_rel_b,
+            y7_cut_amt,
+            y7_rc,
+            y7_rc_mm,
+            y7_rc_low,
+            y7_t1,
+            y7_t1i,
+            y7_tda_ne,
+            y7_tda_nr,
+            y7_tda_de,
+            y7_tda_dr,
+            y7_tdi_ne,
+            y7_tdi_nr,
+            y7_tdi_de,
+            y7_tdi_dr,
+            o_w,
+            o_t1,
+            o_cut,
+            o_fr,
+            o_ai,
+            o_hai
+        );
+        self.p1_now.next = self.p1_ev.q.val().now;
+        self.x0_now.next = self.x0_ev.q.val().now;
+        self.y5_now.next = self.y5_ev.q.val().now;
+        self.y6_now.next = self.y6_ev.q.val().now;
+        self.y7_now.next = self.y7_ev.q.val().now;
+        self.p1_sub_unused.next = self.p1_now.val().sub;
+        self.y5_sub_unused.next = self.y5_now.val().sub;
+        self.y5_a_r_unused.next = self.y5_now.val().a_r;
+        self.y5_d_e_unused.next = self.y5_now.val().d_e;
+        self.y5_d_r_unused.next = self.y5_now.val().d_r;
+        self.y5_i_r_unused.next = self.y5_now.val().i_r;
+        self.y6_sub_unused.next = self.y6_now.val().sub;
+        self.y6_a_r_unused.next = self.y6_now.val().a_r;
+        self.y6_d_e_unused.next = self.y6_now.val().d_e;
+        self.y6_d_r_unused.next = self.y6_now.val().d_r;
+        self.y6_i_r_unused.next = self.y6_now.val().i_r;
+        self.recip_ai_unused.next = self.cfg.val().recip_ai;
+        self.recip_hai_unused.next = self.cfg.val().recip_hai;
+        // Shared constants and parameters.
+        self.ext_th.i.next = self.cfg.val().threshold;
+        self.th6.next = self.ext_th.o.val();
+        self.byte_off.next = !self.cfg.val().byte_reset.any();
+        self.ext_max.i.next = self.cfg.val().max_rate;
+        self.max29.next = self.ext_max.o.val();
+        self.two_max.next = self.max29.val() + self.max29.val();
+        self.ext_max30.i.next = self.two_max.val();
+
+        // ---- edge -1, 0: the event; now a microsecond earlier; the dividends ----
+        self.p1_ev.d.next = self.ev.val();
+        self.x0_ev.d.next = self.p1_ev.q.val();
+        self.x0_da_e.d.next = self.p1_now.val().a_e;
+        self.x0_da_r.d.next = self.p1_now.val().a_r - self.one_r.val();
+        if !self.p1_now.val().a_r.any() {
+            self.x0_da_e.d.next = self.p1_now.val().a_e - self.one_e.val();
+            self.x0_da_r.d.next = self.cfg.val().p_alpha - self.one_r.val();
+        }
+        self.x0_dd_e.d.next = self.p1_now.val().d_e;
+        self.x0_dd_r.d.next = self.p1_now.val().d_r - self.one_r.val();
+        if !self.p1_now.val().d_r.any() {
+            self.x0_dd_e.d.next = self.p1_now.val().d_e - self.one_e.val();
+            self.x0_dd_r.d.next = self.cfg.val().p_dec - self.one_r.val();
+        }
+        self.x0_di_e.d.next = self.p1_now.val().i_e;
+        self.x0_di_r.d.next = self.p1_now.val().i_r - self.one_r.val();
+        if !self.p1_now.val().i_r.any() {
+            self.x0_di_e.d.next = self.p1_now.val().i_e - self.one_e.val();
+            self.x0_di_r.d.next = self.cfg.val().p_inc - self.one_r.val();
+        }
+        self.ext_ar.i.next = self.p1_now.val().a_r;
+        self.ext_ir.i.next = self.p1_now.val().i_r;
+        self.ext_pd.i.next = self.cfg.val().p_dec;
+        self.x0_num_a.d.next = self.ext_ar.o.val() + self.ext_pd.o.val();
+        self.x0_num_i.d.next = self.ext_ir.o.val() + self.ext_pd.o.val();
+        // The next decrease check from now in the alpha and increase radices: results in
+        // the cycle after edge 5 (registered at edge 6).
+        self.div_a.clock.next = self.clock.val();
+        self.div_a.en.next = true;
+        self.div_a.num.next = self.x0_num_a.q.val();
+        self.div_a.p.next = self.cfg.val().p_alpha;
+        self.div_a.recip.next = self.cfg.val().recip_alpha;
+        self.div_i.clock.next = self.clock.val();
+        self.div_i.en.next = true;
+        self.div_i.num.next = self.x0_num_i.q.val();
+        self.div_i.p.next = self.cfg.val().p_inc;
+        self.div_i.recip.next = self.cfg.val().recip_inc;
+
+        // ---- edge 1: which timers fired at the instant (if any) since the word ----
+        self.late.next = self.x0_now.val().sub < self.w.val().sub;
+        self.fa_c.next = (self.x0_now.val().a_e == self.w.val().ta_e)
+            & (self.x0_now.val().a_r == self.w.val().ta_r);
+        self.fd_c.next = (self.x0_now.val().d_e == self.w.val().td_e)
+            & (self.x0_now.val().d_r == self.w.val().td_r);
+        self.fi_c.next = (self.x0_now.val().i_e == self.w.val().ti_e)
+            & (self.x0_now.val().i_r == self.w.val().ti_r);
+        self.y1_ei_e.d.next = self.x0_now.val().i_e;
+        self.y1_ei_r.d.next = self.x0_now.val().i_r;
+        if self.late.val() {
+            self.fa_c.next = (self.x0_da_e.q.val() == self.w.val().ta_e)
+                & (self.x0_da_r.q.val() == self.w.val().ta_r);
+            self.fd_c.next = (self.x0_dd_e.q.val() == self.w.val().td_e)
+                & (self.x0_dd_r.q.val() == self.w.val().td_r);
+            self.fi_c.next = (self.x0_di_e.q.val() == self.w.val().ti_e)
+                & (self.x0_di_r.q.val() == self.w.val().ti_r);
+            self.y1_ei_e.d.next = self.x0_di_e.q.val();
+            self.y1_ei_r.d.next = self.x0_di_r.q.val();
+        }
+        self.y1_w.d.next = self.w.val();
+        self.y1_t1.d.next = self.w_t1.val();
+        self.y1_ev.d.next = self.x0_ev.q.val();
+        self.y1_fa.d.next = self.fa_c.val() & self.w.val().limited;
+        self.y1_fd.d.next = self.fd_c.val() & self.w.val().limited;
+        self.y1_fi.d.next = self.fi_c.val() & self.w.val().limited;
+        self.y1_late.d.next = self.late.val();
+
+        // ---- edge 2: alpha at the instant; the cut's Rt; the increase event's Rt + step;
+        // the byte counter's sum ----
+        self.cut_go.next = self.y1_fd.q.val() & self.y1_w.q.val().cnp_dec;
+        self.inc_go.next = self.y1_fi.q.val() & !self.cut_go.val();
+        self.y2_alpha.d.next = self.y1_w.q.val().alpha;
+        if self.y1_fa.q.val() {
+            self.y2_alpha.d.next = self.y1_t1.q.val();
+        }
+        self.y2_flag.d.next = self.y1_w.q.val().cnp_alpha & !self.y1_fa.q.val();
+        if self.y1_ev.q.val().kind == self.kind_cnp.val() {
+            self.y2_flag.d.next = true;
+        }
+        // The increase timer's event: its phase (golden `phases` for one event).
+        self.ti_fr.next = (self.byte_off.val() | (self.y1_w.q.val().bc < self.th6.val()))
+            & (self.y1_w.q.val().t < self.th6.val());
+        self.ti_hai.next = (self.byte_off.val() | (self.y1_w.q.val().bc > self.th6.val()))
+            & (self.y1_w.q.val().t > self.th6.val());
+        self.step_i.next = self.cfg.val().ai_rate;
+        if self.ti_hai.val() {
+            self.step_i.next = self.cfg.val().hai_rate;
+        }
+        if self.ti_fr.val() {
+            self.step_i.next = 0.into();
+        }
+        self.ext_rt.i.next = self.y1_w.q.val().rt;
+        self.ext_step_i.i.next = self.step_i.val();
+        self.y2_rt_plus.d.next = self.ext_rt.o.val() + self.ext_step_i.o.val();
+        self.t_inc.next = self.y1_w.q.val().t + self.one6.val();
+        if self.y1_w.q.val().t.all() {
+            self.t_inc.next = self.y1_w.q.val().t;
+        }
+        self.t_n.next = self.y1_w.q.val().t;
+        if self.inc_go.val() {
+            self.t_n.next = self.t_inc.val();
+        }
+        self.y2_t_n.d.next = self.t_n.val();
+        // The cut's Rt (golden `cut`): Rc on a clamp.
+        self.rt_c.next = self.y1_w.q.val().rt;
+        if self.cfg.val().clamp_tgt_rate
+            | self.y1_w.q.val().bc.any()
+            | (self.cfg.val().clamp_after_t & self.y1_w.q.val().t.any())
+        {
+            self.rt_c.next = self.y1_w.q.val().rc;
+        }
+        self.y2_rt_c.d.next = self.rt_c.val();
+        self.ext_rc.i.next = self.y1_w.q.val().rc;
+        self.ext_rtc.i.next = self.rt_c.val();
+        self.y2_x.d.next = self.ext_rc.o.val() + self.ext_rtc.o.val();
+        self.ext_acc.i.next = self.y1_w.q.val().acc;
+        self.ext_bytes.i.next = self.y1_ev.q.val().bytes;
+        self.y2_sum33.d.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
+        self.y2_ti_e.d.next = self.y1_ei_e.q.val() + self.one_e.val();
+        self.y2_ti_r.d.next = self.y1_ei_r.q.val();
+        self.y2_w.d.next = self.y1_w.q.val();
+        self.y2_ev.d.next = self.y1_ev.q.val();
+        self.y2_late.d.next = self.y1_late.q.val();
+        self.y2_fa.d.next = self.y1_fa.q.val();
+        self.y2_fd.d.next = self.y1_fd.q.val();
+        self.y2_cut.d.next = self.cut_go.val();
+        self.y2_inc.d.next = self.inc_go.val();
+        self.y2_i_fr.d.next = self.ti_fr.val();
+        self.y2_i_hai.d.next = self.ti_hai.val() & !self.ti_fr.val();
+
+        // ---- edges 3..5: the products; the increase event; the byte counter ----
+        self.mul_a.clock.next = self.clock.val();
+        self.mul_a.en.next = true;
+        self.mul_a.a.next = self.y2_w.q.val().rc;
+        self.mul_a.b.next = self.y2_alpha.q.val();
+        self.ext_q16.i.next = self.cfg.val().max_cut_q16;
+        self.mul_m.clock.next = self.clock.val();
+        self.mul_m.en.next = true;
+        self.mul_m.a.next = self.y2_w.q.val().rc;
+        self.mul_m.b.next = self.ext_q16.o.val();
+        self.c_g.next = self.k1024.val() - self.cfg.val().g;
+        self.ext_c1.i.next = self.c_g.val();
+        self.mul_t1.clock.next = self.clock.val();
+        self.mul_t1.en.next = true;
+        self.mul_t1.a.next = self.y2_alpha.q.val();
+        self.mul_t1.b.next = self.ext_c1.o.val();
+        // alpha_init's product: a parameter, so the output is steady.
+        self.mul_t1i.clock.next = self.clock.val();
+        self.mul_t1i.en.next = true;
+        self.mul_t1i.a.next = self.cfg.val().alpha_init;
+        self.mul_t1i.b.next = self.ext_c1.o.val();
+        // Edge 3.
+        self.rt_i.next = self.y2_rt_plus.q.val().get_bits::<RATE_W>(0);
+        if self.y2_rt_plus.q.val() >= self.max29.val() {
+            self.rt_i.next = self.cfg.val().max_rate;
+        }
+        self.acc_sat.next = self.y2_sum33.q.val().get_bits::<ACC_W>(0);
+        if self.y2_sum33.q.val().get_bit(32) {
+            self.acc_sat.next = self.acc_max.val();
+        }
+        self.y3_acc_sat.d.next = self.acc_sat.val();
+        self.y3_fire_n.d.next =
+            !self.byte_off.val() & (self.acc_sat.val() >= self.cfg.val().byte_reset);
+        self.ext_bytes32.i.next = self.y2_ev.q.val().bytes;
+        self.y3_fire_c.d.next =
+            !self.byte_off.val() & (self.ext_bytes32.o.val() >= self.cfg.val().byte_reset);
+        self.y3_acc_c.d.next = self.ext_bytes32.o.val();
+        if !self.byte_off.val() & (self.ext_bytes32.o.val() >= self.cfg.val().byte_reset) {
+            self.y3_acc_c.d.next = self.ext_bytes32.o.val() - self.cfg.val().byte_reset;
+        }
+        self.y3_rt_i.d.next = self.rt_i.val();
+        self.y3_x.d.next = self.y2_x.q.val() + self.one29.val();
+        self.ext_min.i.next = self.cfg.val().min_rate;
+        self.ext_rtb.i.next = self.y2_rt_c.q.val();
+        self.y3_m.d.next = self.ext_min.o.val() + self.ext_rtb.o.val();
+        self.y3_w.d.next = self.y2_w.q.val();
+        self.y3_ev.d.next = self.y2_ev.q.val();
+        self.y3_late.d.next = self.y2_late.q.val();
+        self.y3_fa.d.next = self.y2_fa.q.val();
+        self.y3_fd.d.next = self.y2_fd.q.val();
+        self.y3_cut.d.next = self.y2_cut.q.val();
+        self.y3_inc.d.next = self.y2_inc.q.val();
+        self.y3_alpha.d.next = self.y2_alpha.q.val();
+        self.y3_flag.d.next = self.y2_flag.q.val();
+        self.y3_i_fr.d.next = self.y2_i_fr.q.val();
+        self.y3_i_hai.d.next = self.y2_i_hai.q.val();
+        self.y3_t_n.d.next = self.y2_t_n.q.val();
+        self.y3_rt_c.d.next = self.y2_rt_c.q.val();
+        self.y3_ti_e.d.next = self.y2_ti_e.q.val();
+        self.y3_ti_r.d.next = self.y2_ti_r.q.val();
+        // Edge 4: Rc after the increase event; the byte counter after a byte event; the
+        // cut's release bound; the byte event's phase and Rt + step without a cut.
+        self.ext_rcn.i.next = self.y3_w.q.val().rc;
+        self.ext_rtn.i.next = self.y3_rt_i.q.val();
+        self.rc_sum.next = self.ext_rtn.o.val() + self.ext_rcn.o.val() + self.one29.val();
+        self.y4_rc_i.d.next = self.rc_sum.val().get_bits::<RATE_W>(1);
+        self.y4_acc_n.d.next = self.y3_acc_sat.q.val();
+        if self.y3_fire_n.q.val() {
+            self.y4_acc_n.d.next = self.y3_acc_sat.q.val() - self.cfg.val().byte_reset;
+        }
+        self.ext_x30.i.next = self.y3_x.q.val();
+        self.y4_z.d.next = self.ext_x30.o.val() - self.ext_max30.o.val();
+        self.y4_m.d.next = self.y3_m.q.val() + self.one29.val();
+        self.rt_n.next = self.y3_w.q.val().rt;
+        if self.y3_inc.q.val() {
+            self.rt_n.next = self.y3_rt_i.q.val();
+        }
+        self.y4_b_fr.d.next =
+            (self.y3_t_n.q.val() < self.th6.val()) & (self.y3_w.q.val().bc < self.th6.val());
+        self.y4_b_hai.d.next =
+            (self.y3_t_n.q.val() > self.th6.val()) & (self.y3_w.q.val().bc > self.th6.val());
+        self.step_b.next = self.cfg.val().ai_rate;
+        if (self.y3_t_n.q.val() > self.th6.val()) & (self.y3_w.q.val().bc > self.th6.val()) {
+            self.step_b.next = self.cfg.val().hai_rate;
+        }
+        if (self.y3_t_n.q.val() < self.th6.val()) & (self.y3_w.q.val().bc < self.th6.val()) {
+            self.step_b.next = 0.into();
+        }
+        self.ext_stepb.i.next = self.step_b.val();
+        self.ext_rtn2.i.next = self.rt_n.val();
+        self.y4_rtb_plus.d.next = self.ext_rtn2.o.val() + self.ext_stepb.o.val();
+        self.y4_w.d.next = self.y3_w.q.val();
+        self.y4_ev.d.next = self.y3_ev.q.val();
+        self.y4_late.d.next = self.y3_late.q.val();
+        self.y4_fa.d.next = self.y3_fa.q.val();
+        self.y4_fd.d.next = self.y3_fd.q.val();
+        self.y4_cut.d.next = self.y3_cut.q.val();
+        self.y4_inc.d.next = self.y3_inc.q.val();
+        self.y4_alpha.d.next = self.y3_alpha.q.val();
+        self.y4_flag.d.next = self.y3_flag.q.val();
+        self.y4_i_fr.d.next = self.y3_i_fr.q.val();
+        self.y4_i_hai.d.next = self.y3_i_hai.q.val();
+        self.y4_rt_i.d.next = self.y3_rt_i.q.val();
+        self.y4_t_n.d.next = self.y3_t_n.q.val();
+        self.y4_rt_c.d.next = self.y3_rt_c.q.val();
+        self.y4_x.d.next = self.y3_x.q.val();
+        self.y4_fire_n.d.next = self.y3_fire_n.q.val();
+        self.y4_fire_c.d.next = self.y3_fire_c.q.val();
+        self.y4_acc_c.d.next = self.y3_acc_c.q.val();
+        self.y4_ti_e.d.next = self.y3_ti_e.q.val();
+        self.y4_ti_r.d.next = self.y3_ti_r.q.val();
+        // Edge 5: whether the increase event released; the word after the instant without
+        // a cut; the byte event's Rt.
+        self.y5_lim_n.d.next = self.y4_w.q.val().limited
+            & !(self.y4_inc.q.val() & (self.y4_rc_i.q.val() >= self.cfg.val().max_rate));
+        self.y5_rc_n.d.next = self.y4_w.q.val().rc;
+        self.y5_rt_n.d.next = self.y4_w.q.val().rt;
+        if self.y4_inc.q.val() {
+            self.y5_rc_n.d.next = self.y4_rc_i.q.val();
+            self.y5_rt_n.d.next = self.y4_rt_i.q.val();
+        }
+        self.y5_rt_b.d.next = self.y4_rtb_plus.q.val().get_bits::<RATE_W>(0);
+        if self.y4_rtb_plus.q.val() >= self.max29.val() {
+            self.y5_rt_b.d.next = self.cfg.val().max_rate;
+        }
+        self.y5_w.d.next = self.y4_w.q.val();
+        self.y5_ev.d.next = self.y4_ev.q.val();
+        self.y5_late.d.next = self.y4_late.q.val();
+        self.y5_fa.d.next = self.y4_fa.q.val();
+        self.y5_fd.d.next = self.y4_fd.q.val();
+        self.y5_cut.d.next = self.y4_cut.q.val();
+        self.y5_inc.d.next = self.y4_inc.q.val();
+        self.y5_alpha.d.next = self.y4_alpha.q.val();
+        self.y5_flag.d.next = self.y4_flag.q.val();
+        self.y5_i_fr.d.next = self.y4_i_fr.q.val();
+        self.y5_i_hai.d.next = self.y4_i_hai.q.val();
+        self.y5_t_n.d.next = self.y4_t_n.q.val();
+        self.y5_rt_c.d.next = self.y4_rt_c.q.val();
+        self.y5_x.d.next = self.y4_x.q.val();
+        self.y5_m.d.next = self.y4_m.q.val();
+        self.y5_z.d.next = self.y4_z.q.val();
+        self.y5_acc_n.d.next = self.y4_acc_n.q.val();
+        self.y5_fire_n.d.next = self.y4_fire_n.q.val();
+        self.y5_fire_c.d.next = self.y4_fire_c.q.val();
+        self.y5_acc_c.d.next = self.y4_acc_c.q.val();
+        self.y5_ti_e.d.next = self.y4_ti_e.q.val();
+        self.y5_ti_r.d.next = self.y4_ti_r.q.val();
+        self.y5_b_fr.d.next = self.y4_b_fr.q.val();
+        self.y5_b_hai.d.next = self.y4_b_hai.q.val();
+
+        // ---- edge 6: the cut's candidates, t1 of the new alpha, the divisions ----
+        self.p_a.next = self.mul_a.p.val().get_bits::<49>(0);
+        self.p_a_hi_unused.next = self.mul_a.p.val().get_bits::<15>(49);
+        self.cut_a.next = self.p_a.val() >> self.cfg.val().cut_shift;
+        self.y6_a_hi0.d.next = self.cut_a.val().get_bits::<7>(28).any();
+        self.y6_a_hi1.d.next = self.cut_a.val().get_bits::<7>(35).any();
+        self.y6_a_hi2.d.next = self.cut_a.val().get_bits::<7>(42).any();
+        self.y6_cut_a.d.next = self.cut_a.val().get_bits::<RATE_W>(0);
+        self.y6_cut_m.d.next = self.mul_m.p.val().get_bits::<RATE_W>(16);
+        self.p_m_lo_unused.next = self.mul_m.p.val().get_bits::<16>(0);
+        self.p_m_hi_unused.next = self.mul_m.p.val().get_bits::<20>(44);
+        self.y6_rc_mm.d.next = self.y5_w.q.val().rc - self.cfg.val().min_rate;
+        self.y6_rc_low.d.next = self.y5_w.q.val().rc < self.cfg.val().min_rate;
+        // t1 = (alpha * (1024 - g) >> 10) + flag * (g << 10).
+        self.t1_prod.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
+        self.t1_lo_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
+        self.t1_hi_unused.next = self.mul_t1.p.val().get_bits::<33>(31);
+        self.t1i_prod.next = self.mul_t1i.p.val().get_bits::<ALPHA_W>(10);
+        self.t1i_lo_unused.next = self.mul_t1i.p.val().get_bits::<10>(0);
+        self.t1i_hi_unused.next = self.mul_t1i.p.val().get_bits::<33>(31);
+        self.ext_g.i.next = self.cfg.val().g;
+        self.g_sh.next = self.ext_g.o.val() << self.ten.val();
+        self.y6_t1.d.next = self.t1_prod.val();
+        if self.y5_flag.q.val() {
+            self.y6_t1.d.next = self.t1_prod.val() + self.g_sh.val();
+        }
+        self.y6_t1i.d.next = self.t1i_prod.val();
+        self.y6_ema.d.next = self.y5_now.val().a_e - self.one_e.val();
+        self.y6_emi.d.next = self.y5_now.val().i_e - self.one_e.val();
+        self.y6_qa.d.next = self.div_a.q.val();
+        self.y6_ra.d.next = self.div_a.r.val();
+        self.y6_qi.d.next = self.div_i.q.val();
+        self.y6_ri.d.next = self.div_i.r.val();
+        // Rc after the byte event without a cut.
+        self.ext_rcn2.i.next = self.y5_rc_n.q.val();
+        self.ext_rtb2.i.next = self.y5_rt_b.q.val();
+        self.rcb_sum.next = self.ext_rcn2.o.val() + self.ext_rtb2.o.val() + self.one29.val();
+        self.y6_rc_b.d.next = self.rcb_sum.val().get_bits::<RATE_W>(1);
+        self.y6_w.d.next = self.y5_w.q.val();
+        self.y6_ev.d.next = self.y5_ev.q.val();
+        self.y6_late.d.next = self.y5_late.q.val();
+        self.y6_fa.d.next = self.y5_fa.q.val();
+        self.y6_fd.d.next = self.y5_fd.q.val();
+        self.y6_cut.d.next = self.y5_cut.q.val();
+        self.y6_inc.d.next = self.y5_inc.q.val();
+        self.y6_alpha.d.next = self.y5_alpha.q.val();
+        self.y6_flag.d.next = self.y5_flag.q.val();
+        self.y6_i_fr.d.next = self.y5_i_fr.q.val();
+        self.y6_i_hai.d.next = self.y5_i_hai.q.val();
+        self.y6_rc_n.d.next = self.y5_rc_n.q.val();
+        self.y6_rt_n.d.next = self.y5_rt_n.q.val();
+        self.y6_t_n.d.next = self.y5_t_n.q.val();
+        self.y6_lim_n.d.next = self.y5_lim_n.q.val();
+        self.y6_rt_c.d.next = self.y5_rt_c.q.val();
+        self.y6_x.d.next = self.y5_x.q.val();
+        self.y6_m.d.next = self.y5_m.q.val();
+        self.y6_z.d.next = self.y5_z.q.val();
+        self.y6_acc_n.d.next = self.y5_acc_n.q.val();
+        self.y6_fire_n.d.next = self.y5_fire_n.q.val();
+        self.y6_fire_c.d.next = self.y5_fire_c.q.val();
+        self.y6_acc_c.d.next = self.y5_acc_c.q.val();
+        self.y6_ti_e.d.next = self.y5_ti_e.q.val();
+        self.y6_ti_r.d.next = self.y5_ti_r.q.val();
+        self.y6_b_fr.d.next = self.y5_b_fr.q.val();
+        self.y6_b_hai.d.next = self.y5_b_hai.q.val();
+        self.y6_rt_b.d.next = self.y5_rt_b.q.val();
+
+        // ---- edge 7: the cut; the byte event's release; the next decrease check's
+        // candidates ----
+        self.y7_cut_amt.d.next = self.y6_cut_m.q.val();
+        if !(self.y6_a_hi0.q.val() | self.y6_a_hi1.q.val() | self.y6_a_hi2.q.val())
+            & (self.y6_cut_a.q.val() < self.y6_cut_m.q.val())
+        {
+            self.y7_cut_amt.d.next = self.y6_cut_a.q.val();
+        }
+        self.y7_rc.d.next = self.y6_w.q.val().rc;
+        self.y7_rc_mm.d.next = self.y6_rc_mm.q.val();
+        self.y7_rc_low.d.next = self.y6_rc_low.q.val();
+        self.y7_rel_b.d.next = self.y6_rc_b.q.val() >= self.cfg.val().max_rate;
+        self.y7_rc_b.d.next = self.y6_rc_b.q.val();
+        self.y7_t1.d.next = self.y6_t1.q.val();
+        self.y7_t1i.d.next = self.y6_t1i.q.val();
+        // now + p_dec, and a microsecond less, in the alpha radix ...
+        self.ext_qa.i.next = self.y6_qa.q.val();
+        self.y7_tda_ne.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
+        self.y7_tda_nr.d.next = self.y6_ra.q.val();
+        self.y7_tda_de.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
+        self.y7_tda_dr.d.next = self.y6_ra.q.val() - self.one_r.val();
+        if !self.y6_ra.q.val().any() {
+            self.y7_tda_de.d.next = self.y6_ema.q.val() + self.ext_qa.o.val();
+            self.y7_tda_dr.d.next = self.cfg.val().p_alpha - self.one_r.val();
+        }
+        // ... and in the increase radix.
+        self.ext_qi.i.next = self.y6_qi.q.val();
+        self.y7_tdi_ne.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
+        self.y7_tdi_nr.d.next = self.y6_ri.q.val();
+        self.y7_tdi_de.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
+        self.y7_tdi_dr.d.next = self.y6_ri.q.val() - self.one_r.val();
+        if !self.y6_ri.q.val().any() {
+            self.y7_tdi_de.d.next = self.y6_emi.q.val() + self.ext_qi.o.val();
+            self.y7_tdi_dr.d.next = self.cfg.val().p_inc - self.one_r.val();
+        }
+        self.y7_w.d.next = self.y6_w.q.val();
+        self.y7_ev.d.next = self.y6_ev.q.val();
+        self.y7_late.d.next = self.y6_late.q.val();
+        self.y7_fa.d.next = self.y6_fa.q.val();
+        self.y7_fd.d.next = self.y6_fd.q.val();
+        self.y7_cut.d.next = self.y6_cut.q.val();
+        self.y7_inc.d.next = self.y6_inc.q.val();
+        self.y7_alpha.d.next = self.y6_alpha.q.val();
+        self.y7_i_fr.d.next = self.y6_i_fr.q.val();
+        self.y7_i_hai.d.next = self.y6_i_hai.q.val();
+        self.y7_rc_n.d.next = self.y6_rc_n.q.val();
+        self.y7_rt_n.d.next = self.y6_rt_n.q.val();
+        self.y7_t_n.d.next = self.y6_t_n.q.val();
+        self.y7_lim_n.d.next = self.y6_lim_n.q.val();
+        self.y7_rt_c.d.next = self.y6_rt_c.q.val();
+        self.y7_x.d.next = self.y6_x.q.val();
+        self.y7_m.d.next = self.y6_m.q.val();
+        self.y7_z.d.next = self.y6_z.q.val();
+        self.y7_acc_n.d.next = self.y6_acc_n.q.val();
+        self.y7_fire_n.d.next = self.y6_fire_n.q.val();
+        self.y7_fire_c.d.next = self.y6_fire_c.q.val();
+        self.y7_acc_c.d.next = self.y6_acc_c.q.val();
+        self.y7_ti_e.d.next = self.y6_ti_e.q.val();
+        self.y7_ti_r.d.next = self.y6_ti_r.q.val();
+        self.y7_b_fr.d.next = self.y6_b_fr.q.val();
+        self.y7_b_hai.d.next = self.y6_b_hai.q.val();
+        self.y7_rt_b.d.next = self.y6_rt_b.q.val();
+
+        // ---- edge 8: the cut's Rc and its byte event in parallel, then the word ----
+        self.clamp.next =
+            self.y7_rc_low.q.val() | (self.y7_rc_mm.q.val() < self.y7_cut_amt.q.val());
+        self.rc_cut.next = self.y7_rc.q.val() - self.y7_cut_amt.q.val();
+        self.ext_cut29.i.next = self.y7_cut_amt.q.val();
+        self.rcb_c_sum.next = self.y7_x.q.val() - self.ext_cut29.o.val();
+        self.rc_bc.next = self.rcb_c_sum.val().get_bits::<RATE_W>(1);
+        // (Rc_cut + Rt_c + 1) / 2 >= max: X - cut >= 2 max, i.e. cut <= X - 2 max.
+        self.ext_cut30.i.next = self.y7_cut_amt.q.val();
+        self.rel_c.next =
+            !self.y7_z.q.val().get_bit(29) & (self.ext_cut30.o.val() <= self.y7_z.q.val());
+        if self.clamp.val() {
+            self.rc_cut.next = self.cfg.val().min_rate;
+            self.rc_bc.next = self.y7_m.q.val().get_bits::<RATE_W>(1);
+            self.rel_c.next = self.y7_m.q.val() >= self.two_max.val();
+        }
+        // The word after the instant.
+        self.s.next = self.y7_w.q.val();
+        self.lim_i.next = self.y7_lim_n.q.val();
+        if self.y7_cut.q.val() {
+            self.lim_i.next = true;
+            self.s.next.rc = self.rc_cut.val();
+            self.s.next.rt = self.y7_rt_c.q.val();
+            self.s.next.t = 0.into();
+            self.s.next.bc = 0.into();
+            self.s.next.acc = 0.into();
+            self.s.next.cnp_dec = false;
+            self.s.next.ti_e = self.y7_ti_e.q.val();
+            self.s.next.ti_r = self.y7_ti_r.q.val();
+        } else if self.y7_inc.q.val() {
+            self.s.next.rc = self.y7_rc_n.q.val();
+            self.s.next.rt = self.y7_rt_n.q.val();
+            if self.y7_lim_n.q.val() {
+                self.s.next.t = self.y7_t_n.q.val();
+                self.s.next.ti_e = self.y7_w.q.val().ti_e + self.one_e.val();
+            } else {
+                self.s.next.limited = false;
+            }
+        }
+        // Alpha and the alpha and decrease timers (not after a release).
+        if self.lim_i.val() {
+            self.s.next.alpha = self.y7_alpha.q.val();
+            if self.y7_fa.q.val() {
+                self.s.next.cnp_alpha = false;
+                self.s.next.ta_e = self.y7_w.q.val().ta_e + self.one_e.val();
+            }
+            if self.y7_fd.q.val() {
+                self.s.next.td_e = self.y7_w.q.val().td_e + self.one_e.val();
+            }
+        }
+        // The event.
+        self.first.next = (self.y7_ev.q.val().kind == self.kind_cnp.val()) & !self.lim_i.val();
+        self.fire.next = false;
+        self.rel_byte.next = false;
+        self.bc_inc.next = self.s.val().bc + self.one6.val();
+        if self.s.val().bc.all() {
+            self.bc_inc.next = self.s.val().bc;
+        }
+        if self.y7_ev.q.val().kind == self.kind_cnp.val() {
+            if self.lim_i.val() {
+                self.s.next.cnp_alpha = true;
+                self.s.next.cnp_dec = true;
+            }
+        }
+        if (self.y7_ev.q.val().kind == self.kind_tx.val()) & self.lim_i.val() {
+            if self.y7_cut.q.val() {
+                self.fire.next = self.y7_fire_c.q.val();
+                self.s.next.acc = self.y7_acc_c.q.val();
+                if self.y7_fire_c.q.val() {
+                    self.s.next.rc = self.rc_bc.val();
+                    self.s.next.bc = self.bc_inc.val();
+                    self.rel_byte.next = self.rel_c.val();
+                }
+            } else {
+                self.fire.next = self.y7_fire_n.q.val();
+                self.s.next.acc = self.y7_acc_n.q.val();
+                if self.y7_fire_n.q.val() {
+                    self.s.next.rc = self.y7_rc_b.q.val();
+                    self.s.next.rt = self.y7_rt_b.q.val();
+                    self.s.next.bc = self.bc_inc.val();
+                    self.rel_byte.next = self.y7_rel_b.q.val();
+                }
+            }
+            if self.rel_byte.val() {
+                self.s.next.limited = false;
+            }
+        }
+        // The next decrease check in the other radices, while limited.
+        if self.y7_fd.q.val() & self.lim_i.val() & !self.rel_byte.val() {
+            self.s.next.tda_e = self.y7_tda_ne.q.val();
+            self.s.next.tda_r = self.y7_tda_nr.q.val();
+            self.s.next.tdi_e = self.y7_tdi_ne.q.val();
+            self.s.next.tdi_r = self.y7_tdi_nr.q.val();
+            if self.y7_late.q.val() {
+                self.s.next.tda_e = self.y7_tda_de.q.val();
+                self.s.next.tda_r = self.y7_tda_dr.q.val();
+                self.s.next.tdi_e = self.y7_tdi_de.q.val();
+                self.s.next.tdi_r = self.y7_tdi_dr.q.val();
+            }
+        }
+        if self.first.val() {
+            self.s.next.limited = true;
+            self.s.next.rc = self.cfg.val().first_rate;
+            self.s.next.rt = self.cfg.val().first_rate;
+            self.s.next.alpha = self.cfg.val().alpha_init;
+            self.s.next.t = 0.into();
+            self.s.next.bc = 0.into();
+            self.s.next.acc = 0.into();
+            self.s.next.cnp_alpha = false;
+            self.s.next.cnp_dec = true;
+            self.s.next.sub = self.y7_now.val().sub;
+            self.s.next.ta_e = self.y7_now.val().a_e + self.one_e.val();
+            self.s.next.ta_r = self.y7_now.val().a_r;
+            self.s.next.td_e = self.y7_now.val().d_e + self.one_e.val();
+            self.s.next.td_r = self.y7_now.val().d_r;
+            self.s.next.ti_e = self.y7_now.val().i_e + self.one_e.val();
+            self.s.next.ti_r = self.y7_now.val().i_r;
+            self.s.next.tda_e = self.y7_tda_ne.q.val();
+            self.s.next.tda_r = self.y7_tda_nr.q.val();
+            self.s.next.tdi_e = self.y7_tdi_ne.q.val();
+            self.s.next.tdi_r = self.y7_tdi_nr.q.val();
+        }
+        // Counts: the instant's increase event and the byte event, by phase.
+        self.cnt_fr.next = 0.into();
+        self.cnt_ai.next = 0.into();
+        self.cnt_hai.next = 0.into();
+        if self.y7_inc.q.val() {
+            if self.y7_i_fr.q.val() {
+                self.cnt_fr.next = self.one2.val();
+            } else if self.y7_i_hai.q.val() {
+                self.cnt_hai.next = self.one2.val();
+            } else {
+                self.cnt_ai.next = self.one2.val();
+            }
+        }
+        if self.fire.val() {
+            if self.y7_cut.q.val() | self.y7_b_fr.q.val() {
+                self.cnt_fr.next = self.cnt_fr.val() + self.one2.val();
+            } else if self.y7_b_hai.q.val() {
+                self.cnt_hai.next = self.cnt_hai.val() + self.one2.val();
+            } else {
+                self.cnt_ai.next = self.cnt_ai.val() + self.one2.val();
+            }
+        }
+        self.o_w.d.next = self.s.val();
+        self.o_t1.d.next = self.y7_t1.q.val();
+        if self.first.val() {
+            self.o_t1.d.next = self.y7_t1i.q.val();
+        }
+        self.o_cut.d.next = self.y7_cut.q.val();
+        self.o_fr.d.next = self.cnt_fr.val();
+        self.o_ai.d.next = self.cnt_ai.val();
+        self.o_hai.d.next = self.cnt_hai.val();
+        // Commands replace the word; a QP not in DCQCN mode ignores CNPs and packets.
+        if self.y7_w.q.val().mode.any() {
+            self.o_w.d.next = self.y7_w.q.val();
+            self.o_cut.d.next = false;
+            self.o_fr.d.next = 0.into();
+            self.o_ai.d.next = 0.into();
+            self.o_hai.d.next = 0.into();
+        }
+        if (self.y7_ev.q.val().kind == self.kind_reset.val())
+            | (self.y7_ev.q.val().kind == self.kind_mode.val())
+        {
+            self.o_w.d.next = self.zero_word.val();
+            if self.y7_ev.q.val().kind == self.kind_mode.val() {
+                self.o_w.d.next.mode = self.y7_ev.q.val().mode;
+                self.o_w.d.next.host_rate = self.y7_ev.q.val().rate;
+            }
+            self.o_cut.d.next = false;
+            self.o_fr.d.next = 0.into();
+            self.o_ai.d.next = 0.into();
+            self.o_hai.d.next = 0.into();
+        }
+        self.rc_sum_lo_unused.next = self.rc_sum.val().get_bit(0);
+        self.rcb_sum_lo_unused.next = self.rcb_sum.val().get_bit(0);
+        self.rcb_c_sum_lo_unused.next = self.rcb_c_sum.val().get_bit(0);
+        self.w_o.next = self.o_w.q.val();
+        self.t1_o.next = self.o_t1.q.val();
+        self.cut_o.next = self.o_cut.q.val();
+        self.fr_o.next = self.o_fr.q.val();
+        self.ai_o.next = self.o_ai.q.val();
+        self.hai_o.next = self.o_hai.q.val();
+    }
+}
