@@ -17,7 +17,7 @@ use crate::timebase::{Radix, TimeStamp};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
-use roce_cc_hdl::dcqcn_rp::{REP_CREDITS, REP_FIFO_AW};
+use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -164,12 +164,19 @@ pub struct GoldenRpCycle {
     hz: Option<InFlight>,
     /// `hz` moved there at the last edge, one edge after it was accepted.
     hz_young: bool,
+    /// Edges since `hz` moved there (saturating at 7): it may go as a follower from
+    /// [`NEAR_AGE`] on.
+    hz_age: usize,
     /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
     /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
     arb_mask: [bool; 4],
     /// The events in flight, newest first: S1, S2, then the update's registers
     /// (`UPD_STAGES` of them); the last one is applied at the next advancing edge.
     pipe: [Option<InFlight>; PIPE_SLOTS],
+    /// Beside `pipe`: the slot's event went as a follower.
+    pipe_fol: [bool; PIPE_SLOTS],
+    /// Events that went as followers since the model was made.
+    followers: u64,
     /// The report register: the report of the event applied at the last edge.
     rep: Option<RateOut>,
     /// The report FIFO's memory (`2^REP_FIFO_AW` entries) and pointers (one bit wider).
@@ -205,8 +212,11 @@ impl GoldenRpCycle {
             queue: Default::default(),
             hz: None,
             hz_young: false,
+            hz_age: 0,
             arb_mask: [false; 4],
             pipe: [None; PIPE_SLOTS],
+            pipe_fol: [false; PIPE_SLOTS],
+            followers: 0,
             rep: None,
             fifo: vec![None; 1 << REP_FIFO_AW],
             wr_ptr: 0,
@@ -264,6 +274,12 @@ impl GoldenRpCycle {
         self.rp.counters
     }
 
+    /// Events that went into the pipeline as followers (their word from the same-QP block)
+    /// since the model was made: the tests use it to show that their stimulus makes some.
+    pub fn followers(&self) -> u64 {
+        self.followers
+    }
+
     /// One edge of the event pipeline.
     fn step(&mut self) {
         let pins = self.pins;
@@ -271,8 +287,10 @@ impl GoldenRpCycle {
             self.queue.clear();
             self.hz = None;
             self.hz_young = false;
+            self.hz_age = 0;
             self.arb_mask = [false; 4];
             self.pipe = [None; PIPE_SLOTS];
+            self.pipe_fol = [false; PIPE_SLOTS];
             self.rep = None;
             self.wr_ptr = 0;
             self.wr_seen = 0;
@@ -335,16 +353,18 @@ impl GoldenRpCycle {
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
-    /// register); the hazard check's event enters S1 if no event in the first
-    /// `HAZARD_SLOTS` slots writes its QP, a credit is left and it is not young, and Q0
-    /// moves to the check if it is free.
+    /// register); the hazard check's event enters S1 if a credit is left, it is not young,
+    /// and either no event in the first `HAZARD_SLOTS` slots writes its QP or it may follow
+    /// the youngest that does ([`GoldenRpCycle::may_follow`]); Q0 moves to the check if it
+    /// is free.
     fn advance(&mut self) {
-        let hazard = self.hz.is_some_and(|(q, ..)| {
-            self.pipe[..HAZARD_SLOTS]
-                .iter()
-                .flatten()
-                .any(|&(qp, kind, _, _)| qp == q && kind != RpKind::Query)
+        let youngest = self.hz.and_then(|(q, ..)| {
+            self.pipe[..HAZARD_SLOTS].iter().position(|slot| {
+                slot.is_some_and(|(qp, kind, _, _)| qp == q && kind != RpKind::Query)
+            })
         });
+        let hazard = youngest.is_some();
+        let follow = youngest.is_some_and(|i| self.may_follow(i));
         self.rep = None;
         if let Some((qp, kind, now, ctl)) = self.pipe[PIPE_SLOTS - 1] {
             let report = self.rp.apply(&now, qp, kind);
@@ -357,16 +377,49 @@ impl GoldenRpCycle {
             });
         }
         self.pipe.rotate_right(1);
+        self.pipe_fol.rotate_right(1);
         self.pipe[0] = None;
-        let take = self.hz.is_some() && !hazard && self.credit && !self.hz_young;
+        self.pipe_fol[0] = false;
+        let take = self.hz.is_some() && (!hazard || follow) && self.credit && !self.hz_young;
         self.hz_young = false;
+        self.hz_age = (self.hz_age + 1).min(7);
         if take || self.hz.is_none() {
             self.pipe[0] = self.hz.take();
+            self.pipe_fol[0] = take && hazard;
+            self.followers += u64::from(take && hazard);
+            self.hz_age = 0;
             if let Some((e, fresh)) = self.queue.pop_front() {
                 self.hz = Some(e);
                 self.hz_young = fresh;
             }
         }
+    }
+
+    /// Whether HZ's event may go now as a follower of the writer of its QP in slot `i`
+    /// (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9 if it is
+    /// not a follower itself: the same-QP block takes a leader's word from W1, a cycle after
+    /// its own result), its time stamp less than a microsecond before HZ's (at most one of
+    /// the QP's timer instants between them: `update_near`'s condition), and HZ has held
+    /// the event for [`NEAR_AGE`] cycles (the RTL's check reads a table that far behind).
+    fn may_follow(&self, i: usize) -> bool {
+        let (Some((_, _, f, _)), Some((_, _, p, _))) = (self.hz, self.pipe[i]) else {
+            return false;
+        };
+        let d = i + 1;
+        let p_inc = self.rp.cfg.p_inc;
+        let next = if p.inc.rem + 1 == p_inc {
+            Radix {
+                epoch: p.inc.epoch.wrapping_add(1),
+                rem: 0,
+            }
+        } else {
+            Radix {
+                epoch: p.inc.epoch,
+                rem: p.inc.rem + 1,
+            }
+        };
+        let close = f.inc == p.inc || (f.inc == next && f.sub < p.sub);
+        self.hz_age >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && close
     }
 }
 

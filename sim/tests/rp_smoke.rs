@@ -39,9 +39,10 @@ fn stream() -> Vec<Step> {
 
 /// `steps` through the golden model, rust-hdl and Verilator for 16 QPs in lock step
 /// (panics with the first mismatch, or if an accepted event has no report or reports come
-/// out of order); the run, the golden counters and the state RAM reads that met a write to
-/// their QP (rust-hdl's count).
-fn all_three_16_qps(steps: &[Step]) -> (RpRun, RpCounters, u64) {
+/// out of order); the run, the golden counters, the state RAM reads that met a write to
+/// their QP (rust-hdl's count) and the events that went as followers (the golden model's
+/// count; the three agree on every ready, so on when each event went).
+fn all_three_16_qps(steps: &[Step]) -> (RpRun, RpCounters, u64, u64) {
     let p = Params {
         qps: 16,
         ..Params::default()
@@ -56,14 +57,15 @@ fn all_three_16_qps(steps: &[Step]) -> (RpRun, RpCounters, u64) {
     ];
     let run = run_lockstep(&p, steps, &mut duts).unwrap_or_else(|m| panic!("{m}"));
     run.every_event_reported().unwrap_or_else(|e| panic!("{e}"));
-    (run, g.counters(), h.state_ram_collisions())
+    let followers = g.followers();
+    (run, g.counters(), h.state_ram_collisions(), followers)
 }
 
 #[test]
 fn three_implementations_agree_on_a_fixed_stream() {
     let steps = stream();
     let t = std::time::Instant::now();
-    let (run, c, collisions) = all_three_16_qps(&steps);
+    let (run, c, collisions, followers) = all_three_16_qps(&steps);
     eprintln!("{} cycles in {:?}", run.cycles, t.elapsed());
     let reports = &run.reports;
     // Held events waited (the interlock), and every one was taken in the end.
@@ -91,6 +93,41 @@ fn three_implementations_agree_on_a_fixed_stream() {
         collisions > 10,
         "only {collisions} colliding state RAM reads"
     );
+    // ... and events that followed their QP's last writer closely (the same-QP block).
+    eprintln!("{followers} followers");
+    assert!(followers > 20, "only {followers} followers");
+}
+
+/// One QP's packets offered every cycle (1 KB each, `now` one cycle on per cycle): every
+/// packet after the first few follows the one before it 8 slots behind, through the
+/// same-QP block, so the packet stream is taken at one event per 8 cycles, sustained.
+#[test]
+fn one_qp_sustains_one_event_per_8_cycles() {
+    const CYCLES: usize = 4000;
+    let steps: Vec<Step> = (0..CYCLES)
+        .map(|_| Step {
+            ctl: None,
+            dt: 1,
+            cnp: None,
+            tx: Some((5, 1024)),
+            query: None,
+            m_ready: true,
+        })
+        .collect();
+    let (run, _, _, followers) = all_three_16_qps(&steps);
+    let tx = run.sources[2];
+    eprintln!("packet stream: {tx:?}, {followers} followers");
+    // The first packet goes at once, the second after the interlock's window; from then
+    // on one every 8 cycles.
+    assert!(
+        tx.accepted as usize * 8 >= CYCLES - 200,
+        "{} packets in {CYCLES} cycles: {tx:?}",
+        tx.accepted
+    );
+    assert!(
+        followers + 2 >= tx.accepted,
+        "{followers} followers of {tx:?}"
+    );
 }
 
 /// The report FIFO and the credit count: a query every cycle on rotating QPs (queries
@@ -111,7 +148,7 @@ fn report_fifo_fills_under_backpressure_and_drains() {
             m_ready: i >= 700,
         })
         .collect();
-    let (run, _, _) = all_three_16_qps(&steps);
+    let (run, _, _, _) = all_three_16_qps(&steps);
     let owed = roce_cc_hdl::dcqcn_rp::REP_CREDITS;
     // While stalled the RP takes about REP_CREDITS events plus its queue and then holds
     // the query stream (one query held for the rest of the stall); after the stall it
@@ -144,7 +181,7 @@ fn one_event_per_cycle_on_different_qps() {
             m_ready: true,
         })
         .collect();
-    let (run, _, _) = all_three_16_qps(&steps);
+    let (run, _, _, _) = all_three_16_qps(&steps);
     let reports = &run.reports;
     assert!(
         run.sources.iter().all(|s| s.stalled == 0),
@@ -176,7 +213,7 @@ fn saturating_packets_do_not_starve_queries() {
             m_ready: true,
         })
         .collect();
-    let (run, _, _) = all_three_16_qps(&steps);
+    let (run, _, _, _) = all_three_16_qps(&steps);
     let (tx, q) = (run.sources[2], run.sources[3]);
     eprintln!("packets {tx:?}\nqueries {q:?}");
     assert!(tx.accepted >= 3000 / 130, "{tx:?}");

@@ -79,8 +79,9 @@ use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
 use crate::state_ram::StateRam;
 use inc_count::IncCount;
+use near::{NEAR_PRE, NEAR_STAGES, RpNear};
 use rust_hdl::prelude::*;
-use state::{QpWord, RateReport, RpCfgWord, RpEvent, TimeWord};
+use state::{CYC_W, FolCtx, LastWrite, QpWord, RateReport, RpCfgWord, RpEvent, SLOT_W, TimeWord};
 use update::{RpUpdate, UPD_STAGES};
 use widths::*;
 
@@ -116,6 +117,16 @@ pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 /// too late for an event entering S1 now: the interlock compares HZ's QP with S1, S2 and
 /// the tags beside the update's first `HAZ_STAGES` registers.
 const HAZ_STAGES: usize = UPD_STAGES - 2;
+
+/// Cycles an event must have been in HZ before it may go as a follower: the last-writer
+/// table is read at HZ's QP, registered, and compared over two more registers.
+pub const NEAR_AGE: usize = 4;
+
+/// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
+/// `UPD_STAGES + 1` cycles after S1; the block's result is a register in step E's cycle
+/// (W1 chooses between it and step E's word), so the block takes the word `NEAR_STAGES`
+/// cycles before step E and the event `NEAR_PRE` before that.
+const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
 
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
@@ -496,6 +507,100 @@ pub struct DcqcnRp<const QB: usize> {
     wb_writes: Signal<Local, Bit>,
     /// HZ's QP is written by an event still in flight (see the module docs).
     hazard: Signal<Local, Bit>,
+
+    /* The same-QP path: followers (see the module docs) */
+    /// The same-QP block: a follower's next state from its QP's previous word.
+    near: RpNear,
+    /// A free-running cycle count: issue distances are its differences.
+    cyc: DFF<Bits<CYC_W>>,
+    /// The last-writer table (one entry per QP, written from S1 for every event that
+    /// writes), read at HZ's QP in every cycle.
+    lw: RAM<LastWrite, QB>,
+    lw_in: Signal<Local, LastWrite>,
+    /// The table's read data, registered.
+    lw_r: DFF<LastWrite>,
+    /// HZ's event's time stamp (`hz_ev`'s).
+    hz_now: Signal<Local, TimeWord>,
+    /// Follower check, first register: HZ's stamp equals the writer's microsecond, is
+    /// before its cycle within it; the distance now; the writer was a follower; the
+    /// microsecond after the writer's (increase radix).
+    fc_same: DFF<Bit>,
+    fc_sub_lt: DFF<Bit>,
+    fc_dd: DFF<Bits<CYC_W>>,
+    fc_fol: DFF<Bit>,
+    fc_se: DFF<Bits<EPOCH_W>>,
+    fc_sr: DFF<Bits<REM_W>>,
+    fc_rp1: Signal<Local, Bits<REM_W>>,
+    /// HZ's event may follow its QP's last writer at the next decision (its stamp is less
+    /// than a microsecond after the writer's and the writer is far enough ahead), and the
+    /// distance it would go at.
+    fol_ok: DFF<Bit>,
+    fol_d: DFF<Bits<SLOT_W>>,
+    fc_next: Signal<Local, Bit>,
+    fc_dd2: Signal<Local, Bits<CYC_W>>,
+    /// Edges since HZ loaded its event (saturating at 7): the follower check reads the
+    /// table `NEAR_AGE` edges behind.
+    hz_age: DFF<Bits<3>>,
+    /// Entry `e`'s QP is written by an event within the last 7 slots (S1, S2, the first five
+    /// tags): no follower can go behind it yet.
+    qb_close: [Signal<Local, Bit>; QB_N],
+    close_hit: Signal<Local, Bit>,
+    /// HZ's event goes as a follower if it waits.
+    fol_go: Signal<Local, Bit>,
+    s1_fol: DFF<Bit>,
+    s1_d: DFF<Bits<SLOT_W>>,
+    s1_cyc: DFF<Bits<CYC_W>>,
+    s1_ev: Signal<Local, RpEvent>,
+    s2_fol: DFF<Bit>,
+    /// The tagged event is a follower.
+    tag_fol: [DFF<Bit>; UPD_STAGES],
+    /// S1's event, follower flag and distance, delayed to the same-QP block's event input.
+    fol_line: crate::delay_line::BramDelayLine<FolCtx, SLOT_W>,
+    fol_in: Signal<Local, FolCtx>,
+    fol_out: Signal<Local, FolCtx>,
+    fol_ev: Signal<Local, RpEvent>,
+    /// The words written back (W1) of the last 128 cycles and their `t1`, written every
+    /// cycle at `hp`: a follower more than 11 slots behind its writer reads its word here.
+    hist: RAM<QpWord, SLOT_W>,
+    hist_t1: RAM<Bits<ALPHA_W>, SLOT_W>,
+    hp: DFF<Bits<SLOT_W>>,
+    hist_q: DFF<QpWord>,
+    hist_t1_q: DFF<Bits<ALPHA_W>>,
+    /// The follower's distance a cycle after its event reached the block, and the source
+    /// of its word chosen from it (registered): the block's own result (8), W1 (9), W2
+    /// (10), W3 (11), else the history.
+    nt_d: DFF<Bits<SLOT_W>>,
+    sel_near: DFF<Bit>,
+    sel_w1: DFF<Bit>,
+    sel_w2: DFF<Bit>,
+    sel_w3: DFF<Bit>,
+    near_w: Signal<Local, QpWord>,
+    near_t1: Signal<Local, Bits<ALPHA_W>>,
+    /// `alpha_after(alpha, cnp_alpha, 1)` of W1's, W2's and W3's words.
+    w1_t1: DFF<Bits<ALPHA_W>>,
+    w2_t1: DFF<Bits<ALPHA_W>>,
+    w3_t1: DFF<Bits<ALPHA_W>>,
+    /// The event at step E is a follower (its word is the same-QP block's).
+    e_fol: Signal<Local, Bit>,
+    /// The same-QP block's word and its report fields.
+    nw: Signal<Local, QpWord>,
+    ext_nfr: crate::zero_ext::ZeroExt<2, EVENTS_W>,
+    ext_nai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
+    ext_nhai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
+    one_cyc: Constant<Bits<CYC_W>>,
+    one_slot: Constant<Bits<SLOT_W>>,
+    two_cyc: Constant<Bits<CYC_W>>,
+    six_cyc: Constant<Bits<CYC_W>>,
+    seven_cyc: Constant<Bits<CYC_W>>,
+    slot8: Constant<Bits<SLOT_W>>,
+    slot9: Constant<Bits<SLOT_W>>,
+    slot10: Constant<Bits<SLOT_W>>,
+    slot11: Constant<Bits<SLOT_W>>,
+    age_min: Constant<Bits<3>>,
+    one_age: Constant<Bits<3>>,
+    one_rem: Constant<Bits<REM_W>>,
+    one_epoch: Constant<Bits<EPOCH_W>>,
+    mode_host: Constant<Bits<MODE_W>>,
 }
 
 impl<const QB: usize> DcqcnRp<QB> {
@@ -668,6 +773,71 @@ impl<const QB: usize> DcqcnRp<QB> {
             fwd_late: Default::default(),
             wb_writes: Default::default(),
             hazard: Default::default(),
+            near: Default::default(),
+            cyc: Default::default(),
+            lw: Default::default(),
+            lw_in: Default::default(),
+            lw_r: Default::default(),
+            hz_now: Default::default(),
+            fc_same: Default::default(),
+            fc_sub_lt: Default::default(),
+            fc_dd: Default::default(),
+            fc_fol: Default::default(),
+            fc_se: Default::default(),
+            fc_sr: Default::default(),
+            fc_rp1: Default::default(),
+            fol_ok: Default::default(),
+            fol_d: Default::default(),
+            fc_next: Default::default(),
+            fc_dd2: Default::default(),
+            hz_age: Default::default(),
+            qb_close: std::array::from_fn(|_| Default::default()),
+            close_hit: Default::default(),
+            fol_go: Default::default(),
+            s1_fol: Default::default(),
+            s1_d: Default::default(),
+            s1_cyc: Default::default(),
+            s1_ev: Default::default(),
+            s2_fol: Default::default(),
+            tag_fol: std::array::from_fn(|_| Default::default()),
+            fol_line: crate::delay_line::BramDelayLine::new(FOL_LINE),
+            fol_in: Default::default(),
+            fol_out: Default::default(),
+            fol_ev: Default::default(),
+            hist: Default::default(),
+            hist_t1: Default::default(),
+            hp: Default::default(),
+            hist_q: Default::default(),
+            hist_t1_q: Default::default(),
+            nt_d: Default::default(),
+            sel_near: Default::default(),
+            sel_w1: Default::default(),
+            sel_w2: Default::default(),
+            sel_w3: Default::default(),
+            near_w: Default::default(),
+            near_t1: Default::default(),
+            w1_t1: Default::default(),
+            w2_t1: Default::default(),
+            w3_t1: Default::default(),
+            e_fol: Default::default(),
+            nw: Default::default(),
+            ext_nfr: Default::default(),
+            ext_nai: Default::default(),
+            ext_nhai: Default::default(),
+            one_cyc: Constant::new(1.into()),
+            one_slot: Constant::new(1.into()),
+            two_cyc: Constant::new(2.into()),
+            six_cyc: Constant::new(6.into()),
+            seven_cyc: Constant::new(7.into()),
+            slot8: Constant::new(8.into()),
+            slot9: Constant::new(9.into()),
+            slot10: Constant::new(10.into()),
+            slot11: Constant::new(11.into()),
+            age_min: Constant::new((NEAR_AGE as u64).into()),
+            one_age: Constant::new(1.into()),
+            one_rem: Constant::new(1.into()),
+            one_epoch: Constant::new(1.into()),
+            mode_host: Constant::new(1.into()),
             e_valid: Default::default(),
             e_wr: Default::default(),
             e_kind: Default::default(),
@@ -692,7 +862,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp,
             o_rep, owed, sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word, hz_qp, arb_m
+            w3_word, hz_qp, arb_m, cyc, lw_r, fc_same, fc_sub_lt, fc_dd, fc_fol, fc_se, fc_sr,
+            fol_ok, fol_d, hz_age, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d,
+            sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -726,7 +898,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_qp[i].d.next = self.tag_qp[i].q.val();
             self.tag_ctl[i].clock.next = self.clock.val();
             self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
+            self.tag_fol[i].clock.next = self.clock.val();
+            self.tag_fol[i].d.next = self.tag_fol[i].q.val();
         }
+        self.lw.read_clock.next = self.clock.val();
+        self.lw.write_clock.next = self.clock.val();
+        self.hist.read_clock.next = self.clock.val();
+        self.hist.write_clock.next = self.clock.val();
+        self.hist_t1.read_clock.next = self.clock.val();
+        self.hist_t1.write_clock.next = self.clock.val();
+        self.fol_line.clock.next = self.clock.val();
+        self.near.clock.next = self.clock.val();
         self.ram.clock.next = self.clock.val();
         self.fifo_rep.read_clock.next = self.clock.val();
         self.fifo_rep.write_clock.next = self.clock.val();
@@ -880,7 +1062,59 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hazard.next = true;
             }
         }
-        self.take.next = self.hz_ok.q.val() & !self.hazard.val();
+        // A follower: HZ's event waits for a writer of its QP, but the youngest of them is at
+        // least 8 slots ahead (9 if that one is not a follower itself), its time stamp is
+        // less than a microsecond before HZ's, and HZ has held the event for `NEAR_AGE`
+        // cycles (the last-writer table's check is that far behind). It goes into the
+        // pipeline now, and the same-QP block computes its word from that writer's.
+        for e in 0..QB_N {
+            self.qb_close[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
+        }
+        for p in 1..6 {
+            for e in 0..QB_N {
+                if self.qb_m[p * 4 + e].q.val() {
+                    self.qb_close[e].next = true;
+                }
+            }
+        }
+        self.close_hit.next = false;
+        for e in 0..QB_N {
+            if self.qb_rd[e].q.val() & self.qb_close[e].val() {
+                self.close_hit.next = true;
+            }
+        }
+        self.fol_go.next = self.fol_ok.q.val()
+            & !self.close_hit.val()
+            & (self.hz_age.q.val() >= self.age_min.val());
+        self.take.next = self.hz_ok.q.val() & (!self.hazard.val() | self.fol_go.val());
+        // ---- the follower check: the last-writer table at HZ's QP (read, registered),
+        // then its stamp against HZ's and the distance, over two registers ----
+        self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
+        self.lw.read_address.next = self.hz_qp.q.val();
+        self.lw_r.d.next = self.lw.read_data.val();
+        self.hz_now.next = self.hz_ev.val().now;
+        self.fc_same.d.next = (self.hz_now.val().i_e == self.lw_r.q.val().i_e)
+            & (self.hz_now.val().i_r == self.lw_r.q.val().i_r);
+        self.fc_sub_lt.d.next = self.hz_now.val().sub < self.lw_r.q.val().sub;
+        self.fc_dd.d.next = self.cyc.q.val() - self.lw_r.q.val().cyc;
+        self.fc_fol.d.next = self.lw_r.q.val().fol;
+        // The writer's microsecond plus one, in the increase radix.
+        self.fc_rp1.next = self.lw_r.q.val().i_r + self.one_rem.val();
+        self.fc_se.d.next = self.lw_r.q.val().i_e;
+        self.fc_sr.d.next = self.fc_rp1.val();
+        if self.fc_rp1.val() == self.cfg.val().p_inc {
+            self.fc_se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
+            self.fc_sr.d.next = 0.into();
+        }
+        self.fc_next.next = (self.hz_now.val().i_e == self.fc_se.q.val())
+            & (self.hz_now.val().i_r == self.fc_sr.q.val())
+            & self.fc_sub_lt.q.val();
+        // `fc_dd` is the distance two cycles before the decision that reads `fol_ok`.
+        self.fol_ok.d.next = (self.fc_same.q.val() | self.fc_next.val())
+            & ((self.fc_dd.q.val() >= self.seven_cyc.val())
+                | (self.fc_fol.q.val() & (self.fc_dd.q.val() >= self.six_cyc.val())));
+        self.fc_dd2.next = self.fc_dd.q.val() + self.two_cyc.val();
+        self.fol_d.d.next = self.fc_dd2.val().get_bits::<SLOT_W>(0);
         self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
         self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
         // S1 after the edge holds HZ's event if it goes now, else nothing: each entry's
@@ -932,7 +1166,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.hz_ok.d.next = self.credit_next.val() & self.hz_valid.q.val();
         // Q0's event, if it was accepted at the last edge, waits in HZ one cycle whatever
         // the matches (its entry's `qb_any` is a compare of its QP old).
+        if !self.hz_age.q.val().all() {
+            self.hz_age.d.next = self.hz_age.q.val() + self.one_age.val();
+        }
         if self.hz_load.val() {
+            self.hz_age.d.next = 0.into();
             self.hz_valid.d.next = self.q0_valid.q.val();
             self.hz_qp.d.next = self.q0_qp.val();
             self.hz_ok.d.next = self.credit_next.val()
@@ -993,6 +1231,32 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_rate.d.next = self.hz_ev.val().rate;
         self.s1_now.d.next = self.hz_ev.val().now;
         self.s1_ctl.d.next = self.hz_ev.val().ctl;
+        // A follower: it waited for a writer of its QP (it would not have gone otherwise).
+        self.s1_fol.d.next = self.hazard.val();
+        self.s1_d.d.next = self.fol_d.q.val();
+        self.s1_cyc.d.next = self.cyc.q.val();
+        // The last-writer table is written from S1.
+        self.lw.write_enable.next = self.s1_wr.val();
+        self.lw.write_address.next = self.s1_qp.q.val();
+        self.lw_in.next.cyc = self.s1_cyc.q.val();
+        self.lw_in.next.fol = self.s1_fol.q.val();
+        self.lw_in.next.sub = self.s1_now.q.val().sub;
+        self.lw_in.next.i_e = self.s1_now.q.val().i_e;
+        self.lw_in.next.i_r = self.s1_now.q.val().i_r;
+        self.lw.write_data.next = self.lw_in.val();
+        // S1's event into the line to the same-QP block.
+        self.s1_ev.next.kind = self.s1_kind.q.val();
+        self.s1_ev.next.bytes = self.s1_bytes.q.val();
+        self.s1_ev.next.mode = self.s1_mode.q.val();
+        self.s1_ev.next.rate = self.s1_rate.q.val();
+        self.s1_ev.next.now = self.s1_now.q.val();
+        self.s1_ev.next.ctl = self.s1_ctl.q.val();
+        self.fol_in.next.ev = self.s1_ev.val();
+        self.fol_in.next.fol = self.s1_valid.q.val() & self.s1_fol.q.val();
+        self.fol_in.next.d = self.s1_d.q.val();
+        self.fol_line.en.next = true;
+        self.fol_line.d.next = self.fol_in.val();
+        self.s2_fol.d.next = self.s1_fol.q.val();
 
         // ---- S2: registered RAM output, forwarding, next state ----
         self.s2_valid.d.next = self.s1_valid.q.val();
@@ -1012,12 +1276,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.tag_kind[0].d.next = self.s2_kind.q.val();
         self.tag_qp[0].d.next = self.s2_qp.q.val();
         self.tag_ctl[0].d.next = self.s2_ctl.q.val();
+        self.tag_fol[0].d.next = self.s2_fol.q.val();
         for i in 1..UPD_STAGES {
             self.tag_valid[i].d.next = self.tag_valid[i - 1].q.val();
             self.tag_wr[i].d.next = self.tag_wr[i - 1].q.val();
             self.tag_kind[i].d.next = self.tag_kind[i - 1].q.val();
             self.tag_qp[i].d.next = self.tag_qp[i - 1].q.val();
             self.tag_ctl[i].d.next = self.tag_ctl[i - 1].q.val();
+            self.tag_fol[i].d.next = self.tag_fol[i - 1].q.val();
         }
         // Forwarding: the choice was registered when the event was in S1 (below).
         // Beside it, now's cycle against each candidate's expiry cycle, chosen the same way.
@@ -1068,7 +1334,55 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.e_kind.next = self.tag_kind[i].q.val();
             self.e_qp.next = self.tag_qp[i].q.val();
             self.e_ctl.next = self.tag_ctl[i].q.val();
+            self.e_fol.next = self.tag_fol[i].q.val();
         }
+
+        // ---- the same-QP block beside the update's last steps: a follower's event from
+        // the line, its word from its writer's (the block's own result 8 slots behind, W1,
+        // W2, W3, else the history of written words) ----
+        self.fol_out.next = self.fol_line.q.val();
+        self.fol_ev.next = self.fol_out.val().ev;
+        self.near.ev.next = self.fol_ev.val();
+        self.near.cfg.next = self.cfg.val();
+        self.hp.d.next = self.hp.q.val() + self.one_slot.val();
+        self.hist.write_enable.next = true;
+        self.hist.write_address.next = self.hp.q.val();
+        self.hist.write_data.next = self.w1_word.q.val();
+        self.hist_t1.write_enable.next = true;
+        self.hist_t1.write_address.next = self.hp.q.val();
+        self.hist_t1.write_data.next = self.w1_t1.q.val();
+        // The writer's word went into W1 `d - 1` cycles before the block takes it, and the
+        // read here is two cycles before that (RAM, then `hist_q`).
+        self.hist.read_address.next = self.hp.q.val() + self.slot11.val() - self.fol_out.val().d;
+        self.hist_t1.read_address.next = self.hp.q.val() + self.slot11.val() - self.fol_out.val().d;
+        self.hist_q.d.next = self.hist.read_data.val();
+        self.hist_t1_q.d.next = self.hist_t1.read_data.val();
+        self.nt_d.d.next = self.fol_out.val().d;
+        self.sel_near.d.next = self.nt_d.q.val() == self.slot8.val();
+        self.sel_w1.d.next = self.nt_d.q.val() == self.slot9.val();
+        self.sel_w2.d.next = self.nt_d.q.val() == self.slot10.val();
+        self.sel_w3.d.next = self.nt_d.q.val() == self.slot11.val();
+        self.near_w.next = self.hist_q.q.val();
+        self.near_t1.next = self.hist_t1_q.q.val();
+        if self.sel_w3.q.val() {
+            self.near_w.next = self.w3_word.q.val();
+            self.near_t1.next = self.w3_t1.q.val();
+        }
+        if self.sel_w2.q.val() {
+            self.near_w.next = self.w2_word.q.val();
+            self.near_t1.next = self.w2_t1.q.val();
+        }
+        if self.sel_w1.q.val() {
+            self.near_w.next = self.w1_word.q.val();
+            self.near_t1.next = self.w1_t1.q.val();
+        }
+        if self.sel_near.q.val() {
+            self.near_w.next = self.near.w_o.val();
+            self.near_t1.next = self.near.t1_o.val();
+        }
+        self.near.w.next = self.near_w.val();
+        self.near.w_t1.next = self.near_t1.val();
+        self.nw.next = self.near.w_o.val();
 
         // ---- write back (or sweep) from step E, history for forwarding, report ----
         self.wb_writes.next = self.e_wr.val();
@@ -1085,6 +1399,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.w1_valid.d.next = self.wb_writes.val();
         self.w1_qp.d.next = self.e_qp.val();
         self.w1_word.d.next = self.upd.next_word.val();
+        self.w1_t1.d.next = self.upd.next_t1.val();
+        if self.e_fol.val() {
+            self.w1_word.d.next = self.near.w_o.val();
+            self.w1_t1.d.next = self.near.t1_o.val();
+        }
+        self.w2_t1.d.next = self.w1_t1.q.val();
+        self.w3_t1.d.next = self.w2_t1.q.val();
         self.w2_valid.d.next = self.w1_valid.q.val();
         self.w2_qp.d.next = self.w1_qp.q.val();
         self.w2_word.d.next = self.w1_word.q.val();
@@ -1097,7 +1418,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.e_valid.val() & (self.e_kind.val() == self.kind_cnp.val()) {
             self.cnps.d.next = self.cnps.q.val() + self.one_count.val();
         }
-        if self.wb_writes.val() & self.upd.did_cut.val() {
+        if self.wb_writes.val()
+            & ((!self.e_fol.val() & self.upd.did_cut.val())
+                | (self.e_fol.val() & self.near.cut_o.val()))
+        {
             self.cuts.d.next = self.cuts.q.val() + self.one_count.val();
         }
         self.out_rep.d.next.limited = self.upd.rep_limited.val();
@@ -1105,6 +1429,24 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.out_rep.d.next.rt = self.upd.rep_rt.val();
         self.out_rep.d.next.alpha = self.upd.rep_alpha.val();
         self.out_rep.d.next.mode = self.upd.next_word.val().mode;
+        // A follower's report: the same-QP block's word as the golden `report_of` reads it.
+        if self.e_fol.val() {
+            self.out_rep.d.next.limited = self.nw.val().limited;
+            self.out_rep.d.next.rc = self.cfg.val().max_rate;
+            self.out_rep.d.next.rt = self.cfg.val().max_rate;
+            self.out_rep.d.next.alpha = 0.into();
+            if self.nw.val().limited {
+                self.out_rep.d.next.rc = self.nw.val().rc;
+                self.out_rep.d.next.rt = self.nw.val().rt;
+                self.out_rep.d.next.alpha = self.nw.val().alpha;
+            }
+            if self.nw.val().mode == self.mode_host.val() {
+                self.out_rep.d.next.limited = false;
+                self.out_rep.d.next.rc = self.nw.val().host_rate;
+                self.out_rep.d.next.rt = self.nw.val().host_rate;
+            }
+            self.out_rep.d.next.mode = self.nw.val().mode;
+        }
         self.out_rep.d.next.ctl = self.e_ctl.val();
 
         // ---- report FIFO: the report register is written at wr_ptr; the FIFO's read
@@ -1156,6 +1498,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.inc.rel_phase.next = self.upd.inc_rel_phase.val();
         self.inc.rel_rc.next = self.upd.inc_rel_rc.val();
         self.inc.rel_rt.next = self.upd.inc_rel_rt.val();
+        // A follower's counts are whole (one increase event at most per timer and one byte
+        // event: a run that releases does so at its first event, so nothing is cut off).
+        self.ext_nfr.i.next = self.near.fr_o.val();
+        self.ext_nai.i.next = self.near.ai_o.val();
+        self.ext_nhai.i.next = self.near.hai_o.val();
+        if self.e_fol.val() {
+            self.inc.fr.next = self.ext_nfr.o.val();
+            self.inc.ai.next = self.ext_nai.o.val();
+            self.inc.hai.next = self.ext_nhai.o.val();
+            self.inc.rel.next = false;
+        }
         self.inc.max.next = self.cfg.val().max_rate;
         self.inc.ai_rate.next = self.cfg.val().ai_rate;
         self.inc.hai_rate.next = self.cfg.val().hai_rate;
@@ -1191,7 +1544,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             for i in 0..UPD_STAGES {
                 self.tag_valid[i].d.next = false;
                 self.tag_wr[i].d.next = false;
+                self.tag_fol[i].d.next = false;
             }
+            self.hz_age.d.next = 0.into();
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.fwd_w1.d.next = false;

@@ -150,3 +150,34 @@ pub struct RateReport {
     /// The report follows a command.
     pub ctl: Bit,
 }
+
+/// Width of an issue distance in pipeline slots (`1..=127`: the interlock's window is
+/// shorter) and of the history's pointers.
+pub const SLOT_W: usize = 7;
+/// Width of the RP's free-running cycle count (issue distances are its differences).
+pub const CYC_W: usize = 8;
+
+/// What the RP remembers of the last event that wrote a QP, per QP (the last-writer table):
+/// when it went into the pipeline, whether it was a follower, and its time stamp, which is
+/// what decides whether a later event may follow it (less than a microsecond after it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct LastWrite {
+    /// The RP's cycle count in the cycle the event went to S1.
+    pub cyc: Bits<CYC_W>,
+    /// It went as a follower (its word comes out of the same-QP block).
+    pub fol: Bit,
+    /// Its time stamp: the cycle within the microsecond and the microsecond in the
+    /// increase timer's radix.
+    pub sub: Bits<SUB_W>,
+    pub i_e: Bits<EPOCH_W>,
+    pub i_r: Bits<REM_W>,
+}
+
+/// What an event carries from S1 to the same-QP block beside the update: the event, whether
+/// it is a follower and how many slots behind its QP's previous writer it went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct FolCtx {
+    pub ev: RpEvent,
+    pub fol: Bit,
+    pub d: Bits<SLOT_W>,
+}

@@ -339,6 +339,11 @@ pub struct RpUpdate {
     pub inc_rel_rt: Signal<Out, Bits<RATE_W>>,
     /// The QP's state after the event (the pipeline writes it unless the event is a query).
     pub next_word: Signal<Out, QpWord>,
+    /// `alpha_after(alpha, cnp_alpha, 1)` of `next_word`, Q.20: alpha after one more alpha
+    /// expiry, which the RP's same-QP block (`near::RpNear`) reads beside the word. From
+    /// E1's word (alpha and its flag are final there): one `PipeMul`, an add, then a delay
+    /// line to E5.
+    pub next_t1: Signal<Out, Bits<ALPHA_W>>,
     /// Report: limited.
     pub rep_limited: Signal<Out, Bit>,
     /// Report: Rc, Mb/s Q.8 (max rate when not limited).
@@ -739,6 +744,23 @@ pub struct RpUpdate {
     kind_mode: Constant<Bits<KIND_W>>,
     mode_host: Constant<Bits<MODE_W>>,
     zero_word: Constant<QpWord>,
+    /// `next_t1`: `alpha * (1024 - g)` (3 registers), its CNP flag beside it, the sum
+    /// (register 4), then the line to E5.
+    nt1_mul: crate::pipe_mul::PipeMul<ALPHA_W, 18>,
+    nt1_c: Signal<Local, Bits<G_W>>,
+    next_t1_c: ZeroExt<G_W, 18>,
+    nt1_k1024: Constant<Bits<G_W>>,
+    nt1_f1: DFF<Bit>,
+    nt1_f2: DFF<Bit>,
+    nt1_f3: DFF<Bit>,
+    nt1_prod: Signal<Local, Bits<ALPHA_W>>,
+    nt1_lo_unused: Signal<Local, Bits<10>>,
+    nt1_hi_unused: Signal<Local, Bits<33>>,
+    next_t1_g: ZeroExt<G_W, ALPHA_W>,
+    nt1_g_sh: Signal<Local, Bits<ALPHA_W>>,
+    nt1_ten: Constant<Bits<SHIFT_W>>,
+    nt1_sum: DFF<Bits<ALPHA_W>>,
+    nt1_line: DelayLine<Bits<ALPHA_W>, 4>,
 }
 
 impl Default for RpUpdate {
@@ -763,6 +785,7 @@ impl Default for RpUpdate {
             inc_rel_rc: Default::default(),
             inc_rel_rt: Default::default(),
             next_word: Default::default(),
+            next_t1: Default::default(),
             rep_limited: Default::default(),
             rep_rc: Default::default(),
             rep_rt: Default::default(),
@@ -1032,9 +1055,29 @@ impl Default for RpUpdate {
             kind_mode: Constant::new(4.into()),
             mode_host: Constant::new(1.into()),
             zero_word: Constant::new(QpWord::default()),
+            nt1_mul: Default::default(),
+            nt1_c: Default::default(),
+            next_t1_c: Default::default(),
+            nt1_k1024: Constant::new(1024.into()),
+            nt1_f1: Default::default(),
+            nt1_f2: Default::default(),
+            nt1_f3: Default::default(),
+            nt1_prod: Default::default(),
+            nt1_lo_unused: Default::default(),
+            nt1_hi_unused: Default::default(),
+            next_t1_g: Default::default(),
+            nt1_g_sh: Default::default(),
+            nt1_ten: Constant::new(10.into()),
+            nt1_sum: Default::default(),
+            nt1_line: DelayLine::new(NT1_LINE),
         }
     }
 }
+
+/// Cycles from `next_t1`'s sum register to E5: E1's word reaches E5's logic
+/// `RUN_STAGES` cycles after E1 (the line `e_line`, `RUN_STAGES - 1`, then the E5
+/// register); the sum is `PIPE_MUL_STAGES + 1` registers after E1.
+const NT1_LINE: usize = RUN_STAGES - crate::pipe_mul::PIPE_MUL_STAGES - 1;
 
 impl Logic for RpUpdate {
     #[hdl_gen]
@@ -1042,6 +1085,10 @@ impl Logic for RpUpdate {
         dff_setup!(
             self,
             clock,
+            nt1_f1,
+            nt1_f2,
+            nt1_f3,
+            nt1_sum,
             k2_q,
             i_old,
             i_now,
@@ -1923,5 +1970,33 @@ impl Logic for RpUpdate {
         self.inc_rel_phase.next = self.e5.q.val().inc_rel_phase;
         self.inc_rel_rc.next = self.e5.q.val().inc_rel_rc;
         self.inc_rel_rt.next = self.e5.q.val().inc_rel_rt;
+
+        // ======== next_t1: alpha after one more expiry, from E1's word ========
+        self.nt1_c.next = self.nt1_k1024.val() - self.cfg.val().g;
+        self.next_t1_c.i.next = self.nt1_c.val();
+        self.nt1_mul.clock.next = self.clock.val();
+        self.nt1_mul.en.next = self.en.val();
+        self.nt1_mul.a.next = self.e1_w.q.val().alpha;
+        self.nt1_mul.b.next = self.next_t1_c.o.val();
+        if self.en.val() {
+            self.nt1_f1.d.next = self.e1_w.q.val().cnp_alpha;
+            self.nt1_f2.d.next = self.nt1_f1.q.val();
+            self.nt1_f3.d.next = self.nt1_f2.q.val();
+        }
+        self.nt1_prod.next = self.nt1_mul.p.val().get_bits::<ALPHA_W>(10);
+        self.nt1_lo_unused.next = self.nt1_mul.p.val().get_bits::<10>(0);
+        self.nt1_hi_unused.next = self.nt1_mul.p.val().get_bits::<33>(31);
+        self.next_t1_g.i.next = self.cfg.val().g;
+        self.nt1_g_sh.next = self.next_t1_g.o.val() << self.nt1_ten.val();
+        if self.en.val() {
+            self.nt1_sum.d.next = self.nt1_prod.val();
+            if self.nt1_f3.q.val() {
+                self.nt1_sum.d.next = self.nt1_prod.val() + self.nt1_g_sh.val();
+            }
+        }
+        self.nt1_line.clock.next = self.clock.val();
+        self.nt1_line.en.next = self.en.val();
+        self.nt1_line.d.next = self.nt1_sum.q.val();
+        self.next_t1.next = self.nt1_line.q.val();
     }
 }
