@@ -1,5 +1,6 @@
 //! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle (one per
-//! `UPD_STAGES + 1` cycles on the same QP).
+//! 8 cycles on the same QP while its events are less than a microsecond apart, see
+//! "followers" below; else one per `UPD_STAGES + 1` cycles).
 //!
 //! Behaviour: `../shared/reference/dcqcn.md` "RP behaviour"; bit-accurate statement:
 //! `sim::dcqcn_rp` (the golden model); design notes, widths, formats and rounding:
@@ -55,6 +56,15 @@
 //! S1 only while fewer than [`REP_CREDITS`] reports were owed the cycle before (counted from
 //! the edge after an event entered S1), so the FIFO never overflows; then the input queue
 //! fills and the readies drop.
+//!
+//! Followers: an event whose QP has a writer in the window still goes into S1 when that
+//! writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that read
+//! the RAM), less than a microsecond earlier by its time stamp, and HZ has held the event
+//! for [`NEAR_AGE`] cycles: the last-writer table (`lw`, per QP: the writer's cycle, kind
+//! and stamp) is read at HZ's QP and checked over three registers. Its catch-up is not
+//! used: [`near::RpNear`] computes its word beside the update's last steps from the
+//! writer's word (its own result, W1, W2, W3 or the history of written words), and W1 takes
+//! that instead of step E's. `docs/dcqcn_rp.md`, "The same-QP path".
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
@@ -521,6 +531,13 @@ pub struct DcqcnRp<const QB: usize> {
     lw_r: DFF<LastWrite>,
     /// HZ's event's time stamp (`hz_ev`'s).
     hz_now: Signal<Local, TimeWord>,
+    /// The stamp's fields the follower check does not read (Verilator does not report
+    /// `*unused` signals), and the distance's bit above `SLOT_W`.
+    hz_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    hz_a_r_unused: Signal<Local, Bits<REM_W>>,
+    hz_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    hz_d_r_unused: Signal<Local, Bits<REM_W>>,
+    fc_dd2_hi_unused: Signal<Local, Bit>,
     /// Follower check, first register: HZ's stamp equals the writer's microsecond, is
     /// before its cycle within it; the distance now; the writer was a follower; the
     /// microsecond after the writer's (increase radix).
@@ -582,8 +599,6 @@ pub struct DcqcnRp<const QB: usize> {
     w3_t1: DFF<Bits<ALPHA_W>>,
     /// The event at step E is a follower (its word is the same-QP block's).
     e_fol: Signal<Local, Bit>,
-    /// The same-QP block's word and its report fields.
-    nw: Signal<Local, QpWord>,
     ext_nfr: crate::zero_ext::ZeroExt<2, EVENTS_W>,
     ext_nai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
     ext_nhai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
@@ -779,6 +794,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             lw_in: Default::default(),
             lw_r: Default::default(),
             hz_now: Default::default(),
+            hz_a_e_unused: Default::default(),
+            hz_a_r_unused: Default::default(),
+            hz_d_e_unused: Default::default(),
+            hz_d_r_unused: Default::default(),
+            fc_dd2_hi_unused: Default::default(),
             fc_same: Default::default(),
             fc_sub_lt: Default::default(),
             fc_dd: Default::default(),
@@ -820,7 +840,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             w2_t1: Default::default(),
             w3_t1: Default::default(),
             e_fol: Default::default(),
-            nw: Default::default(),
             ext_nfr: Default::default(),
             ext_nai: Default::default(),
             ext_nhai: Default::default(),
@@ -1115,6 +1134,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 | (self.fc_fol.q.val() & (self.fc_dd.q.val() >= self.six_cyc.val())));
         self.fc_dd2.next = self.fc_dd.q.val() + self.two_cyc.val();
         self.fol_d.d.next = self.fc_dd2.val().get_bits::<SLOT_W>(0);
+        self.fc_dd2_hi_unused.next = self.fc_dd2.val().get_bit(7);
+        self.hz_a_e_unused.next = self.hz_now.val().a_e;
+        self.hz_a_r_unused.next = self.hz_now.val().a_r;
+        self.hz_d_e_unused.next = self.hz_now.val().d_e;
+        self.hz_d_r_unused.next = self.hz_now.val().d_r;
         self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
         self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
         // S1 after the edge holds HZ's event if it goes now, else nothing: each entry's
@@ -1252,7 +1276,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_ev.next.now = self.s1_now.q.val();
         self.s1_ev.next.ctl = self.s1_ctl.q.val();
         self.fol_in.next.ev = self.s1_ev.val();
-        self.fol_in.next.fol = self.s1_valid.q.val() & self.s1_fol.q.val();
         self.fol_in.next.d = self.s1_d.q.val();
         self.fol_line.en.next = true;
         self.fol_line.d.next = self.fol_in.val();
@@ -1382,7 +1405,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.near.w.next = self.near_w.val();
         self.near.w_t1.next = self.near_t1.val();
-        self.nw.next = self.near.w_o.val();
 
         // ---- write back (or sweep) from step E, history for forwarding, report ----
         self.wb_writes.next = self.e_wr.val();
@@ -1431,21 +1453,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.out_rep.d.next.mode = self.upd.next_word.val().mode;
         // A follower's report: the same-QP block's word as the golden `report_of` reads it.
         if self.e_fol.val() {
-            self.out_rep.d.next.limited = self.nw.val().limited;
+            self.out_rep.d.next.limited = self.near.w_o.val().limited;
             self.out_rep.d.next.rc = self.cfg.val().max_rate;
             self.out_rep.d.next.rt = self.cfg.val().max_rate;
             self.out_rep.d.next.alpha = 0.into();
-            if self.nw.val().limited {
-                self.out_rep.d.next.rc = self.nw.val().rc;
-                self.out_rep.d.next.rt = self.nw.val().rt;
-                self.out_rep.d.next.alpha = self.nw.val().alpha;
+            if self.near.w_o.val().limited {
+                self.out_rep.d.next.rc = self.near.w_o.val().rc;
+                self.out_rep.d.next.rt = self.near.w_o.val().rt;
+                self.out_rep.d.next.alpha = self.near.w_o.val().alpha;
             }
-            if self.nw.val().mode == self.mode_host.val() {
+            if self.near.w_o.val().mode == self.mode_host.val() {
                 self.out_rep.d.next.limited = false;
-                self.out_rep.d.next.rc = self.nw.val().host_rate;
-                self.out_rep.d.next.rt = self.nw.val().host_rate;
+                self.out_rep.d.next.rc = self.near.w_o.val().host_rate;
+                self.out_rep.d.next.rt = self.near.w_o.val().host_rate;
             }
-            self.out_rep.d.next.mode = self.nw.val().mode;
+            self.out_rep.d.next.mode = self.near.w_o.val().mode;
         }
         self.out_rep.d.next.ctl = self.e_ctl.val();
 

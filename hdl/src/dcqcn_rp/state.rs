@@ -173,11 +173,11 @@ pub struct LastWrite {
     pub i_r: Bits<REM_W>,
 }
 
-/// What an event carries from S1 to the same-QP block beside the update: the event, whether
-/// it is a follower and how many slots behind its QP's previous writer it went.
+/// What an event carries from S1 to the same-QP block beside the update: the event and, for
+/// a follower, how many slots behind its QP's previous writer it went (whether it is a
+/// follower travels in the tags, `tag_fol`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct FolCtx {
     pub ev: RpEvent,
-    pub fol: Bit,
     pub d: Bits<SLOT_W>,
 }
