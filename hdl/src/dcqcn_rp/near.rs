@@ -31,7 +31,7 @@
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
 //! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`) | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; Rc + Rt + 1 | 2:1 choices, adds |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's sum and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
 //! | 7 | `cut = min(..)`; the next decrease check's epochs | a compare; adds |
@@ -49,9 +49,9 @@ pub const NEAR_PRE: usize = 2;
 /// Registers from the word to the results.
 pub const NEAR_STAGES: usize = 8;
 
-/// Width of a rate sum (`Rc + Rt + 1`, `Rt + step`).
+/// Width of a rate sum (`Rc + Rt_c + 1`, `Rt + step`).
 const SUM_W: usize = RATE_W + 1;
-/// Width of `Rc + Rt + 1 - 2 max` (signed).
+/// Width of `Rc + Rt_c + 1 - 2 max` (signed).
 const ZW: usize = RATE_W + 2;
 // `hdl_gen` writes a constant in an index by name: its sign bit is the literal 29 below.
 const _: () = assert!(ZW == 30);
