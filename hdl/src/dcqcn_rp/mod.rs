@@ -138,6 +138,11 @@ pub const NEAR_AGE: usize = 4;
 /// cycles before step E and the event `NEAR_PRE` before that.
 const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
 
+/// A follower's distance (`fol_d`, `FolCtx::d`, `SLOT_W` = 7 bits) and the history's depth
+/// (`2^SLOT_W` words) hold every distance a follower can have: it follows a writer still in
+/// the interlock's window (S1, S2 and `HZ_W` slots), so at most `HZ_W + 2` slots ahead.
+const _: () = assert!(HZ_W + 2 < 1 << state::SLOT_W);
+
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
 
