@@ -34,8 +34,8 @@
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's sum and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
-//! | 7 | `cut = min(..)`; the next decrease check's epochs | a compare; adds |
-//! | 8 | the result (`w_o`, `t1_o`, counts) | `Rc - cut` clamped, `(Rc + Rt + 1 - cut) / 2` and its release compare in parallel; the choice of word |
+//! | 7 | the cut's Rc (`Rc - cut`, clamped), its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`) and release; the next decrease check's epochs | each computed for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; adds |
+//! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of word, from registers only |
 
 use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use super::timer::DivSmall;
@@ -356,9 +356,6 @@ pub struct RpNear {
     y7_t_n: DFF<Bits<STAGE_W>>,
     y7_lim_n: DFF<Bit>,
     y7_rt_c: DFF<Bits<RATE_W>>,
-    y7_x: DFF<Bits<SUM_W>>,
-    y7_m: DFF<Bits<SUM_W>>,
-    y7_z: DFF<Bits<ZW>>,
     y7_acc_n: DFF<Bits<ACC_W>>,
     y7_fire_n: DFF<Bit>,
     y7_fire_c: DFF<Bit>,
@@ -371,10 +368,11 @@ pub struct RpNear {
     y7_rc_b: DFF<Bits<RATE_W>>,
     /// `Rc_b >= max`: the byte event without a cut releases.
     y7_rel_b: DFF<Bit>,
-    y7_cut_amt: DFF<Bits<RATE_W>>,
-    y7_rc: DFF<Bits<RATE_W>>,
-    y7_rc_mm: DFF<Bits<RATE_W>>,
-    y7_rc_low: DFF<Bit>,
+    /// The cut's Rc (`Rc - cut`, `min_rate` when the cut clamps).
+    y7_rc_cut: DFF<Bits<RATE_W>>,
+    /// Rc after the cut's byte event (`(Rc_cut + Rt_c + 1) / 2`) and whether it releases.
+    y7_rc_bc: DFF<Bits<RATE_W>>,
+    y7_rel_c: DFF<Bit>,
     y7_t1: DFF<Bits<ALPHA_W>>,
     y7_t1i: DFF<Bits<ALPHA_W>>,
     /// The next decrease check in the alpha radix from now (`_n`) and from a microsecond
@@ -389,15 +387,23 @@ pub struct RpNear {
     y7_tdi_dr: DFF<Bits<REM_W>>,
     ext_qa: ZeroExt<NUM_W, EPOCH_W>,
     ext_qi: ZeroExt<NUM_W, EPOCH_W>,
-    // ---- edge 8: the result ----
-    rc_cut: Signal<Local, Bits<RATE_W>>,
-    clamp: Signal<Local, Bit>,
-    rcb_c_sum: Signal<Local, Bits<SUM_W>>,
-    rc_bc: Signal<Local, Bits<RATE_W>>,
-    rel_c: Signal<Local, Bit>,
-    ext_cut29: ZeroExt<RATE_W, SUM_W>,
-    ext_cut30: ZeroExt<RATE_W, ZW>,
+    /// Edge 7's cut results for both candidates (`_a` alpha's, `_m` the max cut's), and
+    /// the choice: the cut is `cut_a` when `sel_a`.
+    sel_a: Signal<Local, Bit>,
+    clamp_a: Signal<Local, Bit>,
+    clamp_m: Signal<Local, Bit>,
+    rcc_a: Signal<Local, Bits<RATE_W>>,
+    rcc_m: Signal<Local, Bits<RATE_W>>,
+    bc_a: Signal<Local, Bits<SUM_W>>,
+    bc_m: Signal<Local, Bits<SUM_W>>,
+    rel_ca: Signal<Local, Bit>,
+    rel_cm: Signal<Local, Bit>,
+    ext_ca29: ZeroExt<RATE_W, SUM_W>,
+    ext_cm29: ZeroExt<RATE_W, SUM_W>,
+    ext_ca30: ZeroExt<RATE_W, ZW>,
+    ext_cm30: ZeroExt<RATE_W, ZW>,
     two_max: Signal<Local, Bits<SUM_W>>,
+    // ---- edge 8: the result ----
     lim_i: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
     fire: Signal<Local, Bit>,
@@ -420,7 +426,8 @@ pub struct RpNear {
     /// low bits, the fields of the time words and parameters this block does not use.
     rc_sum_lo_unused: Signal<Local, Bit>,
     rcb_sum_lo_unused: Signal<Local, Bit>,
-    rcb_c_sum_lo_unused: Signal<Local, Bit>,
+    bc_a_lo_unused: Signal<Local, Bit>,
+    bc_m_lo_unused: Signal<Local, Bit>,
     p1_sub_unused: Signal<Local, Bits<SUB_W>>,
     y5_sub_unused: Signal<Local, Bits<SUB_W>>,
     y5_a_r_unused: Signal<Local, Bits<REM_W>>,
@@ -708,9 +715,6 @@ impl Default for RpNear {
             y7_t_n: Default::default(),
             y7_lim_n: Default::default(),
             y7_rt_c: Default::default(),
-            y7_x: Default::default(),
-            y7_m: Default::default(),
-            y7_z: Default::default(),
             y7_acc_n: Default::default(),
             y7_fire_n: Default::default(),
             y7_fire_c: Default::default(),
@@ -722,10 +726,6 @@ impl Default for RpNear {
             y7_rt_b: Default::default(),
             y7_rc_b: Default::default(),
             y7_rel_b: Default::default(),
-            y7_cut_amt: Default::default(),
-            y7_rc: Default::default(),
-            y7_rc_mm: Default::default(),
-            y7_rc_low: Default::default(),
             y7_t1: Default::default(),
             y7_t1i: Default::default(),
             y7_tda_ne: Default::default(),
@@ -738,13 +738,22 @@ impl Default for RpNear {
             y7_tdi_dr: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
-            rc_cut: Default::default(),
-            clamp: Default::default(),
-            rcb_c_sum: Default::default(),
-            rc_bc: Default::default(),
-            rel_c: Default::default(),
-            ext_cut29: Default::default(),
-            ext_cut30: Default::default(),
+            y7_rc_cut: Default::default(),
+            y7_rc_bc: Default::default(),
+            y7_rel_c: Default::default(),
+            sel_a: Default::default(),
+            clamp_a: Default::default(),
+            clamp_m: Default::default(),
+            rcc_a: Default::default(),
+            rcc_m: Default::default(),
+            bc_a: Default::default(),
+            bc_m: Default::default(),
+            rel_ca: Default::default(),
+            rel_cm: Default::default(),
+            ext_ca29: Default::default(),
+            ext_cm29: Default::default(),
+            ext_ca30: Default::default(),
+            ext_cm30: Default::default(),
             two_max: Default::default(),
             lim_i: Default::default(),
             s: Default::default(),
@@ -766,7 +775,8 @@ impl Default for RpNear {
             acc_max: Constant::new(0xFFFF_FFFF_u64.into()),
             rc_sum_lo_unused: Default::default(),
             rcb_sum_lo_unused: Default::default(),
-            rcb_c_sum_lo_unused: Default::default(),
+            bc_a_lo_unused: Default::default(),
+            bc_m_lo_unused: Default::default(),
             p1_sub_unused: Default::default(),
             y5_sub_unused: Default::default(),
             y5_a_r_unused: Default::default(),
@@ -968,9 +978,6 @@ impl Logic for RpNear {
             y7_t_n,
             y7_lim_n,
             y7_rt_c,
-            y7_x,
-            y7_m,
-            y7_z,
             y7_acc_n,
             y7_fire_n,
             y7_fire_c,
@@ -982,10 +989,9 @@ impl Logic for RpNear {
             y7_rt_b,
             y7_rc_b,
             y7_rel_b,
-            y7_cut_amt,
-            y7_rc,
-            y7_rc_mm,
-            y7_rc_low,
+            y7_rc_cut,
+            y7_rc_bc,
+            y7_rel_c,
             y7_t1,
             y7_t1i,
             y7_tda_ne,
@@ -1379,15 +1385,44 @@ impl Logic for RpNear {
 
         // ---- edge 7: the cut; the byte event's release; the next decrease check's
         // candidates ----
-        self.y7_cut_amt.d.next = self.y6_cut_m.q.val();
-        if !(self.y6_a_hi0.q.val() | self.y6_a_hi1.q.val() | self.y6_a_hi2.q.val())
-            & (self.y6_cut_a.q.val() < self.y6_cut_m.q.val())
-        {
-            self.y7_cut_amt.d.next = self.y6_cut_a.q.val();
+        // The cut is min(cut_a, cut_m). Every result that depends on it is computed for
+        // both candidates in parallel and chosen after the compare, so no carry chain
+        // follows the choice and the last edge only chooses between registers.
+        self.sel_a.next = !(self.y6_a_hi0.q.val() | self.y6_a_hi1.q.val() | self.y6_a_hi2.q.val())
+            & (self.y6_cut_a.q.val() < self.y6_cut_m.q.val());
+        // Rc - cut, and whether it clamps (Rc - cut < min_rate).
+        self.rcc_a.next = self.y6_w.q.val().rc - self.y6_cut_a.q.val();
+        self.rcc_m.next = self.y6_w.q.val().rc - self.y6_cut_m.q.val();
+        self.clamp_a.next =
+            self.y6_rc_low.q.val() | (self.y6_rc_mm.q.val() < self.y6_cut_a.q.val());
+        self.clamp_m.next =
+            self.y6_rc_low.q.val() | (self.y6_rc_mm.q.val() < self.y6_cut_m.q.val());
+        // The cut's byte event: (Rc_cut + Rt_c + 1) / 2 = (X - cut) / 2 with X = Rc + Rt_c + 1,
+        // and its release, (X - cut) / 2 >= max, i.e. cut <= X - 2 max = Z.
+        self.ext_ca29.i.next = self.y6_cut_a.q.val();
+        self.ext_cm29.i.next = self.y6_cut_m.q.val();
+        self.bc_a.next = self.y6_x.q.val() - self.ext_ca29.o.val();
+        self.bc_m.next = self.y6_x.q.val() - self.ext_cm29.o.val();
+        self.ext_ca30.i.next = self.y6_cut_a.q.val();
+        self.ext_cm30.i.next = self.y6_cut_m.q.val();
+        self.rel_ca.next =
+            !self.y6_z.q.val().get_bit(29) & (self.ext_ca30.o.val() <= self.y6_z.q.val());
+        self.rel_cm.next =
+            !self.y6_z.q.val().get_bit(29) & (self.ext_cm30.o.val() <= self.y6_z.q.val());
+        self.y7_rc_cut.d.next = self.rcc_m.val();
+        self.y7_rc_bc.d.next = self.bc_m.val().get_bits::<RATE_W>(1);
+        self.y7_rel_c.d.next = self.rel_cm.val();
+        if self.sel_a.val() {
+            self.y7_rc_cut.d.next = self.rcc_a.val();
+            self.y7_rc_bc.d.next = self.bc_a.val().get_bits::<RATE_W>(1);
+            self.y7_rel_c.d.next = self.rel_ca.val();
         }
-        self.y7_rc.d.next = self.y6_w.q.val().rc;
-        self.y7_rc_mm.d.next = self.y6_rc_mm.q.val();
-        self.y7_rc_low.d.next = self.y6_rc_low.q.val();
+        // A clamped cut leaves min_rate: the byte event's sum is M = min_rate + Rt_c + 1.
+        if (self.sel_a.val() & self.clamp_a.val()) | (!self.sel_a.val() & self.clamp_m.val()) {
+            self.y7_rc_cut.d.next = self.cfg.val().min_rate;
+            self.y7_rc_bc.d.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
+            self.y7_rel_c.d.next = self.y6_m.q.val() >= self.two_max.val();
+        }
         self.y7_rel_b.d.next = self.y6_rc_b.q.val() >= self.cfg.val().max_rate;
         self.y7_rc_b.d.next = self.y6_rc_b.q.val();
         self.y7_t1.d.next = self.y6_t1.q.val();
@@ -1427,9 +1462,6 @@ impl Logic for RpNear {
         self.y7_t_n.d.next = self.y6_t_n.q.val();
         self.y7_lim_n.d.next = self.y6_lim_n.q.val();
         self.y7_rt_c.d.next = self.y6_rt_c.q.val();
-        self.y7_x.d.next = self.y6_x.q.val();
-        self.y7_m.d.next = self.y6_m.q.val();
-        self.y7_z.d.next = self.y6_z.q.val();
         self.y7_acc_n.d.next = self.y6_acc_n.q.val();
         self.y7_fire_n.d.next = self.y6_fire_n.q.val();
         self.y7_fire_c.d.next = self.y6_fire_c.q.val();
@@ -1440,28 +1472,13 @@ impl Logic for RpNear {
         self.y7_b_hai.d.next = self.y6_b_hai.q.val();
         self.y7_rt_b.d.next = self.y6_rt_b.q.val();
 
-        // ---- edge 8: the cut's Rc and its byte event in parallel, then the word ----
-        self.clamp.next =
-            self.y7_rc_low.q.val() | (self.y7_rc_mm.q.val() < self.y7_cut_amt.q.val());
-        self.rc_cut.next = self.y7_rc.q.val() - self.y7_cut_amt.q.val();
-        self.ext_cut29.i.next = self.y7_cut_amt.q.val();
-        self.rcb_c_sum.next = self.y7_x.q.val() - self.ext_cut29.o.val();
-        self.rc_bc.next = self.rcb_c_sum.val().get_bits::<RATE_W>(1);
-        // (Rc_cut + Rt_c + 1) / 2 >= max: X - cut >= 2 max, i.e. cut <= X - 2 max.
-        self.ext_cut30.i.next = self.y7_cut_amt.q.val();
-        self.rel_c.next =
-            !self.y7_z.q.val().get_bit(29) & (self.ext_cut30.o.val() <= self.y7_z.q.val());
-        if self.clamp.val() {
-            self.rc_cut.next = self.cfg.val().min_rate;
-            self.rc_bc.next = self.y7_m.q.val().get_bits::<RATE_W>(1);
-            self.rel_c.next = self.y7_m.q.val() >= self.two_max.val();
-        }
+        // ---- edge 8: the word, chosen from registers ----
         // The word after the instant.
         self.s.next = self.y7_w.q.val();
         self.lim_i.next = self.y7_lim_n.q.val();
         if self.y7_cut.q.val() {
             self.lim_i.next = true;
-            self.s.next.rc = self.rc_cut.val();
+            self.s.next.rc = self.y7_rc_cut.q.val();
             self.s.next.rt = self.y7_rt_c.q.val();
             self.s.next.t = 0.into();
             self.s.next.bc = 0.into();
@@ -1509,9 +1526,9 @@ impl Logic for RpNear {
                 self.fire.next = self.y7_fire_c.q.val();
                 self.s.next.acc = self.y7_acc_c.q.val();
                 if self.y7_fire_c.q.val() {
-                    self.s.next.rc = self.rc_bc.val();
+                    self.s.next.rc = self.y7_rc_bc.q.val();
                     self.s.next.bc = self.bc_inc.val();
-                    self.rel_byte.next = self.rel_c.val();
+                    self.rel_byte.next = self.y7_rel_c.q.val();
                 }
             } else {
                 self.fire.next = self.y7_fire_n.q.val();
@@ -1616,7 +1633,8 @@ impl Logic for RpNear {
         }
         self.rc_sum_lo_unused.next = self.rc_sum.val().get_bit(0);
         self.rcb_sum_lo_unused.next = self.rcb_sum.val().get_bit(0);
-        self.rcb_c_sum_lo_unused.next = self.rcb_c_sum.val().get_bit(0);
+        self.bc_a_lo_unused.next = self.bc_a.val().get_bit(0);
+        self.bc_m_lo_unused.next = self.bc_m.val().get_bit(0);
         self.w_o.next = self.o_w.q.val();
         self.t1_o.next = self.o_t1.q.val();
         self.cut_o.next = self.o_cut.q.val();
