@@ -98,39 +98,30 @@ fn build_all() {
         ),
         &out,
     );
-    // The units alone at 16 QPs (their three-way tests, beside rust-hdl's simulation of
-    // the same size); the RP also at 1024 (benchmark, long campaign).
     // The RP's same-QP next-state block alone (its three-way test, `tests/rp_near.rs`).
     build_top(
         "rp_near",
         &mut roce_cc_hdl::dcqcn_rp::near::RpNear::default(),
         &out,
     );
+    // The tops that hold the RP take most of the build (about a minute and a half each to
+    // Verilate and compile): two threads build them side by side, so the serial parts
+    // (rust-hdl's Verilog, Verilator's front end) of one overlap the C++ compile of the
+    // other on a two-core machine.
+    let out_b = out.clone();
+    let large = std::thread::Builder::new()
+        .stack_size(DESIGN_STACK)
+        .spawn(move || build_large(&out_b))
+        .expect("spawn the second design thread");
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);
-    build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), &out);
     build_top("dcqcn_np_q16", &mut DcqcnNp::<4>::new(), &out);
-    // The core top at 16 QPs (three-way tests), 1024 (the default) and 16384 (the largest;
-    // it serves every other QP count, see `verilated::core_for`).
     build_top("roce_cc_core_q16", &mut RoceCcCore::<4>::new(), &out);
-    let core_q1024 = build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), &out);
-    build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), &out);
-    // The core with its register block (the `sim` BAR), built for the default clock and
-    // this build's firmware identity: 16 QPs (three-way tests) and 1024 (the default).
-    let top_params = |qps: u32| roce_cc_params::Params {
-        qps,
-        ..roce_cc_params::Params::default()
-    };
-    let fw = roce_cc_regmap::fw_id();
     build_top(
         "roce_cc_top_q16",
-        &mut RoceCcTop::<4>::new(&top_params(16), fw),
+        &mut RoceCcTop::<4>::new(&top_params(16), roce_cc_regmap::fw_id()),
         &out,
     );
-    build_top(
-        "roce_cc_top_q1024",
-        &mut RoceCcTop::<10>::new(&top_params(1024), fw),
-        &out,
-    );
+    let core_q1024 = large.join().expect("building the 1024-QP tops failed (see above)");
 
     if std::env::var_os(POST_SYNTH_ENV).is_some() {
         build_post_synth(&core_q1024, &manifest, &out);
@@ -138,6 +129,31 @@ fn build_all() {
 
     // Last: the runtime must follow every model on the link line.
     build_runtime(&out);
+}
+
+/// The core and register block for `qps` QPs at the default clock.
+fn top_params(qps: u32) -> roce_cc_params::Params {
+    roce_cc_params::Params {
+        qps,
+        ..roce_cc_params::Params::default()
+    }
+}
+
+/// The tops at 1024 QPs and more (the second design thread of `build_all`): the RP at 1024
+/// (benchmark, long campaign); the core top at 1024 (the default) and 16384 (the largest;
+/// it serves every other QP count, see `verilated::core_for`); the core with its register
+/// block (the `sim` BAR) at 1024, built for the default clock and this build's firmware
+/// identity. Returns the 1024-QP core's top for the post-synthesis model.
+fn build_large(out: &Path) -> TopInfo {
+    build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), out);
+    let core_q1024 = build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), out);
+    build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), out);
+    build_top(
+        "roce_cc_top_q1024",
+        &mut RoceCcTop::<10>::new(&top_params(1024), roce_cc_regmap::fw_id()),
+        out,
+    );
+    core_q1024
 }
 
 /// The 1024-QP core's `synth_ecp5` netlist, Verilated with the ECP5 cell models as

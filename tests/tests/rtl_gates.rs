@@ -9,11 +9,13 @@
 //!   tops `roce-cc verilog` writes with that file;
 //! - yosys finds no latch, no combinational loop and no undriven net after elaboration
 //!   (`proc; flatten; check -assert`: every latch is inferred at `proc`);
-//! - full synthesis, `synth_ecp5` (Lattice ECP5 cells: block RAM, DSP multipliers, LUT4), of
-//!   `roce_cc_top` (the core top with both units, plus the register block) passes the same
-//!   checks, with no latch cell left,
-//!   and prints the cell counts. About 6 minutes on two cores; `ROCE_CC_NO_SYNTH=1` skips
-//!   it for a quick local run (CI never sets it).
+//! - with `ROCE_CC_SYNTH=1`, full synthesis, `synth_ecp5` (Lattice ECP5 cells: block RAM,
+//!   DSP multipliers, LUT4), of `roce_cc_top` (the core top with both units, plus the
+//!   register block) passes the same checks, with no latch cell left, and prints the cell
+//!   counts. It takes about 8 minutes on two cores, so the default suite leaves it out: a
+//!   latch is inferred at `proc`, which the elaboration check above already runs on every
+//!   top, and `roce-cc synth` and the post-synthesis simulation (`ROCE_CC_POST_SYNTH=1`)
+//!   synthesize the same design.
 
 use roce_cc_bridge_gen::{
     YosysFlow, lint_top_with_cells, yosys_check_with, yosys_check_with_cells,
@@ -93,8 +95,8 @@ fn yosys_finds_no_latch_loop_or_undriven_net() {
 
 #[test]
 fn yosys_ecp5_synthesis_without_latches() {
-    if std::env::var_os("ROCE_CC_NO_SYNTH").is_some() {
-        eprintln!("full synth_ecp5 skipped (ROCE_CC_NO_SYNTH is set)");
+    if std::env::var_os("ROCE_CC_SYNTH").is_none() {
+        eprintln!("full synth_ecp5 not run: set ROCE_CC_SYNTH=1 to run it");
         return;
     }
     // The shipped top with the register block: it contains the core top, so this one run
