@@ -34,8 +34,8 @@
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's sum and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
-//! | 7 | the cut's Rc (`Rc - cut`, clamped), its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`) and release; the next decrease check's epochs | each computed for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; adds |
-//! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of word, from registers only |
+//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
+//! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
 
 use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use super::timer::DivSmall;
@@ -343,9 +343,6 @@ pub struct RpNear {
     // ---- edge 7 ----
     y7_w: DFF<QpWord>,
     y7_ev: DFF<RpEvent>,
-    y7_late: DFF<Bit>,
-    y7_fa: DFF<Bit>,
-    y7_fd: DFF<Bit>,
     y7_cut: DFF<Bit>,
     y7_inc: DFF<Bit>,
     y7_alpha: DFF<Bits<ALPHA_W>>,
@@ -356,35 +353,59 @@ pub struct RpNear {
     y7_t_n: DFF<Bits<STAGE_W>>,
     y7_lim_n: DFF<Bit>,
     y7_rt_c: DFF<Bits<RATE_W>>,
-    y7_acc_n: DFF<Bits<ACC_W>>,
-    y7_fire_n: DFF<Bit>,
-    y7_fire_c: DFF<Bit>,
-    y7_acc_c: DFF<Bits<ACC_W>>,
     y7_ti_e: DFF<Bits<EPOCH_W>>,
     y7_ti_r: DFF<Bits<REM_W>>,
     y7_b_fr: DFF<Bit>,
     y7_b_hai: DFF<Bit>,
     y7_rt_b: DFF<Bits<RATE_W>>,
     y7_rc_b: DFF<Bits<RATE_W>>,
-    /// `Rc_b >= max`: the byte event without a cut releases.
-    y7_rel_b: DFF<Bit>,
     /// The cut's Rc (`Rc - cut`, `min_rate` when the cut clamps).
     y7_rc_cut: DFF<Bits<RATE_W>>,
-    /// Rc after the cut's byte event (`(Rc_cut + Rt_c + 1) / 2`) and whether it releases.
+    /// Rc after the cut's byte event (`(Rc_cut + Rt_c + 1) / 2`).
     y7_rc_bc: DFF<Bits<RATE_W>>,
-    y7_rel_c: DFF<Bit>,
+    /// Edge 8's choices, decided at edge 7 (the last edge chooses between registers by
+    /// registered selects): limited at the instant (`lim_i`); a first CNP; a CNP or a packet
+    /// while limited; a byte event (`fire`) and whether it releases; the decrease check's
+    /// next expiries to be written (`upd_td`); the alpha and decrease timers fired while
+    /// limited; a QP not in DCQCN mode (`moded`: the word stays); a command (`cmd`: the word
+    /// is replaced), a mode command.
+    y7_lim_i: DFF<Bit>,
+    y7_first: DFF<Bit>,
+    y7_cnp_lim: DFF<Bit>,
+    y7_tx_lim: DFF<Bit>,
+    y7_fire: DFF<Bit>,
+    y7_rel_byte: DFF<Bit>,
+    y7_upd_td: DFF<Bit>,
+    y7_fa_lim: DFF<Bit>,
+    y7_fd_lim: DFF<Bit>,
+    y7_moded: DFF<Bit>,
+    y7_cmd: DFF<Bit>,
+    y7_mode_ev: DFF<Bit>,
+    /// BC after a byte event (1 after a cut, else BC + 1, saturating); the byte counter
+    /// after a packet (the cut's or the no-cut case's).
+    y7_bc_inc: DFF<Bits<STAGE_W>>,
+    y7_acc_sel: DFF<Bits<ACC_W>>,
+    /// The word's next expiries plus one epoch (increase, alpha, decrease) and now's
+    /// epochs plus one (a first CNP's expiries).
+    y7_ti_e1: DFF<Bits<EPOCH_W>>,
+    y7_ta_e1: DFF<Bits<EPOCH_W>>,
+    y7_td_e1: DFF<Bits<EPOCH_W>>,
+    y7_na_e1: DFF<Bits<EPOCH_W>>,
+    y7_nd_e1: DFF<Bits<EPOCH_W>>,
+    y7_ni_e1: DFF<Bits<EPOCH_W>>,
     y7_t1: DFF<Bits<ALPHA_W>>,
     y7_t1i: DFF<Bits<ALPHA_W>>,
-    /// The next decrease check in the alpha radix from now (`_n`) and from a microsecond
-    /// earlier (`_d`); the same in the increase radix.
+    /// The next decrease check in the alpha radix from now (`_n`), and as a decrease check
+    /// at the instant leaves it (`_s`: from now, or from a microsecond earlier when the
+    /// instant is); the same in the increase radix.
     y7_tda_ne: DFF<Bits<EPOCH_W>>,
     y7_tda_nr: DFF<Bits<REM_W>>,
-    y7_tda_de: DFF<Bits<EPOCH_W>>,
-    y7_tda_dr: DFF<Bits<REM_W>>,
+    y7_tda_se: DFF<Bits<EPOCH_W>>,
+    y7_tda_sr: DFF<Bits<REM_W>>,
     y7_tdi_ne: DFF<Bits<EPOCH_W>>,
     y7_tdi_nr: DFF<Bits<REM_W>>,
-    y7_tdi_de: DFF<Bits<EPOCH_W>>,
-    y7_tdi_dr: DFF<Bits<REM_W>>,
+    y7_tdi_se: DFF<Bits<EPOCH_W>>,
+    y7_tdi_sr: DFF<Bits<REM_W>>,
     ext_qa: ZeroExt<NUM_W, EPOCH_W>,
     ext_qi: ZeroExt<NUM_W, EPOCH_W>,
     /// Edge 7's cut results for both candidates (`_a` alpha's, `_m` the max cut's), and
@@ -403,13 +424,17 @@ pub struct RpNear {
     ext_ca30: ZeroExt<RATE_W, ZW>,
     ext_cm30: ZeroExt<RATE_W, ZW>,
     two_max: Signal<Local, Bits<SUM_W>>,
+    /// Edge 7's terms of the choices: limited at the instant, a packet while limited, a
+    /// byte event, the byte event's release without and with a cut, the release, BC + 1.
+    lim7: Signal<Local, Bit>,
+    tx_lim7: Signal<Local, Bit>,
+    fire7: Signal<Local, Bit>,
+    rel_b7: Signal<Local, Bit>,
+    rel_c7: Signal<Local, Bit>,
+    rel7: Signal<Local, Bit>,
+    bc_inc7: Signal<Local, Bits<STAGE_W>>,
     // ---- edge 8: the result ----
-    lim_i: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
-    fire: Signal<Local, Bit>,
-    rel_byte: Signal<Local, Bit>,
-    bc_inc: Signal<Local, Bits<STAGE_W>>,
-    first: Signal<Local, Bit>,
     o_w: DFF<QpWord>,
     o_t1: DFF<Bits<ALPHA_W>>,
     o_cut: DFF<Bit>,
@@ -436,7 +461,6 @@ pub struct RpNear {
     y5_i_r_unused: Signal<Local, Bits<REM_W>>,
     y6_sub_unused: Signal<Local, Bits<SUB_W>>,
     y6_a_r_unused: Signal<Local, Bits<REM_W>>,
-    y6_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
     y6_d_r_unused: Signal<Local, Bits<REM_W>>,
     y6_i_r_unused: Signal<Local, Bits<REM_W>>,
     recip_ai_unused: Signal<Local, Bits<STEP_RECIP_W>>,
@@ -451,6 +475,9 @@ pub struct RpNear {
     y6_now: Signal<Local, TimeWord>,
     /// `y7_ev`'s now (rust-hdl reads one field level per signal).
     y7_now: Signal<Local, TimeWord>,
+    y7_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    y7_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    y7_i_e_unused: Signal<Local, Bits<EPOCH_W>>,
 }
 
 impl Default for RpNear {
@@ -702,9 +729,6 @@ impl Default for RpNear {
             ext_rtb2: Default::default(),
             y7_w: Default::default(),
             y7_ev: Default::default(),
-            y7_late: Default::default(),
-            y7_fa: Default::default(),
-            y7_fd: Default::default(),
             y7_cut: Default::default(),
             y7_inc: Default::default(),
             y7_alpha: Default::default(),
@@ -715,32 +739,46 @@ impl Default for RpNear {
             y7_t_n: Default::default(),
             y7_lim_n: Default::default(),
             y7_rt_c: Default::default(),
-            y7_acc_n: Default::default(),
-            y7_fire_n: Default::default(),
-            y7_fire_c: Default::default(),
-            y7_acc_c: Default::default(),
             y7_ti_e: Default::default(),
             y7_ti_r: Default::default(),
             y7_b_fr: Default::default(),
             y7_b_hai: Default::default(),
             y7_rt_b: Default::default(),
             y7_rc_b: Default::default(),
-            y7_rel_b: Default::default(),
             y7_t1: Default::default(),
             y7_t1i: Default::default(),
             y7_tda_ne: Default::default(),
             y7_tda_nr: Default::default(),
-            y7_tda_de: Default::default(),
-            y7_tda_dr: Default::default(),
+            y7_tda_se: Default::default(),
+            y7_tda_sr: Default::default(),
             y7_tdi_ne: Default::default(),
             y7_tdi_nr: Default::default(),
-            y7_tdi_de: Default::default(),
-            y7_tdi_dr: Default::default(),
+            y7_tdi_se: Default::default(),
+            y7_tdi_sr: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
             y7_rc_cut: Default::default(),
             y7_rc_bc: Default::default(),
-            y7_rel_c: Default::default(),
+            y7_lim_i: Default::default(),
+            y7_first: Default::default(),
+            y7_cnp_lim: Default::default(),
+            y7_tx_lim: Default::default(),
+            y7_fire: Default::default(),
+            y7_rel_byte: Default::default(),
+            y7_upd_td: Default::default(),
+            y7_fa_lim: Default::default(),
+            y7_fd_lim: Default::default(),
+            y7_moded: Default::default(),
+            y7_cmd: Default::default(),
+            y7_mode_ev: Default::default(),
+            y7_bc_inc: Default::default(),
+            y7_acc_sel: Default::default(),
+            y7_ti_e1: Default::default(),
+            y7_ta_e1: Default::default(),
+            y7_td_e1: Default::default(),
+            y7_na_e1: Default::default(),
+            y7_nd_e1: Default::default(),
+            y7_ni_e1: Default::default(),
             sel_a: Default::default(),
             clamp_a: Default::default(),
             clamp_m: Default::default(),
@@ -755,12 +793,14 @@ impl Default for RpNear {
             ext_ca30: Default::default(),
             ext_cm30: Default::default(),
             two_max: Default::default(),
-            lim_i: Default::default(),
+            lim7: Default::default(),
+            tx_lim7: Default::default(),
+            fire7: Default::default(),
+            rel_b7: Default::default(),
+            rel_c7: Default::default(),
+            rel7: Default::default(),
+            bc_inc7: Default::default(),
             s: Default::default(),
-            fire: Default::default(),
-            rel_byte: Default::default(),
-            bc_inc: Default::default(),
-            first: Default::default(),
             o_w: Default::default(),
             o_t1: Default::default(),
             o_cut: Default::default(),
@@ -785,7 +825,6 @@ impl Default for RpNear {
             y5_i_r_unused: Default::default(),
             y6_sub_unused: Default::default(),
             y6_a_r_unused: Default::default(),
-            y6_d_e_unused: Default::default(),
             y6_d_r_unused: Default::default(),
             y6_i_r_unused: Default::default(),
             recip_ai_unused: Default::default(),
@@ -795,6 +834,9 @@ impl Default for RpNear {
             y5_now: Default::default(),
             y6_now: Default::default(),
             y7_now: Default::default(),
+            y7_a_e_unused: Default::default(),
+            y7_d_e_unused: Default::default(),
+            y7_i_e_unused: Default::default(),
         }
     }
 }
@@ -965,9 +1007,6 @@ impl Logic for RpNear {
             y6_ri,
             y7_w,
             y7_ev,
-            y7_late,
-            y7_fa,
-            y7_fd,
             y7_cut,
             y7_inc,
             y7_alpha,
@@ -978,30 +1017,44 @@ impl Logic for RpNear {
             y7_t_n,
             y7_lim_n,
             y7_rt_c,
-            y7_acc_n,
-            y7_fire_n,
-            y7_fire_c,
-            y7_acc_c,
             y7_ti_e,
             y7_ti_r,
             y7_b_fr,
             y7_b_hai,
             y7_rt_b,
             y7_rc_b,
-            y7_rel_b,
             y7_rc_cut,
             y7_rc_bc,
-            y7_rel_c,
+            y7_lim_i,
+            y7_first,
+            y7_cnp_lim,
+            y7_tx_lim,
+            y7_fire,
+            y7_rel_byte,
+            y7_upd_td,
+            y7_fa_lim,
+            y7_fd_lim,
+            y7_moded,
+            y7_cmd,
+            y7_mode_ev,
+            y7_bc_inc,
+            y7_acc_sel,
+            y7_ti_e1,
+            y7_ta_e1,
+            y7_td_e1,
+            y7_na_e1,
+            y7_nd_e1,
+            y7_ni_e1,
             y7_t1,
             y7_t1i,
             y7_tda_ne,
             y7_tda_nr,
-            y7_tda_de,
-            y7_tda_dr,
+            y7_tda_se,
+            y7_tda_sr,
             y7_tdi_ne,
             y7_tdi_nr,
-            y7_tdi_de,
-            y7_tdi_dr,
+            y7_tdi_se,
+            y7_tdi_sr,
             o_w,
             o_t1,
             o_cut,
@@ -1014,6 +1067,9 @@ impl Logic for RpNear {
         self.y5_now.next = self.y5_ev.q.val().now;
         self.y6_now.next = self.y6_ev.q.val().now;
         self.y7_now.next = self.y7_ev.q.val().now;
+        self.y7_a_e_unused.next = self.y7_now.val().a_e;
+        self.y7_d_e_unused.next = self.y7_now.val().d_e;
+        self.y7_i_e_unused.next = self.y7_now.val().i_e;
         self.p1_sub_unused.next = self.p1_now.val().sub;
         self.y5_sub_unused.next = self.y5_now.val().sub;
         self.y5_a_r_unused.next = self.y5_now.val().a_r;
@@ -1022,7 +1078,6 @@ impl Logic for RpNear {
         self.y5_i_r_unused.next = self.y5_now.val().i_r;
         self.y6_sub_unused.next = self.y6_now.val().sub;
         self.y6_a_r_unused.next = self.y6_now.val().a_r;
-        self.y6_d_e_unused.next = self.y6_now.val().d_e;
         self.y6_d_r_unused.next = self.y6_now.val().d_r;
         self.y6_i_r_unused.next = self.y6_now.val().i_r;
         self.recip_ai_unused.next = self.cfg.val().recip_ai;
@@ -1411,19 +1466,19 @@ impl Logic for RpNear {
             !self.y6_z.q.val().get_bit(29) & (self.ext_cm30.o.val() <= self.y6_z.q.val());
         self.y7_rc_cut.d.next = self.rcc_m.val();
         self.y7_rc_bc.d.next = self.bc_m.val().get_bits::<RATE_W>(1);
-        self.y7_rel_c.d.next = self.rel_cm.val();
+        self.rel_c7.next = self.rel_cm.val();
         if self.sel_a.val() {
             self.y7_rc_cut.d.next = self.rcc_a.val();
             self.y7_rc_bc.d.next = self.bc_a.val().get_bits::<RATE_W>(1);
-            self.y7_rel_c.d.next = self.rel_ca.val();
+            self.rel_c7.next = self.rel_ca.val();
         }
         // A clamped cut leaves min_rate: the byte event's sum is M = min_rate + Rt_c + 1.
         if (self.sel_a.val() & self.clamp_a.val()) | (!self.sel_a.val() & self.clamp_m.val()) {
             self.y7_rc_cut.d.next = self.cfg.val().min_rate;
             self.y7_rc_bc.d.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
-            self.y7_rel_c.d.next = self.y6_m.q.val() >= self.two_max.val();
+            self.rel_c7.next = self.y6_m.q.val() >= self.two_max.val();
         }
-        self.y7_rel_b.d.next = self.y6_rc_b.q.val() >= self.cfg.val().max_rate;
+        self.rel_b7.next = self.y6_rc_b.q.val() >= self.cfg.val().max_rate;
         self.y7_rc_b.d.next = self.y6_rc_b.q.val();
         self.y7_t1.d.next = self.y6_t1.q.val();
         self.y7_t1i.d.next = self.y6_t1i.q.val();
@@ -1431,27 +1486,70 @@ impl Logic for RpNear {
         self.ext_qa.i.next = self.y6_qa.q.val();
         self.y7_tda_ne.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
         self.y7_tda_nr.d.next = self.y6_ra.q.val();
-        self.y7_tda_de.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
-        self.y7_tda_dr.d.next = self.y6_ra.q.val() - self.one_r.val();
-        if !self.y6_ra.q.val().any() {
-            self.y7_tda_de.d.next = self.y6_ema.q.val() + self.ext_qa.o.val();
-            self.y7_tda_dr.d.next = self.cfg.val().p_alpha - self.one_r.val();
+        self.y7_tda_se.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
+        self.y7_tda_sr.d.next = self.y6_ra.q.val();
+        if self.y6_late.q.val() {
+            self.y7_tda_sr.d.next = self.y6_ra.q.val() - self.one_r.val();
+            if !self.y6_ra.q.val().any() {
+                self.y7_tda_se.d.next = self.y6_ema.q.val() + self.ext_qa.o.val();
+                self.y7_tda_sr.d.next = self.cfg.val().p_alpha - self.one_r.val();
+            }
         }
         // ... and in the increase radix.
         self.ext_qi.i.next = self.y6_qi.q.val();
         self.y7_tdi_ne.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
         self.y7_tdi_nr.d.next = self.y6_ri.q.val();
-        self.y7_tdi_de.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
-        self.y7_tdi_dr.d.next = self.y6_ri.q.val() - self.one_r.val();
-        if !self.y6_ri.q.val().any() {
-            self.y7_tdi_de.d.next = self.y6_emi.q.val() + self.ext_qi.o.val();
-            self.y7_tdi_dr.d.next = self.cfg.val().p_inc - self.one_r.val();
+        self.y7_tdi_se.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
+        self.y7_tdi_sr.d.next = self.y6_ri.q.val();
+        if self.y6_late.q.val() {
+            self.y7_tdi_sr.d.next = self.y6_ri.q.val() - self.one_r.val();
+            if !self.y6_ri.q.val().any() {
+                self.y7_tdi_se.d.next = self.y6_emi.q.val() + self.ext_qi.o.val();
+                self.y7_tdi_sr.d.next = self.cfg.val().p_inc - self.one_r.val();
+            }
         }
+        // Edge 8's choices (see `y7_lim_i`).
+        self.lim7.next = self.y6_cut.q.val() | self.y6_lim_n.q.val();
+        self.y7_lim_i.d.next = self.lim7.val();
+        self.y7_first.d.next =
+            (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
+        self.y7_cnp_lim.d.next =
+            (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
+        self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
+        self.y7_tx_lim.d.next = self.tx_lim7.val();
+        self.fire7.next = self.tx_lim7.val() & self.y6_fire_n.q.val();
+        self.rel7.next = self.rel_b7.val();
+        self.y7_acc_sel.d.next = self.y6_acc_n.q.val();
+        self.bc_inc7.next = self.y6_w.q.val().bc + self.one6.val();
+        if self.y6_w.q.val().bc.all() {
+            self.bc_inc7.next = self.y6_w.q.val().bc;
+        }
+        self.y7_bc_inc.d.next = self.bc_inc7.val();
+        if self.y6_cut.q.val() {
+            self.fire7.next = self.tx_lim7.val() & self.y6_fire_c.q.val();
+            self.rel7.next = self.rel_c7.val();
+            self.y7_acc_sel.d.next = self.y6_acc_c.q.val();
+            // The cut cleared BC.
+            self.y7_bc_inc.d.next = 1.into();
+        }
+        self.y7_fire.d.next = self.fire7.val();
+        self.y7_rel_byte.d.next = self.fire7.val() & self.rel7.val();
+        self.y7_upd_td.d.next =
+            self.y6_fd.q.val() & self.lim7.val() & !(self.fire7.val() & self.rel7.val());
+        self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
+        self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
+        self.y7_moded.d.next = self.y6_w.q.val().mode.any();
+        self.y7_cmd.d.next = (self.y6_ev.q.val().kind == self.kind_reset.val())
+            | (self.y6_ev.q.val().kind == self.kind_mode.val());
+        self.y7_mode_ev.d.next = self.y6_ev.q.val().kind == self.kind_mode.val();
+        self.y7_ti_e1.d.next = self.y6_w.q.val().ti_e + self.one_e.val();
+        self.y7_ta_e1.d.next = self.y6_w.q.val().ta_e + self.one_e.val();
+        self.y7_td_e1.d.next = self.y6_w.q.val().td_e + self.one_e.val();
+        self.y7_na_e1.d.next = self.y6_now.val().a_e + self.one_e.val();
+        self.y7_nd_e1.d.next = self.y6_now.val().d_e + self.one_e.val();
+        self.y7_ni_e1.d.next = self.y6_now.val().i_e + self.one_e.val();
         self.y7_w.d.next = self.y6_w.q.val();
         self.y7_ev.d.next = self.y6_ev.q.val();
-        self.y7_late.d.next = self.y6_late.q.val();
-        self.y7_fa.d.next = self.y6_fa.q.val();
-        self.y7_fd.d.next = self.y6_fd.q.val();
         self.y7_cut.d.next = self.y6_cut.q.val();
         self.y7_inc.d.next = self.y6_inc.q.val();
         self.y7_alpha.d.next = self.y6_alpha.q.val();
@@ -1462,22 +1560,16 @@ impl Logic for RpNear {
         self.y7_t_n.d.next = self.y6_t_n.q.val();
         self.y7_lim_n.d.next = self.y6_lim_n.q.val();
         self.y7_rt_c.d.next = self.y6_rt_c.q.val();
-        self.y7_acc_n.d.next = self.y6_acc_n.q.val();
-        self.y7_fire_n.d.next = self.y6_fire_n.q.val();
-        self.y7_fire_c.d.next = self.y6_fire_c.q.val();
-        self.y7_acc_c.d.next = self.y6_acc_c.q.val();
         self.y7_ti_e.d.next = self.y6_ti_e.q.val();
         self.y7_ti_r.d.next = self.y6_ti_r.q.val();
         self.y7_b_fr.d.next = self.y6_b_fr.q.val();
         self.y7_b_hai.d.next = self.y6_b_hai.q.val();
         self.y7_rt_b.d.next = self.y6_rt_b.q.val();
 
-        // ---- edge 8: the word, chosen from registers ----
-        // The word after the instant.
+        // ---- edge 8: the word, chosen from registers by registered selects ----
+        // The word after the instant: the cut, or the increase event.
         self.s.next = self.y7_w.q.val();
-        self.lim_i.next = self.y7_lim_n.q.val();
         if self.y7_cut.q.val() {
-            self.lim_i.next = true;
             self.s.next.rc = self.y7_rc_cut.q.val();
             self.s.next.rt = self.y7_rt_c.q.val();
             self.s.next.t = 0.into();
@@ -1491,73 +1583,51 @@ impl Logic for RpNear {
             self.s.next.rt = self.y7_rt_n.q.val();
             if self.y7_lim_n.q.val() {
                 self.s.next.t = self.y7_t_n.q.val();
-                self.s.next.ti_e = self.y7_w.q.val().ti_e + self.one_e.val();
+                self.s.next.ti_e = self.y7_ti_e1.q.val();
             } else {
                 self.s.next.limited = false;
             }
         }
         // Alpha and the alpha and decrease timers (not after a release).
-        if self.lim_i.val() {
+        if self.y7_lim_i.q.val() {
             self.s.next.alpha = self.y7_alpha.q.val();
-            if self.y7_fa.q.val() {
-                self.s.next.cnp_alpha = false;
-                self.s.next.ta_e = self.y7_w.q.val().ta_e + self.one_e.val();
-            }
-            if self.y7_fd.q.val() {
-                self.s.next.td_e = self.y7_w.q.val().td_e + self.one_e.val();
-            }
         }
-        // The event.
-        self.first.next = (self.y7_ev.q.val().kind == self.kind_cnp.val()) & !self.lim_i.val();
-        self.fire.next = false;
-        self.rel_byte.next = false;
-        self.bc_inc.next = self.s.val().bc + self.one6.val();
-        if self.s.val().bc.all() {
-            self.bc_inc.next = self.s.val().bc;
+        if self.y7_fa_lim.q.val() {
+            self.s.next.cnp_alpha = false;
+            self.s.next.ta_e = self.y7_ta_e1.q.val();
         }
-        if self.y7_ev.q.val().kind == self.kind_cnp.val() {
-            if self.lim_i.val() {
-                self.s.next.cnp_alpha = true;
-                self.s.next.cnp_dec = true;
-            }
+        if self.y7_fd_lim.q.val() {
+            self.s.next.td_e = self.y7_td_e1.q.val();
         }
-        if (self.y7_ev.q.val().kind == self.kind_tx.val()) & self.lim_i.val() {
+        // The event: a CNP sets the flags; a packet adds to the byte counter and may be a
+        // byte event, which may release.
+        if self.y7_cnp_lim.q.val() {
+            self.s.next.cnp_alpha = true;
+            self.s.next.cnp_dec = true;
+        }
+        if self.y7_tx_lim.q.val() {
+            self.s.next.acc = self.y7_acc_sel.q.val();
+        }
+        if self.y7_fire.q.val() {
+            self.s.next.bc = self.y7_bc_inc.q.val();
             if self.y7_cut.q.val() {
-                self.fire.next = self.y7_fire_c.q.val();
-                self.s.next.acc = self.y7_acc_c.q.val();
-                if self.y7_fire_c.q.val() {
-                    self.s.next.rc = self.y7_rc_bc.q.val();
-                    self.s.next.bc = self.bc_inc.val();
-                    self.rel_byte.next = self.y7_rel_c.q.val();
-                }
+                self.s.next.rc = self.y7_rc_bc.q.val();
             } else {
-                self.fire.next = self.y7_fire_n.q.val();
-                self.s.next.acc = self.y7_acc_n.q.val();
-                if self.y7_fire_n.q.val() {
-                    self.s.next.rc = self.y7_rc_b.q.val();
-                    self.s.next.rt = self.y7_rt_b.q.val();
-                    self.s.next.bc = self.bc_inc.val();
-                    self.rel_byte.next = self.y7_rel_b.q.val();
-                }
+                self.s.next.rc = self.y7_rc_b.q.val();
+                self.s.next.rt = self.y7_rt_b.q.val();
             }
-            if self.rel_byte.val() {
-                self.s.next.limited = false;
-            }
+        }
+        if self.y7_rel_byte.q.val() {
+            self.s.next.limited = false;
         }
         // The next decrease check in the other radices, while limited.
-        if self.y7_fd.q.val() & self.lim_i.val() & !self.rel_byte.val() {
-            self.s.next.tda_e = self.y7_tda_ne.q.val();
-            self.s.next.tda_r = self.y7_tda_nr.q.val();
-            self.s.next.tdi_e = self.y7_tdi_ne.q.val();
-            self.s.next.tdi_r = self.y7_tdi_nr.q.val();
-            if self.y7_late.q.val() {
-                self.s.next.tda_e = self.y7_tda_de.q.val();
-                self.s.next.tda_r = self.y7_tda_dr.q.val();
-                self.s.next.tdi_e = self.y7_tdi_de.q.val();
-                self.s.next.tdi_r = self.y7_tdi_dr.q.val();
-            }
+        if self.y7_upd_td.q.val() {
+            self.s.next.tda_e = self.y7_tda_se.q.val();
+            self.s.next.tda_r = self.y7_tda_sr.q.val();
+            self.s.next.tdi_e = self.y7_tdi_se.q.val();
+            self.s.next.tdi_r = self.y7_tdi_sr.q.val();
         }
-        if self.first.val() {
+        if self.y7_first.q.val() {
             self.s.next.limited = true;
             self.s.next.rc = self.cfg.val().first_rate;
             self.s.next.rt = self.cfg.val().first_rate;
@@ -1568,11 +1638,11 @@ impl Logic for RpNear {
             self.s.next.cnp_alpha = false;
             self.s.next.cnp_dec = true;
             self.s.next.sub = self.y7_now.val().sub;
-            self.s.next.ta_e = self.y7_now.val().a_e + self.one_e.val();
+            self.s.next.ta_e = self.y7_na_e1.q.val();
             self.s.next.ta_r = self.y7_now.val().a_r;
-            self.s.next.td_e = self.y7_now.val().d_e + self.one_e.val();
+            self.s.next.td_e = self.y7_nd_e1.q.val();
             self.s.next.td_r = self.y7_now.val().d_r;
-            self.s.next.ti_e = self.y7_now.val().i_e + self.one_e.val();
+            self.s.next.ti_e = self.y7_ni_e1.q.val();
             self.s.next.ti_r = self.y7_now.val().i_r;
             self.s.next.tda_e = self.y7_tda_ne.q.val();
             self.s.next.tda_r = self.y7_tda_nr.q.val();
@@ -1592,7 +1662,7 @@ impl Logic for RpNear {
                 self.cnt_ai.next = self.one2.val();
             }
         }
-        if self.fire.val() {
+        if self.y7_fire.q.val() {
             if self.y7_cut.q.val() | self.y7_b_fr.q.val() {
                 self.cnt_fr.next = self.cnt_fr.val() + self.one2.val();
             } else if self.y7_b_hai.q.val() {
@@ -1603,7 +1673,7 @@ impl Logic for RpNear {
         }
         self.o_w.d.next = self.s.val();
         self.o_t1.d.next = self.y7_t1.q.val();
-        if self.first.val() {
+        if self.y7_first.q.val() {
             self.o_t1.d.next = self.y7_t1i.q.val();
         }
         self.o_cut.d.next = self.y7_cut.q.val();
@@ -1611,18 +1681,16 @@ impl Logic for RpNear {
         self.o_ai.d.next = self.cnt_ai.val();
         self.o_hai.d.next = self.cnt_hai.val();
         // Commands replace the word; a QP not in DCQCN mode ignores CNPs and packets.
-        if self.y7_w.q.val().mode.any() {
+        if self.y7_moded.q.val() {
             self.o_w.d.next = self.y7_w.q.val();
             self.o_cut.d.next = false;
             self.o_fr.d.next = 0.into();
             self.o_ai.d.next = 0.into();
             self.o_hai.d.next = 0.into();
         }
-        if (self.y7_ev.q.val().kind == self.kind_reset.val())
-            | (self.y7_ev.q.val().kind == self.kind_mode.val())
-        {
+        if self.y7_cmd.q.val() {
             self.o_w.d.next = self.zero_word.val();
-            if self.y7_ev.q.val().kind == self.kind_mode.val() {
+            if self.y7_mode_ev.q.val() {
                 self.o_w.d.next.mode = self.y7_ev.q.val().mode;
                 self.o_w.d.next.host_rate = self.y7_ev.q.val().rate;
             }
