@@ -121,7 +121,9 @@ fn build_all() {
         &mut RoceCcTop::<4>::new(&top_params(16), roce_cc_regmap::fw_id()),
         &out,
     );
-    let core_q1024 = large.join().expect("building the 1024-QP tops failed (see above)");
+    let core_q1024 = large
+        .join()
+        .expect("building the 1024-QP tops failed (see above)");
 
     if std::env::var_os(POST_SYNTH_ENV).is_some() {
         build_post_synth(&core_q1024, &manifest, &out);

@@ -1511,10 +1511,8 @@ impl Logic for RpNear {
         // Edge 8's choices (see `y7_lim_i`).
         self.lim7.next = self.y6_cut.q.val() | self.y6_lim_n.q.val();
         self.y7_lim_i.d.next = self.lim7.val();
-        self.y7_first.d.next =
-            (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
-        self.y7_cnp_lim.d.next =
-            (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
+        self.y7_first.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
+        self.y7_cnp_lim.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
         self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
         self.y7_tx_lim.d.next = self.tx_lim7.val();
         self.fire7.next = self.tx_lim7.val() & self.y6_fire_n.q.val();
