@@ -157,6 +157,15 @@ enum Ev {
     Rx(u32, u8),
 }
 
+impl Ev {
+    /// The event's QP.
+    fn qp(self) -> u32 {
+        match self {
+            Ev::Ctl(q, _) | Ev::Qp(q) | Ev::Tx(q, _) | Ev::Rx(q, _) => q,
+        }
+    }
+}
+
 /// One row of the table: one input stream, or `all` of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchRow {
@@ -232,9 +241,10 @@ impl fmt::Display for BenchRow {
 /// A unit behind the bench's common interface: offers per stream in, readies and reports
 /// out.
 trait BenchDut {
-    /// Drive one cycle's offers (in `Unit::streams` order); the readies, whether a rate
-    /// report and whether a CNP request leave this cycle (consumers always ready).
-    fn eval(&mut self, offers: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, bool, bool);
+    /// Drive one cycle's offers (in `Unit::streams` order); the readies, the QP of the rate
+    /// report that leaves this cycle, if any, and whether a CNP request leaves (consumers
+    /// always ready).
+    fn eval(&mut self, offers: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, Option<u32>, bool);
     fn clock(&mut self);
 }
 
@@ -268,7 +278,7 @@ fn rx_of(e: Option<Ev>) -> Option<(u32, u8)> {
 }
 
 impl BenchDut for RpBench {
-    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, bool, bool) {
+    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, Option<u32>, bool) {
         let out = self.0.eval(&RpPins {
             reset: false,
             ctl: ctl_of(o[0]),
@@ -281,7 +291,7 @@ impl BenchDut for RpBench {
         });
         (
             vec![out.ctl_ready, out.cnp_ready, out.tx_ready, out.query_ready],
-            out.report.is_some(),
+            out.report.map(|r| r.qp),
             false,
         )
     }
@@ -291,7 +301,7 @@ impl BenchDut for RpBench {
 }
 
 impl BenchDut for NpBench {
-    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, bool, bool) {
+    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, Option<u32>, bool) {
         let out = self.0.eval(&NpPins {
             reset: false,
             clr: qp_of(o[0]),
@@ -299,7 +309,7 @@ impl BenchDut for NpBench {
             cnp_ready: true,
             now,
         });
-        (vec![out.clr_ready, out.rx_ready], false, out.cnp.is_some())
+        (vec![out.clr_ready, out.rx_ready], None, out.cnp.is_some())
     }
     fn clock(&mut self) {
         self.0.clock();
@@ -307,7 +317,7 @@ impl BenchDut for NpBench {
 }
 
 impl BenchDut for CoreBench {
-    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, bool, bool) {
+    fn eval(&mut self, o: &[Option<Ev>], now: TimeStamp) -> (Vec<bool>, Option<u32>, bool) {
         let out = self.0.eval(&CorePins {
             reset: false,
             ctl: ctl_of(o[0]),
@@ -328,7 +338,7 @@ impl BenchDut for CoreBench {
                 out.query_ready,
                 out.rx_ready,
             ],
-            out.rate.is_some(),
+            out.rate.map(|r| r.qp),
             out.cnp.is_some(),
         )
     }
@@ -429,9 +439,10 @@ pub fn run(
     let mut rng = XorShift::new(seed);
     let mut src: Vec<Source<Ev>> = streams.iter().map(|_| Source::default()).collect();
     let mut drawn = vec![0u64; streams.len()];
-    // Streams of the accepted events that owe a rate report, in acceptance order (the RP
-    // reports in the order it takes events).
-    let mut owed: VecDeque<usize> = VecDeque::new();
+    // The accepted events that owe a rate report (stream, QP), in acceptance order: the RP
+    // reports each QP's events in the order it took them (events of other QPs may go past
+    // one that waits), so a report answers the oldest owed event of its QP.
+    let mut owed: VecDeque<(usize, u32)> = VecDeque::new();
     let mut reports = vec![0u64; streams.len()];
     let mut window_stats = Vec::new();
     let rx = streams.iter().position(|&s| s == Stream::Rx);
@@ -451,7 +462,7 @@ pub fn run(
                     if let (true, Some(r)) = (cnp, rx) {
                         reports[r] += 1;
                     }
-                    assert!(!rate, "a rate report nobody owed");
+                    assert!(rate.is_none(), "a rate report nobody owed");
                     dut.clock();
                     cycle += 1;
                 }
@@ -479,18 +490,23 @@ pub fn run(
             })
             .collect();
         let (ready, rate, cnp) = dut.eval(&offers, tb.at_cycle(cycle));
-        if rate {
-            let s = owed
-                .pop_front()
-                .ok_or("a rate report without an accepted event")?;
+        if let Some(qp) = rate {
+            let k = owed
+                .iter()
+                .position(|&(_, q)| q == qp)
+                .ok_or("a rate report without an accepted event of its QP")?;
+            let (s, _) = owed.remove(k).expect("found above");
             reports[s] += 1;
         }
         if let (true, Some(r)) = (cnp, rx) {
             reports[r] += 1;
         }
         for (i, &s) in streams.iter().enumerate() {
-            if src[i].edge(ready[i]).is_some() && s != Stream::Rx && s != Stream::Clr {
-                owed.push_back(i);
+            if let Some(e) = src[i].edge(ready[i])
+                && s != Stream::Rx
+                && s != Stream::Clr
+            {
+                owed.push_back((i, e.qp()));
             }
         }
         dut.clock();

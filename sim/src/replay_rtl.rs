@@ -4,8 +4,9 @@
 //! Each trace event is offered on its stream in its own cycle with `now` = the event's
 //! time, so events with equal times go in on consecutive cycles with the same time stamp,
 //! in file order (each unit applies them in acceptance order, exactly as the golden model
-//! does). Both outputs are always ready. Rate reports come back in acceptance order; the
-//! answers to queries are matched to the `sample` events. A CNP request comes out exactly
+//! does). Both outputs are always ready. Rate reports come back in acceptance order per QP
+//! (the RP lets events of other QPs go past one that waits); the answers to queries are
+//! matched to the oldest `sample` event of their QP. A CNP request comes out exactly
 //! [`CNP_LATENCY_CYCLES`] after the CE mark that caused it was accepted, which identifies
 //! the `ecn` event (a mark with no request at that cycle was suppressed). Output lines are
 //! printed in the order of the events that caused them, as the golden engine prints them.
@@ -96,16 +97,16 @@ impl ReplayEngine for RtlEngine {
             }
             let outs = self.dut.eval(&pins);
             if let Some(r) = outs.rate.filter(|r| r.query) {
-                let i = samples
-                    .pop_front()
-                    .ok_or("the RTL reported a sample nobody asked for")?;
-                let (e, want_qp) = (&events[i], sample_qp(&events[i]));
-                if r.qp != want_qp {
-                    return Err(format!(
-                        "line {}: the RTL answered QP {} where QP {want_qp} was asked",
-                        e.line, r.qp
-                    ));
-                }
+                // The oldest sample of the report's QP (the RP answers each QP's events in
+                // order; another QP's may go past one that waits).
+                let k = samples
+                    .iter()
+                    .position(|&i| sample_qp(&events[i]) == r.qp)
+                    .ok_or_else(|| {
+                        format!("the RTL answered a sample of QP {} nobody asked for", r.qp)
+                    })?;
+                let i = samples.remove(k).expect("found above");
+                let e = &events[i];
                 out.push((
                     i,
                     OutLine::Sample {

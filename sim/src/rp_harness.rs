@@ -17,7 +17,7 @@ use crate::timebase::{Radix, TimeStamp};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
-use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, REP_CREDITS, REP_FIFO_AW};
+use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, QB_N, REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -150,23 +150,51 @@ const PIPE_SLOTS: usize = 2 + UPD_STAGES;
 /// the update's registers but the last two, whose words the forwarding registers catch.
 const HAZARD_SLOTS: usize = UPD_STAGES;
 
+/// An entry of the input queue: the accepted event, its input class (0 command, 1 CNP, 2
+/// packet, 3 query), its place in the order of acceptance, and the edge that wrote it.
+#[derive(Clone, Copy)]
+struct QueueEntry {
+    ev: InFlight,
+    cls: usize,
+    /// FC found that the event cannot follow its QP's last writer (the RTL's `qb_nf`).
+    nofol: bool,
+    seq: u64,
+    written: u64,
+}
+
 /// The golden model with the RP's pipeline timing (see `hdl::dcqcn_rp` docs).
 pub struct GoldenRpCycle {
     rp: DcqcnRp,
     qps: u32,
     busy_left: u32,
-    /// The input queue (Q0 first, at most three events): accepted, not yet checked; each
-    /// with whether it was accepted at the last edge.
-    queue: std::collections::VecDeque<(InFlight, bool)>,
-    /// The event in the hazard check: it goes to S1 at the first advancing edge at which
-    /// no event in the first `HAZARD_SLOTS` slots writes its QP, but not at the first
-    /// edge after it moved there if it had been accepted at the edge before (`hz_young`).
-    hz: Option<InFlight>,
-    /// `hz` moved there at the last edge, one edge after it was accepted.
+    /// The input queue's entries (`QB_N`; an accepted event is written to the lowest free
+    /// one and stays there until it goes to S1).
+    entries: [Option<QueueEntry>; QB_N],
+    /// Edges since reset (the current cycle follows edge `edge`), and acceptances.
+    edge: u64,
+    seq: u64,
+    /// Per entry, computed at the last edge from the entries then: an older valid entry
+    /// held its QP (the RTL's `qb_blk`; false for entries that were free then).
+    blk: [bool; QB_N],
+    /// HZ's entry: it goes to S1 with its word read from the state RAM at the first edge
+    /// at which it is not young, a credit is left, no event in the first `HAZARD_SLOTS`
+    /// slots writes its QP and no older entry holds its QP; when it waits for one of
+    /// these HZ chooses again.
+    hz: Option<usize>,
+    /// HZ chose its entry at the last edge, one edge after the entry was written.
     hz_young: bool,
-    /// Edges since `hz` moved there (saturating at 7): it may go as a follower from
+    /// FC's entry: the oldest that is not HZ's, not known to be blocked and not found
+    /// unable to follow; it may go as a follower.
+    fc: Option<usize>,
+    /// Edges since FC loaded its entry (saturating at 7): it may go as a follower from
     /// [`NEAR_AGE`] on.
-    hz_age: usize,
+    fc_age: usize,
+    /// An entry of the queue is free (the RTL's `full_q` clear).
+    room: bool,
+    /// Input class `k` is not accepted: at the last edge, two of its entries were known to
+    /// wait (valid, not written at the edge before, and blocked by an older entry of their
+    /// QP or, when written two edges before or earlier, matched by a writer in the window).
+    cap: [bool; 4],
     /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
     /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
     arb_mask: [bool; 4],
@@ -209,10 +237,16 @@ impl GoldenRpCycle {
             rp: DcqcnRp::new(p),
             qps: p.qps,
             busy_left: 0,
-            queue: Default::default(),
+            entries: [None; QB_N],
+            edge: 0,
+            seq: 0,
+            blk: [false; QB_N],
             hz: None,
             hz_young: false,
-            hz_age: 0,
+            fc: None,
+            fc_age: 0,
+            room: true,
+            cap: [false; 4],
             arb_mask: [false; 4],
             pipe: [None; PIPE_SLOTS],
             pipe_fol: [false; PIPE_SLOTS],
@@ -237,13 +271,16 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
     fn eval(&mut self, pins: &RpPins) -> RpOuts {
         // The inputs are ready while the queue has room and no input the arbiter serves
         // first is valid; the hazard check happens behind the queue.
-        let room = self.queue.len() < 3 && self.busy_left == 0;
-        let blocked = arbiter_blocked(&self.arb_mask, &valids(pins));
+        let room = self.room && self.busy_left == 0;
+        let v = valids(pins);
+        let seen = [0, 1, 2, 3].map(|k| v[k] && !self.cap[k]);
+        let blocked = arbiter_blocked(&self.arb_mask, &seen);
+        let ready = [0, 1, 2, 3].map(|k| room && !blocked[k] && !self.cap[k]);
         let outs = RpOuts {
-            ctl_ready: room && !blocked[0],
-            cnp_ready: room && !blocked[1],
-            tx_ready: room && !blocked[2],
-            query_ready: room && !blocked[3],
+            ctl_ready: ready[0],
+            cnp_ready: ready[1],
+            tx_ready: ready[2],
+            query_ready: ready[3],
             busy: self.busy_left > 0,
             report: self.out,
             cnp_received: self.rp.counters.cnp_received,
@@ -284,10 +321,15 @@ impl GoldenRpCycle {
     fn step(&mut self) {
         let pins = self.pins;
         if pins.reset {
-            self.queue.clear();
+            self.entries = [None; QB_N];
+            self.edge = 0;
+            self.blk = [false; QB_N];
             self.hz = None;
             self.hz_young = false;
-            self.hz_age = 0;
+            self.fc = None;
+            self.fc_age = 0;
+            self.room = true;
+            self.cap = [false; 4];
             self.arb_mask = [false; 4];
             self.pipe = [None; PIPE_SLOTS];
             self.pipe_fol = [false; PIPE_SLOTS];
@@ -304,16 +346,19 @@ impl GoldenRpCycle {
         }
         self.busy_left = self.busy_left.saturating_sub(1);
         let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
-        let push = accepted(&pins, &self.outs).map(|(qp, kind)| (qp, kind, pins.now, ctl));
         let ready = [
             self.outs.ctl_ready,
             self.outs.cnp_ready,
             self.outs.tx_ready,
             self.outs.query_ready,
         ];
-        if let Some(k) = (0..4).find(|&k| valids(&pins)[k] && ready[k]) {
+        let cls = (0..4).find(|&k| valids(&pins)[k] && ready[k]);
+        if let Some(k) = cls {
             self.arb_mask = arbiter_mask_after(k);
         }
+        let push = accepted(&pins, &self.outs)
+            .zip(cls)
+            .map(|((qp, kind), k)| ((qp, kind, pins.now, ctl), k));
         // The report FIFO and the output register.
         let ptr_mask = (2 << REP_FIFO_AW) - 1;
         let o_free = self.out.is_none() || pins.m_ready;
@@ -338,33 +383,93 @@ impl GoldenRpCycle {
         // The pipeline (it never waits), and the reports owed: an event is counted at the
         // edge after the one that took it into the first slot (it is there now).
         let counted = self.pipe[0].is_some();
-        self.advance();
+        self.advance(push);
         let credit = self.owed < REP_CREDITS;
         self.owed = self.owed + usize::from(counted) - usize::from(o_pop);
         self.credit = credit;
-        // The accepted event joins the queue after Q0 moved on (into Q0 if it did).
-        for (_, fresh) in self.queue.iter_mut() {
-            *fresh = false;
-        }
-        if let Some(e) = push {
-            debug_assert!(self.queue.len() < 3);
-            self.queue.push_back((e, true));
-        }
+    }
+
+    /// The position of the youngest event in the first `HAZARD_SLOTS` slots that writes
+    /// entry `e`'s QP.
+    fn writer(&self, e: usize) -> Option<usize> {
+        let q = self.entries[e]?.ev.0;
+        self.pipe[..HAZARD_SLOTS]
+            .iter()
+            .position(|slot| slot.is_some_and(|(qp, kind, _, _)| qp == q && kind != RpKind::Query))
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
-    /// register); the hazard check's event enters S1 if a credit is left, it is not young,
-    /// and either no event in the first `HAZARD_SLOTS` slots writes its QP or it may follow
-    /// the youngest that does ([`GoldenRpCycle::may_follow`]); Q0 moves to the check if it
-    /// is free.
-    fn advance(&mut self) {
-        let youngest = self.hz.and_then(|(q, ..)| {
-            self.pipe[..HAZARD_SLOTS].iter().position(|slot| {
-                slot.is_some_and(|(qp, kind, _, _)| qp == q && kind != RpKind::Query)
-            })
+    /// register); at most one event of the queue enters S1: FC's as a follower
+    /// ([`GoldenRpCycle::may_follow`]), else HZ's if nothing holds it; HZ chooses the
+    /// oldest entry not known to wait when it is empty, its event goes or waits; FC loads
+    /// the oldest other entry when it is empty or its event goes; the accepted event is
+    /// written to the lowest free entry.
+    fn advance(&mut self, push: Option<(InFlight, usize)>) {
+        let k = self.edge;
+        let valid = |e: usize| self.entries[e].is_some();
+        let nw = |e: usize| self.entries[e].is_some_and(|x| x.written == k);
+        let nw2 = |e: usize| self.entries[e].is_some_and(|x| x.written + 1 == k);
+        let seq = |e: usize| self.entries[e].map_or(u64::MAX, |x| x.seq);
+        // The decision.
+        let blk_fc = self.fc.is_some_and(|f| self.blk[f]);
+        let take_fol = self.fc.is_some_and(|f| {
+            self.credit && !blk_fc && self.writer(f).is_some_and(|i| self.may_follow(f, i))
         });
-        let hazard = youngest.is_some();
-        let follow = youngest.is_some_and(|i| self.may_follow(i));
+        // FC's event cannot follow: held for `NEAR_AGE` cycles, a writer of its QP in the
+        // window, its stamp a microsecond or more after that writer's.
+        let fc_nofol = self.fc.is_some_and(|f| {
+            self.fc_age >= NEAR_AGE && self.writer(f).is_some_and(|i| !self.close(f, i))
+        });
+        let hz_bits = self.hz.is_some() && !self.hz_young;
+        let haz_hz = self.hz.is_some_and(|h| self.writer(h).is_some());
+        let blk_hz = self.hz.is_some_and(|h| self.blk[h]);
+        let take_hz = hz_bits && self.credit && !haz_hz && !blk_hz && !take_fol;
+        let stuck = hz_bits && (haz_hz || blk_hz);
+        let hz_leave = self.hz.is_none() || take_hz || stuck;
+        let fc_leave =
+            self.fc.is_none() || take_fol || (take_hz && self.hz == self.fc) || fc_nofol || blk_fc;
+        // HZ's next entry and FC's.
+        let cand = |e: usize| {
+            valid(e)
+                && Some(e) != self.hz
+                && !(self.blk[e] && !nw(e))
+                && !(self.writer(e).is_some() && !nw(e) && !nw2(e))
+        };
+        let pick = (0..QB_N).filter(|&e| cand(e)).min_by_key(|&e| seq(e));
+        let nx = (0..QB_N)
+            .filter(|&e| {
+                valid(e)
+                    && Some(e) != self.fc
+                    && Some(e) != self.hz
+                    && !self.entries[e].is_some_and(|x| x.nofol)
+                    && !(self.blk[e] && !nw(e))
+            })
+            .min_by_key(|&e| seq(e));
+        // Each entry's `blk` after the edge, from the entries now.
+        let mut blk = [false; QB_N];
+        for (e, b) in blk.iter_mut().enumerate() {
+            if let Some(x) = self.entries[e] {
+                *b = self
+                    .entries
+                    .iter()
+                    .flatten()
+                    .any(|y| y.seq < x.seq && y.ev.0 == x.ev.0);
+            }
+        }
+        // The classes with two entries known to wait.
+        let mut waiting = [0usize; 4];
+        for e in 0..QB_N {
+            if let Some(x) = self.entries[e]
+                && !nw(e)
+                && (self.blk[e] || (self.writer(e).is_some() && !nw2(e)))
+            {
+                waiting[x.cls] += 1;
+            }
+        }
+        let nvalid = (0..QB_N).filter(|&e| valid(e)).count();
+        let pick_nw = pick.is_some_and(nw);
+        let free = (0..QB_N).find(|&e| !valid(e));
+        // The pipeline.
         self.rep = None;
         if let Some((qp, kind, now, ctl)) = self.pipe[PIPE_SLOTS - 1] {
             let report = self.rp.apply(&now, qp, kind);
@@ -380,32 +485,76 @@ impl GoldenRpCycle {
         self.pipe_fol.rotate_right(1);
         self.pipe[0] = None;
         self.pipe_fol[0] = false;
-        let take = self.hz.is_some() && (!hazard || follow) && self.credit && !self.hz_young;
-        self.hz_young = false;
-        self.hz_age = (self.hz_age + 1).min(7);
-        if take || self.hz.is_none() {
-            self.pipe[0] = self.hz.take();
-            self.pipe_fol[0] = take && hazard;
-            self.followers += u64::from(take && hazard);
-            self.hz_age = 0;
-            if let Some((e, fresh)) = self.queue.pop_front() {
-                self.hz = Some(e);
-                self.hz_young = fresh;
-            }
+        let taken = if take_fol {
+            self.fc
+        } else if take_hz {
+            self.hz
+        } else {
+            None
+        };
+        if let Some(t) = taken {
+            self.pipe[0] = self.entries[t].take().map(|x| x.ev);
+            self.pipe_fol[0] = take_fol;
+            self.followers += u64::from(take_fol);
+            debug_assert!(pick != Some(t) && nx != Some(t));
         }
+        self.hz_young = false;
+        if hz_leave {
+            self.hz = pick;
+            self.hz_young = pick_nw;
+        }
+        if let (true, Some(f)) = (fc_nofol, self.fc)
+            && let Some(x) = self.entries[f].as_mut()
+        {
+            x.nofol = true;
+        }
+        self.fc_age = (self.fc_age + 1).min(7);
+        if fc_leave {
+            self.fc = nx;
+            self.fc_age = 0;
+        }
+        self.blk = blk;
+        self.room = nvalid + usize::from(push.is_some()) - usize::from(taken.is_some()) < QB_N;
+        self.cap = waiting.map(|n| n >= 2);
+        if let Some((ev, cls)) = push {
+            let w = free.expect("the inputs are ready only while an entry is free");
+            self.entries[w] = Some(QueueEntry {
+                ev,
+                cls,
+                nofol: false,
+                seq: self.seq,
+                written: k + 1,
+            });
+            self.seq += 1;
+        }
+        self.edge += 1;
     }
 
-    /// Whether HZ's event may go now as a follower of the writer of its QP in slot `i`
-    /// (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9 if it is
-    /// not a follower itself: the same-QP block takes a leader's word from W1, a cycle after
-    /// its own result), its time stamp less than a microsecond before HZ's (at most one of
-    /// the QP's timer instants between them: `update_near`'s condition), and HZ has held
-    /// the event for [`NEAR_AGE`] cycles (the RTL's check reads a table that far behind).
-    fn may_follow(&self, i: usize) -> bool {
-        let (Some((_, _, f, _)), Some((_, _, p, _))) = (self.hz, self.pipe[i]) else {
+    /// Whether FC's event (entry `f`) may go now as a follower of the writer of its QP in
+    /// slot `i` (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9
+    /// if it is not a follower itself: the same-QP block takes a leader's word from W1, a
+    /// cycle after its own result), its time stamp less than a microsecond before FC's (at
+    /// most one of the QP's timer instants between them: `update_near`'s condition), and FC
+    /// has held the event for [`NEAR_AGE`] cycles (the RTL's check reads a table that far
+    /// behind).
+    fn may_follow(&self, f: usize, i: usize) -> bool {
+        let d = i + 1;
+        self.fc_age >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
+    }
+
+    /// Whether entry `f`'s event's stamp is less than a microsecond after that of the event
+    /// in slot `i`: the same microsecond, or the next one and an earlier cycle within it
+    /// (in the increase timer's radix).
+    fn close(&self, f: usize, i: usize) -> bool {
+        let (
+            Some(QueueEntry {
+                ev: (_, _, f, _), ..
+            }),
+            Some((_, _, p, _)),
+        ) = (self.entries[f], self.pipe[i])
+        else {
             return false;
         };
-        let d = i + 1;
         let p_inc = self.rp.cfg.p_inc;
         let next = if p.inc.rem + 1 == p_inc {
             Radix {
@@ -418,8 +567,7 @@ impl GoldenRpCycle {
                 rem: p.inc.rem + 1,
             }
         };
-        let close = f.inc == p.inc || (f.inc == next && f.sub < p.sub);
-        self.hz_age >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && close
+        f.inc == p.inc || (f.inc == next && f.sub < p.sub)
     }
 }
 

@@ -114,10 +114,13 @@ pub struct RpRun {
 }
 
 impl RpRun {
-    /// Whether every accepted event has its report, in acceptance order and of its kind
-    /// (the RP reports each event once, in the order it took them); what differs if not.
+    /// Whether every accepted event has exactly one report, of its kind, and each QP's
+    /// reports come in the order its events were accepted (the RP lets events of other QPs
+    /// go past an event that waits for its own QP, so the order across QPs may differ);
+    /// what differs if not.
     pub fn every_event_reported(&self) -> Result<(), String> {
         use crate::dcqcn_rp::RpKind;
+        use std::collections::{HashMap, VecDeque};
         if self.accepted.len() != self.reports.len() {
             return Err(format!(
                 "{} events accepted, {} reports",
@@ -125,12 +128,22 @@ impl RpRun {
                 self.reports.len()
             ));
         }
-        for (i, ((qp, kind, ctl), r)) in self.accepted.iter().zip(&self.reports).enumerate() {
+        let mut owed: HashMap<u32, VecDeque<(usize, bool, bool)>> = HashMap::new();
+        for (i, (qp, kind, ctl)) in self.accepted.iter().enumerate() {
             let query = matches!(kind, RpKind::Query);
-            if !(r.qp == *qp && r.query == query && r.ctl == *ctl) {
+            owed.entry(*qp).or_default().push_back((i, query, *ctl));
+        }
+        for (j, r) in self.reports.iter().enumerate() {
+            let Some((i, query, ctl)) = owed.get_mut(&r.qp).and_then(|q| q.pop_front()) else {
                 return Err(format!(
-                    "report {i} {r:?} does not answer accepted event {i} (qp {qp}, {kind:?}, \
-                     command stream: {ctl})"
+                    "report {j} {r:?} answers no accepted event of its QP"
+                ));
+            };
+            if !(r.query == query && r.ctl == ctl) {
+                let (qp, kind, _) = self.accepted[i];
+                return Err(format!(
+                    "report {j} {r:?} does not answer its QP's oldest unanswered event, \
+                     accepted event {i} (qp {qp}, {kind:?}, command stream: {ctl})"
                 ));
             }
         }

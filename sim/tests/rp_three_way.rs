@@ -7,7 +7,7 @@
 //! cycles to seconds of idle, all four input streams at once, random backpressure on the
 //! report stream. Each input holds its event until the RP takes it (the stream rule), the
 //! run drains until every accepted event is reported, and each test asserts that every
-//! accepted event got its report, in order.
+//! accepted event got its report, each QP's in the order they were accepted.
 //!
 //! On a mismatch proptest shrinks the case; the failure message holds the shortest failing
 //! step list, and the Verilated run of that case is written as a VCD whose path is in the

@@ -1,70 +1,75 @@
-//! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle (one per
-//! 8 cycles on the same QP while its events are less than a microsecond apart, see
-//! "followers" below; else one per `UPD_STAGES + 1` cycles).
+//! `dcqcn_rp`: the DCQCN reaction point for `2^QB` QPs, one event per clock cycle over
+//! events of different QPs, one per 8 cycles on one QP while its events are less than a
+//! microsecond apart (see "followers" below; else one per `UPD_STAGES + 1` cycles). An
+//! event that waits for its own QP holds an entry of the input queue, not the events of
+//! other QPs behind it.
 //!
 //! Behaviour: `../shared/reference/dcqcn.md` "RP behaviour"; bit-accurate statement:
 //! `sim::dcqcn_rp` (the golden model); design notes, widths, formats and rounding:
 //! `docs/dcqcn_rp.md`.
 //!
 //! ```text
-//!  s_ctl_* ─┐ round-   ┌────┐  ┌────┐ no   ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
-//!  s_cnp_* ─┤ robin    ┤ Q0 ├─►│ HZ ├─────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
-//!  s_tx_*  ─┤ arbiter  │ Q1 │  └────┘hazard└────┘ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
-//!  s_query_┘           │ Q2 │  match vector           ▲      from W1,W2   └───────┬───────┘
-//!                      └────┘                         │                          │
-//!                     input queue                      └──── write back ◄─────────┘
+//!  s_ctl_* ─┐ round-   ┌─────────┐ HZ: any entry ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
+//!  s_cnp_* ─┤ robin    ┤ input   ├──────────────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
+//!  s_tx_*  ─┤ arbiter  │ queue,  │ FC: oldest,   │    │ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
+//!  s_query_┘           │ QB_N    ├──────────────►│    │             ▲   from W1..W3 └───────┬───────┘
+//!                      │ entries │  follower     └────┘             │                       │
+//!                      └─────────┘                                  └──── write back ◄──────┘
 //! ```
 //!
-//! Pipeline: the arbiter's choice is accepted into a three-entry input queue (Q0, Q1, Q2);
-//! the inputs are ready while Q2 is empty and no input the round-robin arbiter serves
-//! first is valid (a register and two LUT levels of the four valids and the arbiter's
-//! mask, so no ready depends on the interlock). An event moves from Q0 to the hazard check (HZ), and from HZ to S1 at the
-//! first edge at which no event in flight writes its QP, but not before it has been in HZ
-//! for a cycle if it was accepted at the edge before it moved there. S1 reads its state word from block
-//! RAM; S2 registers it (registered RAM output) and forwards the three words produced last
-//! (W1, W2, W3, newest first; the RAM is written from W1, a register, a cycle after step
-//! E). Its next state is computed by [`update::RpUpdate`] in
-//! `1 + UPD_STAGES` steps and written back from step E; its report (the QP's state after
-//! the event; for a query, its state now) is valid [`RP_REPORT_LATENCY`] cycles after
-//! acceptance when nothing waits. The report stream is the per-QP rate update the pacer
-//! follows; `m_rate_query` marks the answers to queries. Queries write nothing. `now` is
-//! sampled when the event is accepted at the input.
+//! Pipeline: the arbiter's choice is written into the lowest free of the [`QB_N`] entries
+//! of the input queue and stays there until it goes to S1; an age matrix (`qb_old`) keeps
+//! the order of acceptance. The inputs are ready while an entry will be free at the next
+//! edge (`full_q` clear, a register) and no input the round-robin arbiter
+//! serves first is valid (two LUT levels of the four valids and the arbiter's mask), so no
+//! ready depends on the interlock; an input class with two entries known to wait is not
+//! taken (`cap`), so waiting events never fill the queue. At most one event goes to S1 per
+//! edge, chosen by two one-hot pointers: HZ, whose event goes with its word read from the
+//! state RAM (the RAM's read address is HZ's QP, a flip-flop), and FC, the oldest entry
+//! not found unable to follow, whose event goes as a follower (below) and before HZ's. S1 reads the state word from block RAM; S2 registers
+//! it (registered RAM output) and forwards the three words produced last (W1, W2, W3,
+//! newest first; the RAM is written from W1, a register, a cycle after step E). Its next
+//! state is computed by [`update::RpUpdate`] in `1 + UPD_STAGES` steps and written back
+//! from step E; its report (the QP's state after the event; for a query, its state now) is
+//! valid [`RP_REPORT_LATENCY`] cycles after acceptance when nothing waits. The report
+//! stream is the per-QP rate update the pacer follows; `m_rate_query` marks the answers to
+//! queries. Queries write nothing. `now` is sampled when the event is accepted.
 //!
-//! The same-QP interlock: the event in HZ waits while an event that writes its QP is in S1,
-//! S2 or the first `UPD_STAGES - 2` update registers (its word would reach the RAM or the
-//! forwarding registers too late to be read). So an event on one QP follows the previous
-//! one that wrote it into S1 by at least `UPD_STAGES + 1` cycles, and every sequence is
-//! applied exactly as the golden model applies it. Events on different QPs go on one per
-//! cycle. HZ, Q0, Q1 and Q2 are a ring of [`QB_N`] entries; an event (with its QP) is
-//! written when accepted and never moved: HZ's decision moves a one-hot read pointer. For
-//! timing the check is split over three registers. In every cycle each entry's QP is
-//! compared with every slot of the window (the pipeline from S1 on moves every cycle, so a
-//! slot's event is one slot further on at each edge) and the results are registered per
-//! slot and entry (`qb_m`); at the next edge their OR per entry and group of [`HZ_G`] slots
-//! is registered (`qb_any`). S1's match is registered per entry when HZ's event goes to S1
-//! (`qb_hit`), and is S2's an edge later (`qb_hit2`). The decision reads registers only:
-//! HZ's entry's `qb_hit`, `qb_hit2` and group ORs, and `hz_ok` (HZ holds an event, a report
-//! credit is left, and the event was not accepted at the edge before HZ loaded it: its
-//! entry's group ORs would compare its QP's predecessor in the entry). Events on
-//! different QPs still go on one per cycle, the third queue entry absorbing that cycle.
-//! Nothing the comparators read depends on the decision (an entry's QP is written only
-//! while the entry is free), so the decision's fan-out stays beside HZ.
+//! The same-QP interlock: an event waits while an event that writes its QP is in S1, S2 or
+//! the first `UPD_STAGES - 2` update registers (its word would reach the RAM or the
+//! forwarding registers too late to be read), and while an older entry holds its QP
+//! (`qb_blk`), so every sequence on one QP is applied in order, exactly as the golden model
+//! applies it. For timing the check is split over three registers. In every cycle each
+//! entry's QP is compared with every slot of the window (the pipeline from S1 on moves
+//! every cycle, so a slot's event is one slot further on at each edge) and the results are
+//! registered per slot and entry (`qb_m`); at the next edge their OR per entry and group of
+//! [`HZ_G`] slots is registered (`qb_any`). S1's match is registered per entry when an
+//! event goes to S1 (`qb_hit`), and is S2's an edge later (`qb_hit2`). An entry's hazard
+//! (`qb_haz`) is an OR of those registers, exact from the second edge after the entry was
+//! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
+//! edge before HZ chose it), a report credit is left (`cr`) and neither a writer nor an
+//! older entry holds it. When HZ is empty, its event goes or waits (`stuck`), HZ chooses
+//! the oldest other entry not known to wait (`pick`, from registers only; an entry
+//! written at the last edge is taken on trust). So events of other QPs go past an event
+//! that waits, one per cycle. Nothing the comparators read depends on the decision (an
+//! entry's QP is written only while the entry is free), so the decision's fan-out stays
+//! beside HZ.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
-//! When `m_rate_valid && !m_rate_ready` reports collect in the FIFO; HZ sends an event into
-//! S1 only while fewer than [`REP_CREDITS`] reports were owed the cycle before (counted from
+//! When `m_rate_valid && !m_rate_ready` reports collect in the FIFO; an event goes to S1
+//! only while fewer than [`REP_CREDITS`] reports were owed the cycle before (counted from
 //! the edge after an event entered S1), so the FIFO never overflows; then the input queue
 //! fills and the readies drop.
 //!
-//! Followers: an event whose QP has a writer in the window still goes into S1 when that
+//! Followers: FC's event, whose QP has a writer in the window, still goes into S1 when that
 //! writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that read
-//! the RAM), less than a microsecond earlier by its time stamp, and HZ has held the event
+//! the RAM), less than a microsecond earlier by its time stamp, and FC has held the event
 //! for [`NEAR_AGE`] cycles: the last-writer table (`lw`, per QP: the writer's cycle, kind
-//! and stamp) is read at HZ's QP and checked over three registers. Its catch-up is not
-//! used: [`near::RpNear`] computes its word beside the update's last steps from the
-//! writer's word (its own result, W1, W2, W3 or the history of written words), and W1 takes
-//! that instead of step E's. `docs/dcqcn_rp.md`, "The same-QP path".
+//! and stamp) is read at FC's QP and checked over three registers. Its RAM read and
+//! catch-up are not used: [`near::RpNear`] computes its word beside the update's last
+//! steps from the writer's word (its own result, W1, W2, W3 or the history of written
+//! words), and W1 takes that instead of step E's. `docs/dcqcn_rp.md`, "The same-QP path".
 //!
 //! Commands (`s_ctl_*`, from the register block) reset a QP's state or set its mode; a QP
 //! not in DCQCN mode ignores CNPs and packets and reports the host's rate or the max rate
@@ -96,18 +101,19 @@ use update::{RpUpdate, UPD_STAGES};
 use widths::*;
 
 /// Cycles from an event's acceptance (the edge that takes it) to its report's
-/// `m_rate_valid`, when the report stream does not stall and no hazard holds it: the input
-/// queue (Q0), the hazard check (HZ, two cycles for an event that was accepted at the edge
-/// before it moved there, see `pushed`), S1, S2 (step A), the update's
-/// [`UPD_STAGES`](update::UPD_STAGES) registers, the report register.
+/// `m_rate_valid`, when the report stream does not stall and nothing holds it: the input
+/// queue (a cycle until HZ chooses the entry, two in HZ, see `hz_yng`), S1, S2 (step A),
+/// the update's [`UPD_STAGES`](update::UPD_STAGES) registers, the report register, the
+/// report FIFO and the output register.
 pub const RP_REPORT_LATENCY: usize = 9 + UPD_STAGES;
 
-/// The longest an accepted event can wait in the input queue and HZ when the report stream
-/// keeps up: it and the three events ahead of it are each held by the interlock for at most
-/// `UPD_STAGES + 1` cycles, and the first of them one more cycle in HZ if it was accepted
-/// just before. A caller that waits for the last answers after a burst waits this much
-/// longer than [`RP_REPORT_LATENCY`].
-pub const RP_QUEUE_WAIT_MAX: usize = 4 * (UPD_STAGES + 1) + 1;
+/// A bound on how long an accepted event can wait in the input queue when the report
+/// stream keeps up: it waits for at most the older events of its QP in the queue (five)
+/// and then for its own interlock, each at most `UPD_STAGES + 1` cycles, and a few cycles
+/// each while HZ chooses and the events that go first take their turns. A caller that
+/// waits for the last answers after a burst waits this much longer than
+/// [`RP_REPORT_LATENCY`].
+pub const RP_QUEUE_WAIT_MAX: usize = QB_N * (UPD_STAGES + 4);
 
 /// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
 pub const REP_FIFO_AW: usize = 8;
@@ -164,23 +170,36 @@ const HZ_TAGS: usize = HZ_W - 2;
 /// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
 /// 64 slots make two groups, so HZ's decision ORs four registers per entry: with 16 (eight
 /// groups) the decision's path into the queue's valids is about 11 ns on an ECP5-6; a
-/// group's OR of 64 match registers is three LUT levels between registers. (`hdl_gen` evaluates an array index from loop variables and literals only:
-/// `qb_m`'s group stride `QB_N * HZ_G` is written as the literal 256 below.)
+/// group's OR of 64 match registers is three LUT levels between registers. (`hdl_gen`
+/// evaluates an array index from loop variables and literals only: `qb_m`'s group stride
+/// `QB_N * HZ_G` is written as the literal 448 below.)
 const HZ_G: usize = 64;
 const _: () = assert!(HZ_G == 64);
 
 /// Groups of the window's slots: `HZ_G` each, the last one [`HZ_LAST_BITS`].
 const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
 
-/// Entries of the input queue's ring: HZ, Q0, Q1 and Q2 hold at most four events, so the
-/// write pointer is free except while Q2 is full (then it is HZ's entry and no entry is
-/// written); four entries keep the pointers one-hot rotations.
-const QB_N: usize = 4;
+/// Entries of the input queue. An event from a stream of events on different QPs spends
+/// three cycles in it (accepted, chosen by HZ, sent to S1), so three entries and the one
+/// being written carry one event per cycle; the other three hold events that wait for a
+/// writer of their QP while the rest go past them (an input class is not taken while two
+/// of its entries are known to wait, `cap`, and one more may be on its way in then).
+pub const QB_N: usize = 7;
 
-// The ring's last entry is written `[3]` and `qb_any` is indexed `4 g + e` in `update`
-// (`hdl_gen` evaluates an array index from loop variables and literals only); the window's
-// groups are at least two (group 0 is handled as a full group).
-const _: () = assert!(QB_N == 4 && HZ_NG >= 2);
+/// Width of the count of valid entries (`nq`, 0..=`QB_N`).
+const NQ_W: usize = 3;
+const _: () = assert!(QB_N < 1 << NQ_W);
+
+// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `wk_b` are indexed `7 p + e` in
+// `update` (`hdl_gen` evaluates an array index from loop variables and literals only); the
+// window's groups are at least two (group 0 is handled as a full group).
+const _: () = assert!(QB_N == 7 && HZ_NG >= 2);
+
+/// Registers of the age matrix (`qb_old`).
+const QB_OLD_N: usize = QB_N * QB_N;
+
+/// Signals per input class and entry (`wk_c`, `wk_b`).
+const QB_CLS_N: usize = 4 * QB_N;
 
 /// Registers of the ring's group matches (`qb_any`): one per entry and group.
 const QB_ANY_N: usize = QB_N * HZ_NG;
@@ -303,67 +322,136 @@ pub struct DcqcnRp<const QB: usize> {
     tbl_lo: LutRam<POW_W, 7>,
     tbl_hi: LutRam<POW_W, 7>,
     upd: RpUpdate,
-    /// Input queue, head (Q0): an accepted event waiting for the hazard check.
-    q0_valid: DFF<Bit>,
-    /// Input queue, second entry (Q1): filled only while Q0 cannot move on.
-    q1_valid: DFF<Bit>,
-    /// Input queue, third entry (Q2): filled only while Q0 and Q1 cannot move on; the
-    /// inputs' `ready` is low while it is full. (The third entry keeps one event per cycle
-    /// through the queue although an event waits in HZ for the edge after it is pushed, see
-    /// `pushed`.)
-    q2_valid: DFF<Bit>,
-    /// An event was accepted at the last edge. With `!q1_valid` it is Q0's: if HZ loads it
-    /// now, `hz_ok` stays low for one cycle, as its entry's slot matches (`qb_m`, compared
-    /// in the cycle after the entry was written) reach `qb_any` an edge later.
-    pushed: DFF<Bit>,
-    /// Hazard check (HZ): the event that goes to S1 when no event in flight writes its QP.
+    /// Entry `e` of the input queue holds an accepted event that has not gone to S1.
+    qb_v: [DFF<Bit>; QB_N],
+    /// Entry `e` was written with an accepted event at the last edge (its slot matches
+    /// `qb_m` compare its new QP from this cycle on, its group ORs `qb_any` from the next).
+    qb_nw: [DFF<Bit>; QB_N],
+    /// Entry `e` was written with an accepted event two edges ago (`qb_nw` an edge later):
+    /// its hazard bits are exact from the next cycle on.
+    qb_nw2: [DFF<Bit>; QB_N],
+    /// The age matrix: index `QB_N f + e` is set when entry `f` was written before entry
+    /// `e` (the order of accepted events; meaningful while both are valid; the diagonal is
+    /// clear).
+    qb_old: [DFF<Bit>; QB_OLD_N],
+    /// At the last edge, a valid entry older than entry `e` held an event of `e`'s QP: `e`
+    /// may not go before it (events of one QP keep their order). Exact for an entry written
+    /// at least an edge before the last.
+    qb_blk: [DFF<Bit>; QB_N],
+    /// Valid entries (0..=`QB_N`).
+    nq: DFF<Bits<NQ_W>>,
+    /// Every entry of the queue is valid (`nq` is `QB_N`): the inputs are not ready. A
+    /// register, so no ready depends on the decision; clear at power-up and after reset.
+    full_q: DFF<Bit>,
+    /// HZ: an entry chosen to go to S1 through the state RAM, valid.
     hz_valid: DFF<Bit>,
-    /// The events of HZ, Q0, Q1 and Q2 (in that order, those that are valid) in a ring of
-    /// [`QB_N`] entries. The free entry at the write pointer takes the arbiter's choice
-    /// every cycle (none is free while Q2 is full) and `push` moves the pointer on, so an
-    /// accepted event stays where it was written: HZ's decision moves the read pointer, not
-    /// the events.
+    /// The events of the queue, one per entry. The lowest free entry takes the arbiter's
+    /// choice every cycle and an accepted event stays where it was written: the queue's
+    /// order is the age matrix, HZ and FC are one-hot pointers, no event moves.
     qb_ev: [DFF<RpEvent>; QB_N],
     /// Each entry's QP, written with its event (and never moved): the hazard check compares
     /// every entry's QP with the window's slots in every cycle, so no register the
     /// comparators read depends on HZ's decision.
     qb_qp: [DFF<Bits<QB>>; QB_N],
-    /// The oldest entry (HZ's if `hz_valid`, else Q0's), one-hot.
-    qb_rd: [DFF<Bit>; QB_N],
-    /// The entry the next accepted event is written to, one-hot.
-    qb_wr: [DFF<Bit>; QB_N],
-    /// Entry `e`'s match with slot `p` at index `4 p + e` ([`QB_N`] = 4): slot `p` (see
-    /// [`HZ_W`]) held an event that writes entry `e`'s QP at the last edge (it is one slot
-    /// further on now).
+    /// Entry `e`'s match with slot `p` at index `QB_N p + e`: slot `p` (see [`HZ_W`]) held
+    /// an event that writes entry `e`'s QP at the last edge (it is one slot further on now).
     qb_m: [DFF<Bit>; QB_M_N],
-    /// Entry `e`'s matches, group `g` at index `4 g + e`: the OR of the slot matches
+    /// Entry `e`'s matches, group `g` at index `QB_N g + e`: the OR of the slot matches
     /// `qb_m` of group `g` (slots `HZ_G * g` on) at the last edge, whose events are two
     /// slots further on now than when compared.
     qb_any: [DFF<Bit>; QB_ANY_N],
-    /// S1 holds an event that writes entry `e`'s QP: registered when the event went from
-    /// HZ to S1.
+    /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1.
     qb_hit: [DFF<Bit>; QB_N],
-    /// S2 holds an event that writes entry `e`'s QP: `qb_hit` an edge later (an entry HZ
-    /// reads was written two edges before or earlier, see `pushed`).
+    /// S2 holds an event that writes entry `e`'s QP: `qb_hit` an edge later.
     qb_hit2: [DFF<Bit>; QB_N],
-    /// HZ holds an event and a report credit is left (`hz_valid` and `credit_next`,
-    /// registered together).
-    hz_ok: DFF<Bit>,
-    /// Entry `e`'s event would wait in HZ now: `qb_hit[e]`, `qb_hit2[e]` or one of its
-    /// groups.
+    /// A report credit is left (`credit_next`, registered): an event may go to S1.
+    cr: DFF<Bit>,
+    /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hit2[e]`
+    /// or one of its groups (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
-    /// HZ's QP, loaded from Q0's entry when HZ loads Q0's event: the state RAM's read
-    /// address and S1's compare start at a flip-flop, not at the ring's read multiplexer
-    /// (the route from the read pointer through that multiplexer to the spread-out block
-    /// RAMs does not fit 10 ns).
+    /// HZ's entry, one-hot (all clear while HZ is empty).
+    hz_sel: [DFF<Bit>; QB_N],
+    /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
+    /// from the next cycle, so it waits this one.
+    hz_yng: DFF<Bit>,
+    /// HZ's QP, loaded with `hz_sel`: the state RAM's read address and S1's compare start
+    /// at a flip-flop, not at the ring's read multiplexer (the route from a pointer through
+    /// that multiplexer to the spread-out block RAMs does not fit 10 ns).
     hz_qp: DFF<Bits<QB>>,
-    /// HZ's event (read from the ring at `qb_rd`).
+    /// HZ's event (read from the ring at `hz_sel`).
     hz_ev: Signal<Local, RpEvent>,
-    /// Q0's entry is entry `i + 1` (one-hot; entry 0 when none is set): the entry after
-    /// `qb_rd`'s when HZ holds an event, else `qb_rd`'s.
-    q0_sel: [Signal<Local, Bit>; QB_N - 1],
-    /// Q0's QP (read from the ring at `q0_sel`): what `hz_qp` loads.
-    q0_qp: Signal<Local, Bits<QB>>,
+    /// FC, the follower check: an entry whose event may go as a follower (the oldest that
+    /// FC has not found unable to follow), valid.
+    fc_valid: DFF<Bit>,
+    /// FC's entry, one-hot (all clear while FC is empty).
+    fc_sel: [DFF<Bit>; QB_N],
+    /// FC's QP, loaded with `fc_sel`: the last-writer table's read address.
+    fc_qp: DFF<Bits<QB>>,
+    /// FC's event (read from the ring at `fc_sel`).
+    fc_ev: Signal<Local, RpEvent>,
+    /// HZ's and FC's entries: a writer of its QP is in the window (`haz_*`), an older entry
+    /// holds its QP (`blk_hz`); HZ and FC hold the same entry (`hz_is_fc`).
+    haz_hz: Signal<Local, Bit>,
+    blk_hz: Signal<Local, Bit>,
+    haz_fc: Signal<Local, Bit>,
+    hz_is_fc: Signal<Local, Bit>,
+    /// HZ's event goes to S1 at this edge (its word read from the RAM).
+    take_hz: Signal<Local, Bit>,
+    /// FC's event goes to S1 at this edge as a follower (its word from the same-QP block).
+    take_fol: Signal<Local, Bit>,
+    /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
+    stuck: Signal<Local, Bit>,
+    /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
+    hz_leave: Signal<Local, Bit>,
+    /// FC loads the next entry (`nx`) at this edge: it is empty, its event goes, cannot
+    /// follow (`fc_nf`) or is blocked.
+    fc_leave: Signal<Local, Bit>,
+    /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
+    /// a writer of its QP.
+    cand: [Signal<Local, Bit>; QB_N],
+    /// An older entry is a candidate too.
+    oc: [Signal<Local, Bit>; QB_N],
+    /// The oldest candidate (one-hot): what HZ chooses.
+    pick: [Signal<Local, Bit>; QB_N],
+    any_pick: Signal<Local, Bit>,
+    /// The chosen entry was written at the last edge.
+    pick_nw: Signal<Local, Bit>,
+    pick_qp: Signal<Local, Bits<QB>>,
+    /// Entry `e` may be FC's next (valid, not FC's or HZ's, not marked `qb_nf`, not known to
+    /// be blocked); an older one may too; the oldest (one-hot): what FC loads.
+    vx: [Signal<Local, Bit>; QB_N],
+    ox: [Signal<Local, Bit>; QB_N],
+    nx: [Signal<Local, Bit>; QB_N],
+    any_nx: Signal<Local, Bit>,
+    nx_qp: Signal<Local, Bits<QB>>,
+    /// Entry `e`'s event goes to S1 at this edge.
+    lv: [Signal<Local, Bit>; QB_N],
+    /// Some entry below `e` is free; entry `e` is the lowest free one (written with the
+    /// arbiter's choice at this edge).
+    wr_fb: [Signal<Local, Bit>; QB_N],
+    wr_sel: [Signal<Local, Bit>; QB_N],
+    one_nq: Constant<Bits<NQ_W>>,
+    nq_last: Constant<Bits<NQ_W>>,
+    nq_all: Constant<Bits<NQ_W>>,
+    /// Index `QB_N k + e`: entry `e`'s event came from input class `k` (0 command, 1 CNP,
+    /// 2 packet, 3 query), written with it.
+    qb_cb: [DFF<Bit>; QB_CLS_N],
+    /// Entry `e` is known to wait: valid, and blocked by an older entry of its QP or
+    /// matched by a writer in the window (by bits that are exact for it).
+    wk: [Signal<Local, Bit>; QB_N],
+    /// Index `QB_N k + e`: entry `e` is known to wait and holds an event of class `k`; some
+    /// entry below `e` does.
+    wk_c: [Signal<Local, Bit>; QB_CLS_N],
+    wk_b: [Signal<Local, Bit>; QB_CLS_N],
+    /// At least two entries of class `k` are known to wait.
+    wk_two: [Signal<Local, Bit>; 4],
+    /// Class `k` may not be accepted: `wk_two[k]` at the last edge. So the events that wait
+    /// for their QP hold at most two entries per class (and the class's stream stops
+    /// behind them), and the other classes keep the entries they need to go on one per
+    /// cycle.
+    cap: [DFF<Bit>; 4],
+    /// Input class `k` is valid and not capped: what the arbiter sees.
+    vld: [Signal<Local, Bit>; 4],
     /// The window's slots: slot 0 is S1, slot 1 is S2, slot `2 + i` is the tag beside update
     /// register `i`; whether the slot's event writes back, and its QP.
     slot_wr: [Signal<Local, Bit>; HZ_W],
@@ -472,13 +560,12 @@ pub struct DcqcnRp<const QB: usize> {
     rd_adv: Signal<Local, Bit>,
     /// `head` after this edge.
     head_next: Signal<Local, Bits<REP_PTR_W>>,
-    /// HZ's event goes to S1 at this edge.
+    /// An event goes to S1 at this edge (HZ's or FC's).
     take: Signal<Local, Bit>,
-    /// Q0's event goes to HZ at this edge.
-    pop: Signal<Local, Bit>,
     /// The arbiter's choice is accepted into the input queue at this edge.
     push: Signal<Local, Bit>,
-    /// The input queue has room (Q2 empty) and the RAM sweep is over: the inputs' ready.
+    /// The input queue has room (`full_q` clear) and the RAM sweep is over: the inputs'
+    /// ready.
     room: Signal<Local, Bit>,
     in_valid: Signal<Local, Bit>,
     /// The round-robin arbiter's mask: bit `k` set for the input classes (0 command, 1
@@ -502,8 +589,6 @@ pub struct DcqcnRp<const QB: usize> {
     s1_wr: Signal<Local, Bit>,
     /// S2 holds an event that writes back.
     s2_wr: Signal<Local, Bit>,
-    /// HZ loads Q0's event (or empties) at the edge: it is empty or its event goes to S1.
-    hz_load: Signal<Local, Bit>,
     fwd: Signal<Local, QpWord>,
     /// `now.sub < sub` of S2's word and of W1..W3's, each a compare of two registers, and
     /// the one `fwd` chooses (`RpUpdate::late`).
@@ -520,8 +605,6 @@ pub struct DcqcnRp<const QB: usize> {
     e_ctl: Signal<Local, Bit>,
     /// The event leaving the update (step E) writes its word back.
     wb_writes: Signal<Local, Bit>,
-    /// HZ's QP is written by an event still in flight (see the module docs).
-    hazard: Signal<Local, Bit>,
 
     /* The same-QP path: followers (see the module docs) */
     /// The same-QP block: a follower's next state from its QP's previous word.
@@ -529,21 +612,21 @@ pub struct DcqcnRp<const QB: usize> {
     /// A free-running cycle count: issue distances are its differences.
     cyc: DFF<Bits<CYC_W>>,
     /// The last-writer table (one entry per QP, written from S1 for every event that
-    /// writes), read at HZ's QP in every cycle.
+    /// writes), read at FC's QP in every cycle.
     lw: RAM<LastWrite, QB>,
     lw_in: Signal<Local, LastWrite>,
     /// The table's read data, registered.
     lw_r: DFF<LastWrite>,
-    /// HZ's event's time stamp (`hz_ev`'s).
-    hz_now: Signal<Local, TimeWord>,
+    /// FC's event's time stamp (`fc_ev`'s).
+    fc_now: Signal<Local, TimeWord>,
     /// The stamp's fields the follower check does not read (Verilator does not report
     /// `*unused` signals), and the distance's bit above `SLOT_W`.
-    hz_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    hz_a_r_unused: Signal<Local, Bits<REM_W>>,
-    hz_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    hz_d_r_unused: Signal<Local, Bits<REM_W>>,
+    fc_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    fc_a_r_unused: Signal<Local, Bits<REM_W>>,
+    fc_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    fc_d_r_unused: Signal<Local, Bits<REM_W>>,
     fc_dd2_hi_unused: Signal<Local, Bit>,
-    /// Follower check, first register: HZ's stamp equals the writer's microsecond, is
+    /// Follower check, first register: FC's stamp equals the writer's microsecond, is
     /// before its cycle within it; the distance now; the writer was a follower; the
     /// microsecond after the writer's (increase radix).
     fc_same: DFF<Bit>,
@@ -553,21 +636,34 @@ pub struct DcqcnRp<const QB: usize> {
     fc_se: DFF<Bits<EPOCH_W>>,
     fc_sr: DFF<Bits<REM_W>>,
     fc_rp1: Signal<Local, Bits<REM_W>>,
-    /// HZ's event may follow its QP's last writer at the next decision (its stamp is less
+    /// FC's event may follow its QP's last writer at the next decision (its stamp is less
     /// than a microsecond after the writer's and the writer is far enough ahead), and the
     /// distance it would go at.
     fol_ok: DFF<Bit>,
+    /// FC's event's stamp is less than a microsecond after its QP's last writer's (the
+    /// first part of `fol_ok`), registered with it.
+    fol_st: DFF<Bit>,
+    /// FC's event cannot follow: FC has held it for `NEAR_AGE` cycles, a writer of its QP
+    /// is in the window and its stamp is a microsecond or more after that writer's. FC
+    /// marks the entry (`qb_nf`) and moves on.
+    fc_nf: Signal<Local, Bit>,
+    /// FC's entry is blocked by an older entry of its QP.
+    blk_fc: Signal<Local, Bit>,
+    /// Entry `e`'s event cannot follow its QP's last writer (FC found so): FC does not load
+    /// it again. The last writer of its QP does not change while it waits unblocked.
+    qb_nf: [DFF<Bit>; QB_N],
     fol_d: DFF<Bits<SLOT_W>>,
     fc_next: Signal<Local, Bit>,
     fc_dd2: Signal<Local, Bits<CYC_W>>,
-    /// Edges since HZ loaded its event (saturating at 7): the follower check reads the
+    /// Edges since FC loaded its event (saturating at 7): the follower check reads the
     /// table `NEAR_AGE` edges behind.
-    hz_age: DFF<Bits<3>>,
+    fc_age: DFF<Bits<3>>,
     /// Entry `e`'s QP is written by an event within the last 7 slots (S1, S2, the first five
     /// tags): no follower can go behind it yet.
     qb_close: [Signal<Local, Bit>; QB_N],
+    /// FC's entry's `qb_close`.
     close_hit: Signal<Local, Bit>,
-    /// HZ's event goes as a follower if it waits.
+    /// FC's event goes as a follower if it waits.
     fol_go: Signal<Local, Bit>,
     s1_fol: DFF<Bit>,
     s1_d: DFF<Bits<SLOT_W>>,
@@ -681,25 +777,63 @@ impl<const QB: usize> DcqcnRp<QB> {
             tbl_lo: Default::default(),
             tbl_hi: Default::default(),
             upd: Default::default(),
-            q0_valid: Default::default(),
-            q1_valid: Default::default(),
-            q2_valid: Default::default(),
-            pushed: Default::default(),
+            qb_v: std::array::from_fn(|_| Default::default()),
+            qb_nw: std::array::from_fn(|_| Default::default()),
+            qb_nw2: std::array::from_fn(|_| Default::default()),
+            qb_old: std::array::from_fn(|_| Default::default()),
+            qb_blk: std::array::from_fn(|_| Default::default()),
+            nq: Default::default(),
+            full_q: Default::default(),
             hz_valid: Default::default(),
             qb_ev: std::array::from_fn(|_| Default::default()),
-            qb_rd: std::array::from_fn(|_| Default::default()),
-            qb_wr: std::array::from_fn(|_| Default::default()),
-            hz_qp: Default::default(),
-            hz_ev: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
             qb_m: std::array::from_fn(|_| Default::default()),
             qb_any: std::array::from_fn(|_| Default::default()),
             qb_hit: std::array::from_fn(|_| Default::default()),
             qb_hit2: std::array::from_fn(|_| Default::default()),
-            hz_ok: Default::default(),
+            cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
-            q0_sel: std::array::from_fn(|_| Default::default()),
-            q0_qp: Default::default(),
+            hz_sel: std::array::from_fn(|_| Default::default()),
+            hz_yng: Default::default(),
+            hz_qp: Default::default(),
+            hz_ev: Default::default(),
+            fc_valid: Default::default(),
+            fc_sel: std::array::from_fn(|_| Default::default()),
+            fc_qp: Default::default(),
+            fc_ev: Default::default(),
+            haz_hz: Default::default(),
+            blk_hz: Default::default(),
+            haz_fc: Default::default(),
+            hz_is_fc: Default::default(),
+            take_hz: Default::default(),
+            take_fol: Default::default(),
+            stuck: Default::default(),
+            hz_leave: Default::default(),
+            fc_leave: Default::default(),
+            cand: std::array::from_fn(|_| Default::default()),
+            oc: std::array::from_fn(|_| Default::default()),
+            pick: std::array::from_fn(|_| Default::default()),
+            any_pick: Default::default(),
+            pick_nw: Default::default(),
+            pick_qp: Default::default(),
+            vx: std::array::from_fn(|_| Default::default()),
+            ox: std::array::from_fn(|_| Default::default()),
+            nx: std::array::from_fn(|_| Default::default()),
+            any_nx: Default::default(),
+            nx_qp: Default::default(),
+            lv: std::array::from_fn(|_| Default::default()),
+            wr_fb: std::array::from_fn(|_| Default::default()),
+            wr_sel: std::array::from_fn(|_| Default::default()),
+            qb_cb: std::array::from_fn(|_| Default::default()),
+            wk: std::array::from_fn(|_| Default::default()),
+            wk_c: std::array::from_fn(|_| Default::default()),
+            wk_b: std::array::from_fn(|_| Default::default()),
+            wk_two: std::array::from_fn(|_| Default::default()),
+            cap: std::array::from_fn(|_| Default::default()),
+            vld: std::array::from_fn(|_| Default::default()),
+            one_nq: Constant::new(1u64.into()),
+            nq_last: Constant::new(((QB_N - 1) as u64).into()),
+            nq_all: Constant::new((QB_N as u64).into()),
             slot_wr: std::array::from_fn(|_| Default::default()),
             slot_qp: std::array::from_fn(|_| Default::default()),
             s1_valid: Default::default(),
@@ -770,7 +904,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             rd_adv: Default::default(),
             head_next: Default::default(),
             take: Default::default(),
-            pop: Default::default(),
             push: Default::default(),
             room: Default::default(),
             in_valid: Default::default(),
@@ -784,7 +917,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             in_ev: Default::default(),
             s1_wr: Default::default(),
             s2_wr: Default::default(),
-            hz_load: Default::default(),
             fwd: Default::default(),
             late_s2: Default::default(),
             late_w1: Default::default(),
@@ -792,17 +924,16 @@ impl<const QB: usize> DcqcnRp<QB> {
             late_w3: Default::default(),
             fwd_late: Default::default(),
             wb_writes: Default::default(),
-            hazard: Default::default(),
             near: Default::default(),
             cyc: Default::default(),
             lw: Default::default(),
             lw_in: Default::default(),
             lw_r: Default::default(),
-            hz_now: Default::default(),
-            hz_a_e_unused: Default::default(),
-            hz_a_r_unused: Default::default(),
-            hz_d_e_unused: Default::default(),
-            hz_d_r_unused: Default::default(),
+            fc_now: Default::default(),
+            fc_a_e_unused: Default::default(),
+            fc_a_r_unused: Default::default(),
+            fc_d_e_unused: Default::default(),
+            fc_d_r_unused: Default::default(),
             fc_dd2_hi_unused: Default::default(),
             fc_same: Default::default(),
             fc_sub_lt: Default::default(),
@@ -812,10 +943,14 @@ impl<const QB: usize> DcqcnRp<QB> {
             fc_sr: Default::default(),
             fc_rp1: Default::default(),
             fol_ok: Default::default(),
+            fol_st: Default::default(),
+            fc_nf: Default::default(),
+            blk_fc: Default::default(),
+            qb_nf: std::array::from_fn(|_| Default::default()),
             fol_d: Default::default(),
             fc_next: Default::default(),
             fc_dd2: Default::default(),
-            hz_age: Default::default(),
+            fc_age: Default::default(),
             qb_close: std::array::from_fn(|_| Default::default()),
             close_hit: Default::default(),
             fol_go: Default::default(),
@@ -881,14 +1016,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, q0_valid, q1_valid, q2_valid, pushed, hz_valid, hz_ok, s1_valid, s1_kind,
+            self, clock, nq, full_q, hz_valid, hz_yng, cr, fc_valid, fc_qp, s1_valid, s1_kind,
             s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
             s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
             w2_word, out_valid, out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp,
             o_rep, owed, sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
             w3_word, hz_qp, arb_m, cyc, lw_r, fc_same, fc_sub_lt, fc_dd, fc_fol, fc_se, fc_sr,
-            fol_ok, fol_d, hz_age, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d,
-            sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
+            fol_ok, fol_st, fol_d, fc_age, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q,
+            nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -897,13 +1032,31 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for k in 0..QB_M_N {
             self.qb_m[k].clock.next = self.clock.val();
         }
+        for k in 0..4 {
+            self.cap[k].clock.next = self.clock.val();
+        }
+        for k in 0..QB_CLS_N {
+            self.qb_cb[k].clock.next = self.clock.val();
+            self.qb_cb[k].d.next = self.qb_cb[k].q.val();
+        }
+        for k in 0..QB_OLD_N {
+            self.qb_old[k].clock.next = self.clock.val();
+            self.qb_old[k].d.next = self.qb_old[k].q.val();
+        }
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
             self.qb_ev[i].d.next = self.qb_ev[i].q.val();
-            self.qb_rd[i].clock.next = self.clock.val();
-            self.qb_rd[i].d.next = self.qb_rd[i].q.val();
-            self.qb_wr[i].clock.next = self.clock.val();
-            self.qb_wr[i].d.next = self.qb_wr[i].q.val();
+            self.qb_v[i].clock.next = self.clock.val();
+            self.qb_v[i].d.next = self.qb_v[i].q.val();
+            self.qb_nw[i].clock.next = self.clock.val();
+            self.qb_nf[i].clock.next = self.clock.val();
+            self.qb_nf[i].d.next = self.qb_nf[i].q.val();
+            self.qb_nw2[i].clock.next = self.clock.val();
+            self.qb_blk[i].clock.next = self.clock.val();
+            self.hz_sel[i].clock.next = self.clock.val();
+            self.hz_sel[i].d.next = self.hz_sel[i].q.val();
+            self.fc_sel[i].clock.next = self.clock.val();
+            self.fc_sel[i].d.next = self.fc_sel[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hit[i].clock.next = self.clock.val();
@@ -954,14 +1107,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // The classes after the one taken last (set in `arb_m`) go first, in that order,
         // then the others in order: a class that is valid is taken within four accepted
         // events, whatever the others offer.
-        self.in_valid.next = self.s_ctl_valid.val()
-            | self.s_cnp_valid.val()
-            | self.s_tx_valid.val()
-            | self.s_query_valid.val();
-        self.arb_hi[0].next = self.s_ctl_valid.val() & self.arb_m.q.val().get_bit(0);
-        self.arb_hi[1].next = self.s_cnp_valid.val() & self.arb_m.q.val().get_bit(1);
-        self.arb_hi[2].next = self.s_tx_valid.val() & self.arb_m.q.val().get_bit(2);
-        self.arb_hi[3].next = self.s_query_valid.val() & self.arb_m.q.val().get_bit(3);
+        self.vld[0].next = self.s_ctl_valid.val() & !self.cap[0].q.val();
+        self.vld[1].next = self.s_cnp_valid.val() & !self.cap[1].q.val();
+        self.vld[2].next = self.s_tx_valid.val() & !self.cap[2].q.val();
+        self.vld[3].next = self.s_query_valid.val() & !self.cap[3].q.val();
+        self.in_valid.next =
+            self.vld[0].val() | self.vld[1].val() | self.vld[2].val() | self.vld[3].val();
+        self.arb_hi[0].next = self.vld[0].val() & self.arb_m.q.val().get_bit(0);
+        self.arb_hi[1].next = self.vld[1].val() & self.arb_m.q.val().get_bit(1);
+        self.arb_hi[2].next = self.vld[2].val() & self.arb_m.q.val().get_bit(2);
+        self.arb_hi[3].next = self.vld[3].val() & self.arb_m.q.val().get_bit(3);
         self.arb_hi_any.next = self.arb_hi[0].val()
             | self.arb_hi[1].val()
             | self.arb_hi[2].val()
@@ -970,27 +1125,24 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.arb_m.q.val().get_bit(0) {
             self.arb_blk[0].next = false;
         }
-        self.arb_blk[1].next = self.arb_hi_any.val() | self.s_ctl_valid.val();
+        self.arb_blk[1].next = self.arb_hi_any.val() | self.vld[0].val();
         if self.arb_m.q.val().get_bit(1) {
             self.arb_blk[1].next = self.arb_hi[0].val();
         }
-        self.arb_blk[2].next =
-            self.arb_hi_any.val() | self.s_ctl_valid.val() | self.s_cnp_valid.val();
+        self.arb_blk[2].next = self.arb_hi_any.val() | self.vld[0].val() | self.vld[1].val();
         if self.arb_m.q.val().get_bit(2) {
             self.arb_blk[2].next = self.arb_hi[0].val() | self.arb_hi[1].val();
         }
-        self.arb_blk[3].next = self.arb_hi_any.val()
-            | self.s_ctl_valid.val()
-            | self.s_cnp_valid.val()
-            | self.s_tx_valid.val();
+        self.arb_blk[3].next =
+            self.arb_hi_any.val() | self.vld[0].val() | self.vld[1].val() | self.vld[2].val();
         if self.arb_m.q.val().get_bit(3) {
             self.arb_blk[3].next =
                 self.arb_hi[0].val() | self.arb_hi[1].val() | self.arb_hi[2].val();
         }
-        self.arb_g[0].next = self.s_ctl_valid.val() & !self.arb_blk[0].val();
-        self.arb_g[1].next = self.s_cnp_valid.val() & !self.arb_blk[1].val();
-        self.arb_g[2].next = self.s_tx_valid.val() & !self.arb_blk[2].val();
-        self.arb_g[3].next = self.s_query_valid.val() & !self.arb_blk[3].val();
+        self.arb_g[0].next = self.vld[0].val() & !self.arb_blk[0].val();
+        self.arb_g[1].next = self.vld[1].val() & !self.arb_blk[1].val();
+        self.arb_g[2].next = self.vld[2].val() & !self.arb_blk[2].val();
+        self.arb_g[3].next = self.vld[3].val() & !self.arb_blk[3].val();
         self.in_kind.next = self.kind_query.val();
         self.in_qp.next = self.s_query_qp.val();
         if self.arb_g[0].val() {
@@ -1017,11 +1169,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.in_ev.next.now = self.now.val();
         self.in_ev.next.ctl = self.arb_g[0].val();
         // Ready: the queue has room (a register) and no class served first is valid.
-        self.room.next = !self.q2_valid.q.val() & !self.busy_q.q.val();
-        self.s_ctl_ready.next = self.room.val() & !self.arb_blk[0].val();
-        self.s_cnp_ready.next = self.room.val() & !self.arb_blk[1].val();
-        self.s_tx_ready.next = self.room.val() & !self.arb_blk[2].val();
-        self.s_query_ready.next = self.room.val() & !self.arb_blk[3].val();
+        self.room.next = !self.full_q.q.val() & !self.busy_q.q.val();
+        self.s_ctl_ready.next = self.room.val() & !self.arb_blk[0].val() & !self.cap[0].q.val();
+        self.s_cnp_ready.next = self.room.val() & !self.arb_blk[1].val() & !self.cap[1].q.val();
+        self.s_tx_ready.next = self.room.val() & !self.arb_blk[2].val() & !self.cap[2].q.val();
+        self.s_query_ready.next = self.room.val() & !self.arb_blk[3].val() & !self.cap[3].q.val();
         // The next class after the one taken goes first from the next cycle on.
         if self.push.val() {
             if self.arb_g[0].val() {
@@ -1047,79 +1199,158 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // registered when HZ's event goes ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // HZ's event from the ring (a one-hot pointer, so the read is an OR of registered
-        // choices).
+        // HZ's and FC's events from the ring (one-hot pointers: the reads are choices
+        // between registers).
         self.hz_ev.next = self.qb_ev[0].q.val();
+        self.fc_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
-            if self.qb_rd[i].q.val() {
+            if self.hz_sel[i].q.val() {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
-        }
-        // Q0's entry and QP (registered choices too).
-        for i in 1..QB_N {
-            self.q0_sel[i - 1].next = self.qb_rd[i].q.val();
-            if self.hz_valid.q.val() {
-                self.q0_sel[i - 1].next = self.qb_rd[i - 1].q.val();
+            if self.fc_sel[i].q.val() {
+                self.fc_ev.next = self.qb_ev[i].q.val();
             }
         }
-        self.q0_qp.next = self.qb_qp[0].q.val();
-        for i in 1..QB_N {
-            if self.q0_sel[i - 1].val() {
-                self.q0_qp.next = self.qb_qp[i].q.val();
-            }
-        }
-        // The decision, from registered bits only: HZ's entry's S1 and S2 matches and
-        // group ORs, and whether HZ holds an event with a report credit left.
+        // Each entry's hazard, from registered bits only: its S1 and S2 matches and group
+        // ORs (exact from the second edge after the entry was written).
         for e in 0..QB_N {
             self.qb_haz[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
         }
         for g in 0..HZ_NG {
             for e in 0..QB_N {
-                if self.qb_any[g * 4 + e].q.val() {
+                if self.qb_any[g * 7 + e].q.val() {
                     self.qb_haz[e].next = true;
                 }
             }
         }
-        self.hazard.next = false;
-        for e in 0..QB_N {
-            if self.qb_rd[e].q.val() & self.qb_haz[e].val() {
-                self.hazard.next = true;
-            }
-        }
-        // A follower: HZ's event waits for a writer of its QP, but the youngest of them is at
-        // least 8 slots ahead (9 if that one is not a follower itself), its time stamp is
-        // less than a microsecond before HZ's, and HZ has held the event for `NEAR_AGE`
-        // cycles (the last-writer table's check is that far behind). It goes into the
-        // pipeline now, and the same-QP block computes its word from that writer's.
+        // Each entry's writer within the last 7 slots (no follower can go behind it yet).
         for e in 0..QB_N {
             self.qb_close[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
         }
         for p in 1..6 {
             for e in 0..QB_N {
-                if self.qb_m[p * 4 + e].q.val() {
+                if self.qb_m[p * 7 + e].q.val() {
                     self.qb_close[e].next = true;
                 }
             }
         }
+        self.haz_hz.next = false;
+        self.blk_hz.next = false;
+        self.haz_fc.next = false;
+        self.blk_fc.next = false;
         self.close_hit.next = false;
+        self.hz_is_fc.next = false;
         for e in 0..QB_N {
-            if self.qb_rd[e].q.val() & self.qb_close[e].val() {
+            if self.hz_sel[e].q.val() & self.qb_haz[e].val() {
+                self.haz_hz.next = true;
+            }
+            if self.hz_sel[e].q.val() & self.qb_blk[e].q.val() {
+                self.blk_hz.next = true;
+            }
+            if self.fc_sel[e].q.val() & self.qb_haz[e].val() {
+                self.haz_fc.next = true;
+            }
+            if self.fc_sel[e].q.val() & self.qb_blk[e].q.val() {
+                self.blk_fc.next = true;
+            }
+            if self.fc_sel[e].q.val() & self.qb_close[e].val() {
                 self.close_hit.next = true;
             }
+            if self.fc_sel[e].q.val() & self.hz_sel[e].q.val() {
+                self.hz_is_fc.next = true;
+            }
         }
+        // The decision. FC's event (the oldest) goes as a follower: it waits for a writer
+        // of its QP, but the youngest of them is at least 8 slots ahead (9 if that one is
+        // not a follower itself), its time stamp is less than a microsecond before FC's,
+        // and FC has held the event for `NEAR_AGE` cycles (the last-writer table's check is
+        // that far behind); the same-QP block computes its word from that writer's. Else
+        // HZ's event goes if it is not young and neither a writer nor an older entry of its
+        // QP holds it.
         self.fol_go.next = self.fol_ok.q.val()
             & !self.close_hit.val()
-            & (self.hz_age.q.val() >= self.age_min.val());
-        self.take.next = self.hz_ok.q.val() & (!self.hazard.val() | self.fol_go.val());
-        // ---- the follower check: the last-writer table at HZ's QP (read, registered),
-        // then its stamp against HZ's and the distance, over two registers ----
+            & (self.fc_age.q.val() >= self.age_min.val());
+        self.take_fol.next = self.fc_valid.q.val()
+            & self.cr.q.val()
+            & self.haz_fc.val()
+            & !self.blk_fc.val()
+            & self.fol_go.val();
+        self.fc_nf.next = self.fc_valid.q.val()
+            & (self.fc_age.q.val() >= self.age_min.val())
+            & self.haz_fc.val()
+            & !self.fol_st.q.val();
+        self.take_hz.next = self.hz_valid.q.val()
+            & self.cr.q.val()
+            & !self.hz_yng.q.val()
+            & !self.haz_hz.val()
+            & !self.blk_hz.val()
+            & !self.take_fol.val();
+        self.take.next = self.take_hz.val() | self.take_fol.val();
+        self.stuck.next =
+            self.hz_valid.q.val() & !self.hz_yng.q.val() & (self.haz_hz.val() | self.blk_hz.val());
+        self.hz_leave.next = !self.hz_valid.q.val() | self.take_hz.val() | self.stuck.val();
+        self.fc_leave.next = !self.fc_valid.q.val()
+            | self.take_fol.val()
+            | (self.take_hz.val() & self.hz_is_fc.val())
+            | self.fc_nf.val()
+            | self.blk_fc.val();
+        // HZ's next entry, from registers only: the oldest valid entry other than HZ's
+        // that is not known to wait (for an older entry of its QP, or a writer of its QP:
+        // an entry written at the last edge is taken on trust, HZ then waits a cycle).
+        // FC's next entry: the oldest valid entry other than FC's and HZ's that FC has not
+        // found unable to follow and that is not known to be blocked.
+        for e in 0..QB_N {
+            self.cand[e].next = self.qb_v[e].q.val()
+                & !self.hz_sel[e].q.val()
+                & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val())
+                & !(self.qb_haz[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val());
+            self.vx[e].next = self.qb_v[e].q.val()
+                & !self.fc_sel[e].q.val()
+                & !self.hz_sel[e].q.val()
+                & !self.qb_nf[e].q.val()
+                & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val());
+        }
+        for e in 0..QB_N {
+            self.oc[e].next = false;
+            self.ox[e].next = false;
+            for f in 0..QB_N {
+                if self.cand[f].val() & self.qb_old[f * 7 + e].q.val() {
+                    self.oc[e].next = true;
+                }
+                if self.vx[f].val() & self.qb_old[f * 7 + e].q.val() {
+                    self.ox[e].next = true;
+                }
+            }
+            self.pick[e].next = self.cand[e].val() & !self.oc[e].val();
+            self.nx[e].next = self.vx[e].val() & !self.ox[e].val();
+        }
+        self.any_pick.next = false;
+        self.pick_nw.next = false;
+        self.pick_qp.next = self.qb_qp[0].q.val();
+        self.any_nx.next = false;
+        self.nx_qp.next = self.qb_qp[0].q.val();
+        for e in 0..QB_N {
+            if self.pick[e].val() {
+                self.any_pick.next = true;
+                self.pick_qp.next = self.qb_qp[e].q.val();
+                if self.qb_nw[e].q.val() {
+                    self.pick_nw.next = true;
+                }
+            }
+            if self.nx[e].val() {
+                self.any_nx.next = true;
+                self.nx_qp.next = self.qb_qp[e].q.val();
+            }
+        }
+        // ---- the follower check: the last-writer table at FC's QP (read, registered),
+        // then its stamp against FC's and the distance, over two registers ----
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
-        self.lw.read_address.next = self.hz_qp.q.val();
+        self.lw.read_address.next = self.fc_qp.q.val();
         self.lw_r.d.next = self.lw.read_data.val();
-        self.hz_now.next = self.hz_ev.val().now;
-        self.fc_same.d.next = (self.hz_now.val().i_e == self.lw_r.q.val().i_e)
-            & (self.hz_now.val().i_r == self.lw_r.q.val().i_r);
-        self.fc_sub_lt.d.next = self.hz_now.val().sub < self.lw_r.q.val().sub;
+        self.fc_now.next = self.fc_ev.val().now;
+        self.fc_same.d.next = (self.fc_now.val().i_e == self.lw_r.q.val().i_e)
+            & (self.fc_now.val().i_r == self.lw_r.q.val().i_r);
+        self.fc_sub_lt.d.next = self.fc_now.val().sub < self.lw_r.q.val().sub;
         self.fc_dd.d.next = self.cyc.q.val() - self.lw_r.q.val().cyc;
         self.fc_fol.d.next = self.lw_r.q.val().fol;
         // The writer's microsecond plus one, in the increase radix.
@@ -1130,28 +1361,30 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.fc_se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
             self.fc_sr.d.next = 0.into();
         }
-        self.fc_next.next = (self.hz_now.val().i_e == self.fc_se.q.val())
-            & (self.hz_now.val().i_r == self.fc_sr.q.val())
+        self.fc_next.next = (self.fc_now.val().i_e == self.fc_se.q.val())
+            & (self.fc_now.val().i_r == self.fc_sr.q.val())
             & self.fc_sub_lt.q.val();
         // `fc_dd` is the distance two cycles before the decision that reads `fol_ok`.
+        self.fol_st.d.next = self.fc_same.q.val() | self.fc_next.val();
         self.fol_ok.d.next = (self.fc_same.q.val() | self.fc_next.val())
             & ((self.fc_dd.q.val() >= self.seven_cyc.val())
                 | (self.fc_fol.q.val() & (self.fc_dd.q.val() >= self.six_cyc.val())));
         self.fc_dd2.next = self.fc_dd.q.val() + self.two_cyc.val();
         self.fol_d.d.next = self.fc_dd2.val().get_bits::<SLOT_W>(0);
         self.fc_dd2_hi_unused.next = self.fc_dd2.val().get_bit(7);
-        self.hz_a_e_unused.next = self.hz_now.val().a_e;
-        self.hz_a_r_unused.next = self.hz_now.val().a_r;
-        self.hz_d_e_unused.next = self.hz_now.val().d_e;
-        self.hz_d_r_unused.next = self.hz_now.val().d_r;
-        self.hz_load.next = !self.hz_valid.q.val() | self.take.val();
-        self.pop.next = self.q0_valid.q.val() & self.hz_load.val();
-        // S1 after the edge holds HZ's event if it goes now, else nothing: each entry's
-        // match with it.
+        self.fc_a_e_unused.next = self.fc_now.val().a_e;
+        self.fc_a_r_unused.next = self.fc_now.val().a_r;
+        self.fc_d_e_unused.next = self.fc_now.val().d_e;
+        self.fc_d_r_unused.next = self.fc_now.val().d_r;
+        // S1 after the edge holds the event that goes now, if any: each entry's match with
+        // it.
         for e in 0..QB_N {
-            self.qb_hit[e].d.next = self.take.val()
+            self.qb_hit[e].d.next = (self.take_hz.val()
                 & (self.hz_ev.val().kind != self.kind_query.val())
-                & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
+                & (self.hz_qp.q.val() == self.qb_qp[e].q.val()))
+                | (self.take_fol.val()
+                    & (self.fc_ev.val().kind != self.kind_query.val())
+                    & (self.fc_qp.q.val() == self.qb_qp[e].q.val()));
         }
         // The window's slots now, each one slot further on at the edge ...
         self.slot_wr[0].next = self.s1_wr.val();
@@ -1166,7 +1399,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // comparators' path ends there) ...
         for p in 0..HZ_W {
             for e in 0..QB_N {
-                self.qb_m[p * 4 + e].d.next =
+                self.qb_m[p * 7 + e].d.next =
                     self.slot_wr[p].val() & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
             }
         }
@@ -1175,8 +1408,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
                 for e in 0..QB_N {
-                    if self.qb_m[g * 256 + i * 4 + e].q.val() {
-                        self.qb_any[g * 4 + e].d.next = true;
+                    if self.qb_m[g * 448 + i * 7 + e].q.val() {
+                        self.qb_any[g * 7 + e].d.next = true;
                     }
                 }
             }
@@ -1184,74 +1417,127 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in HZ_LAST_G..HZ_NG {
             for i in 0..HZ_LAST_BITS {
                 for e in 0..QB_N {
-                    if self.qb_m[g * 256 + i * 4 + e].q.val() {
-                        self.qb_any[g * 4 + e].d.next = true;
+                    if self.qb_m[g * 448 + i * 7 + e].q.val() {
+                        self.qb_any[g * 7 + e].d.next = true;
                     }
                 }
             }
         }
         // (`owed` is below REP_CREDITS: see `credit_next`.)
         self.credit_next.next = self.owed.q.val() < self.credits.val();
-        self.hz_ok.d.next = self.credit_next.val() & self.hz_valid.q.val();
-        // Q0's event, if it was accepted at the last edge, waits in HZ one cycle whatever
-        // the matches (its entry's `qb_any` is a compare of its QP old).
-        if !self.hz_age.q.val().all() {
-            self.hz_age.d.next = self.hz_age.q.val() + self.one_age.val();
-        }
-        if self.hz_load.val() {
-            self.hz_age.d.next = 0.into();
-            self.hz_valid.d.next = self.q0_valid.q.val();
-            self.hz_qp.d.next = self.q0_qp.val();
-            self.hz_ok.d.next = self.credit_next.val()
-                & self.q0_valid.q.val()
-                & !(self.pushed.q.val() & !self.q1_valid.q.val());
-        }
-        // ---- input queue: HZ's event goes (the read pointer moves on); the accepted
-        // event is written at the write pointer and is Q0, Q1 or Q2 ----
-        if self.take.val() {
-            self.qb_rd[0].d.next = self.qb_rd[3].q.val();
-            for i in 1..QB_N {
-                self.qb_rd[i].d.next = self.qb_rd[i - 1].q.val();
+        self.cr.d.next = self.credit_next.val();
+        // HZ chooses its next entry when it is empty, its event goes or waits; FC loads the
+        // oldest other entry when it is empty or its event goes.
+        self.hz_yng.d.next = false;
+        if self.hz_leave.val() {
+            self.hz_valid.d.next = self.any_pick.val();
+            self.hz_qp.d.next = self.pick_qp.val();
+            self.hz_yng.d.next = self.pick_nw.val();
+            for e in 0..QB_N {
+                self.hz_sel[e].d.next = self.pick[e].val();
             }
         }
-        // The entry at the write pointer is free unless Q2 is full (then all four are in
-        // use and it is HZ's), so it takes the arbiter's choice every cycle: its enable is
-        // the pointer and `!q2_valid` (registers), not `push` (which depends on the input
-        // valids), and `push` moves the pointer on.
-        for i in 0..QB_N {
-            if self.qb_wr[i].q.val() & !self.q2_valid.q.val() {
-                self.qb_ev[i].d.next = self.in_ev.val();
-                self.qb_qp[i].d.next = self.in_qp.val();
+        if !self.fc_age.q.val().all() {
+            self.fc_age.d.next = self.fc_age.q.val() + self.one_age.val();
+        }
+        if self.fc_leave.val() {
+            self.fc_age.d.next = 0.into();
+            self.fc_valid.d.next = self.any_nx.val();
+            self.fc_qp.d.next = self.nx_qp.val();
+            for e in 0..QB_N {
+                self.fc_sel[e].d.next = self.nx[e].val();
             }
         }
-        if self.push.val() {
-            self.qb_wr[0].d.next = self.qb_wr[3].q.val();
-            for i in 1..QB_N {
-                self.qb_wr[i].d.next = self.qb_wr[i - 1].q.val();
+        // ---- input queue: the event that goes frees its entry; the lowest free entry
+        // takes the arbiter's choice every cycle (its enable is a function of the valid
+        // registers, not of `push`, which depends on the input valids) and becomes the
+        // youngest in the age matrix; `push` makes it valid ----
+        self.wr_fb[0].next = false;
+        for e in 1..QB_N {
+            self.wr_fb[e].next = self.wr_fb[e - 1].val() | !self.qb_v[e - 1].q.val();
+        }
+        for e in 0..QB_N {
+            self.wr_sel[e].next = !self.qb_v[e].q.val() & !self.wr_fb[e].val();
+            self.lv[e].next = (self.take_hz.val() & self.hz_sel[e].q.val())
+                | (self.take_fol.val() & self.fc_sel[e].q.val());
+            if self.lv[e].val() {
+                self.qb_v[e].d.next = false;
+            }
+            self.qb_nw[e].d.next = self.wr_sel[e].val() & self.push.val();
+            if self.wr_sel[e].val() & self.push.val() {
+                self.qb_nf[e].d.next = false;
+            }
+            if self.fc_nf.val() & self.fc_sel[e].q.val() {
+                self.qb_nf[e].d.next = true;
+            }
+            self.qb_nw2[e].d.next = self.qb_nw[e].q.val();
+            if self.wr_sel[e].val() {
+                self.qb_ev[e].d.next = self.in_ev.val();
+                self.qb_qp[e].d.next = self.in_qp.val();
+                for k in 0..4 {
+                    self.qb_cb[k * 7 + e].d.next = self.arb_g[k].val();
+                }
+                if self.push.val() {
+                    self.qb_v[e].d.next = true;
+                }
+                for f in 0..QB_N {
+                    self.qb_old[f * 7 + e].d.next = true;
+                }
+                for f in 0..QB_N {
+                    self.qb_old[e * 7 + f].d.next = false;
+                }
             }
         }
-        // The queue's entries are valid from Q0 on; an accepted event takes the first
-        // free one after Q0's moved on (Q2 is empty when an event is accepted).
-        if self.pop.val() {
-            self.q0_valid.d.next = self.q1_valid.q.val();
-            self.q1_valid.d.next = self.q2_valid.q.val();
-            self.q2_valid.d.next = false;
-        }
-        self.pushed.d.next = self.push.val();
-        if self.push.val() {
-            if self.q1_valid.q.val() & !self.pop.val() {
-                self.q2_valid.d.next = true;
-            } else if (self.q0_valid.q.val() & !self.pop.val())
-                | (self.q1_valid.q.val() & self.pop.val())
-            {
-                self.q1_valid.d.next = true;
-            } else {
-                self.q0_valid.d.next = true;
+        // An older valid entry holds the same QP (registered; compared every cycle).
+        for e in 0..QB_N {
+            self.qb_blk[e].d.next = false;
+            for f in 0..QB_N {
+                if self.qb_v[f].q.val()
+                    & self.qb_old[f * 7 + e].q.val()
+                    & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
+                {
+                    self.qb_blk[e].d.next = true;
+                }
             }
         }
+        // The classes that hold two entries known to wait are not accepted after the edge.
+        for e in 0..QB_N {
+            self.wk[e].next = self.qb_v[e].q.val()
+                & !self.qb_nw[e].q.val()
+                & (self.qb_blk[e].q.val() | (self.qb_haz[e].val() & !self.qb_nw2[e].q.val()));
+        }
+        for k in 0..4 {
+            for e in 0..QB_N {
+                self.wk_c[k * 7 + e].next = self.wk[e].val() & self.qb_cb[k * 7 + e].q.val();
+            }
+            self.wk_b[k * 7].next = false;
+            for e in 1..QB_N {
+                self.wk_b[k * 7 + e].next =
+                    self.wk_b[k * 7 + e - 1].val() | self.wk_c[k * 7 + e - 1].val();
+            }
+            self.wk_two[k].next = false;
+            for e in 0..QB_N {
+                if self.wk_c[k * 7 + e].val() & self.wk_b[k * 7 + e].val() {
+                    self.wk_two[k].next = true;
+                }
+            }
+            self.cap[k].d.next = self.wk_two[k].val();
+        }
+        // The count of valid entries after the edge, and whether they are all valid.
+        if self.push.val() & !self.take.val() {
+            self.nq.d.next = self.nq.q.val() + self.one_nq.val();
+        }
+        if self.take.val() & !self.push.val() {
+            self.nq.d.next = self.nq.q.val() - self.one_nq.val();
+        }
+        self.full_q.d.next = !self.take.val()
+            & ((self.nq.q.val() == self.nq_all.val())
+                | ((self.nq.q.val() == self.nq_last.val()) & self.push.val()));
 
         // ---- S1: read the QP's word ----
         self.ram.read_address.next = self.hz_qp.q.val();
+        // (A follower's word comes from the same-QP block: what the RAM reads at HZ's QP
+        // then is not used.)
         self.s1_valid.d.next = self.take.val();
         self.s1_kind.d.next = self.hz_ev.val().kind;
         self.s1_qp.d.next = self.hz_qp.q.val();
@@ -1260,8 +1546,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_rate.d.next = self.hz_ev.val().rate;
         self.s1_now.d.next = self.hz_ev.val().now;
         self.s1_ctl.d.next = self.hz_ev.val().ctl;
-        // A follower: it waited for a writer of its QP (it would not have gone otherwise).
-        self.s1_fol.d.next = self.hazard.val();
+        if self.take_fol.val() {
+            self.s1_kind.d.next = self.fc_ev.val().kind;
+            self.s1_qp.d.next = self.fc_qp.q.val();
+            self.s1_bytes.d.next = self.fc_ev.val().bytes;
+            self.s1_mode.d.next = self.fc_ev.val().mode;
+            self.s1_rate.d.next = self.fc_ev.val().rate;
+            self.s1_now.d.next = self.fc_ev.val().now;
+            self.s1_ctl.d.next = self.fc_ev.val().ctl;
+        }
+        self.s1_fol.d.next = self.take_fol.val();
         self.s1_d.d.next = self.fol_d.q.val();
         self.s1_cyc.d.next = self.cyc.q.val();
         // The last-writer table is written from S1.
@@ -1551,16 +1845,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
         }
         if self.reset.val() {
-            self.q0_valid.d.next = false;
-            self.q1_valid.d.next = false;
-            self.q2_valid.d.next = false;
-            self.pushed.d.next = false;
             self.hz_valid.d.next = false;
-            self.qb_rd[0].d.next = true;
-            self.qb_wr[0].d.next = true;
-            for i in 1..QB_N {
-                self.qb_rd[i].d.next = false;
-                self.qb_wr[i].d.next = false;
+            self.hz_yng.d.next = false;
+            self.fc_valid.d.next = false;
+            self.nq.d.next = 0.into();
+            self.full_q.d.next = false;
+            for k in 0..4 {
+                self.cap[k].d.next = false;
+            }
+            for e in 0..QB_N {
+                self.qb_v[e].d.next = false;
+                self.qb_nw[e].d.next = false;
+                self.qb_nw2[e].d.next = false;
+                self.hz_sel[e].d.next = false;
+                self.fc_sel[e].d.next = false;
             }
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
@@ -1573,7 +1871,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.tag_wr[i].d.next = false;
                 self.tag_fol[i].d.next = false;
             }
-            self.hz_age.d.next = 0.into();
+            self.fc_age.d.next = 0.into();
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.fwd_w1.d.next = false;
@@ -1587,7 +1885,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.rd_valid_q.d.next = false;
             self.o_valid.d.next = false;
             self.owed.d.next = 0.into();
-            self.hz_ok.d.next = false;
+            self.cr.d.next = false;
             self.sweep.d.next = 0.into();
             self.busy_q.d.next = true;
             self.arb_m.d.next = 0.into();

@@ -32,7 +32,7 @@
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
 //! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`) | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice |
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices, adds |
-//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's sum and test | |
+//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T and BC against the threshold), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
@@ -197,6 +197,12 @@ pub struct RpNear {
     y3_acc_c: DFF<Bits<ACC_W>>,
     y3_ti_e: DFF<Bits<EPOCH_W>>,
     y3_ti_r: DFF<Bits<REM_W>>,
+    /// The byte event's phase without a cut (T after the instant and BC against the
+    /// threshold), registered a stage before it is used: with the threshold compares in
+    /// front of the step's choice and the add, edge 4 does not fit 10 ns (the parameters'
+    /// route is long).
+    y3_b_fr: DFF<Bit>,
+    y3_b_hai: DFF<Bit>,
     ext_x30: ZeroExt<SUM_W, ZW>,
     ext_max30: ZeroExt<SUM_W, ZW>,
     one29: Constant<Bits<SUM_W>>,
@@ -628,6 +634,8 @@ impl Default for RpNear {
             y4_acc_c: Default::default(),
             y4_ti_e: Default::default(),
             y4_ti_r: Default::default(),
+            y3_b_fr: Default::default(),
+            y3_b_hai: Default::default(),
             y4_b_fr: Default::default(),
             y4_b_hai: Default::default(),
             y4_rtb_plus: Default::default(),
@@ -930,6 +938,8 @@ impl Logic for RpNear {
             y4_acc_c,
             y4_ti_e,
             y4_ti_r,
+            y3_b_fr,
+            y3_b_hai,
             y4_b_fr,
             y4_b_hai,
             y4_rtb_plus,
@@ -1278,6 +1288,10 @@ impl Logic for RpNear {
         self.y3_i_fr.d.next = self.y2_i_fr.q.val();
         self.y3_i_hai.d.next = self.y2_i_hai.q.val();
         self.y3_t_n.d.next = self.y2_t_n.q.val();
+        self.y3_b_fr.d.next =
+            (self.y2_t_n.q.val() < self.th6.val()) & (self.y2_w.q.val().bc < self.th6.val());
+        self.y3_b_hai.d.next =
+            (self.y2_t_n.q.val() > self.th6.val()) & (self.y2_w.q.val().bc > self.th6.val());
         self.y3_rt_c.d.next = self.y2_rt_c.q.val();
         self.y3_ti_e.d.next = self.y2_ti_e.q.val();
         self.y3_ti_r.d.next = self.y2_ti_r.q.val();
@@ -1298,15 +1312,13 @@ impl Logic for RpNear {
         if self.y3_inc.q.val() {
             self.rt_n.next = self.y3_rt_i.q.val();
         }
-        self.y4_b_fr.d.next =
-            (self.y3_t_n.q.val() < self.th6.val()) & (self.y3_w.q.val().bc < self.th6.val());
-        self.y4_b_hai.d.next =
-            (self.y3_t_n.q.val() > self.th6.val()) & (self.y3_w.q.val().bc > self.th6.val());
+        self.y4_b_fr.d.next = self.y3_b_fr.q.val();
+        self.y4_b_hai.d.next = self.y3_b_hai.q.val();
         self.step_b.next = self.cfg.val().ai_rate;
-        if (self.y3_t_n.q.val() > self.th6.val()) & (self.y3_w.q.val().bc > self.th6.val()) {
+        if self.y3_b_hai.q.val() {
             self.step_b.next = self.cfg.val().hai_rate;
         }
-        if (self.y3_t_n.q.val() < self.th6.val()) & (self.y3_w.q.val().bc < self.th6.val()) {
+        if self.y3_b_fr.q.val() {
             self.step_b.next = 0.into();
         }
         self.ext_stepb.i.next = self.step_b.val();
