@@ -122,20 +122,20 @@ pub const REP_FIFO_AW: usize = 8;
 const REP_PTR_W: usize = REP_FIFO_AW + 1;
 
 /// The most events the RP owes reports for (counted from S1 to the output register) before
-/// HZ stops sending events into S1: the report FIFO's size less three, so the FIFO cannot
-/// overflow although the count sees an event only once it is in S1 (an edge after HZ sent
-/// it) and the credit HZ decides with is a register of the count (`credit_next` into
-/// `hz_ok`), together two cycles old. Far above the pipeline's depth: a consumer that takes
+/// no more events go into S1: the report FIFO's size less three, so the FIFO cannot
+/// overflow although the count sees an event only once it is in S1 (an edge after it was
+/// sent) and the credit the decision reads is a register of the count (`credit_next` into
+/// `cr`), together two cycles old. Far above the pipeline's depth: a consumer that takes
 /// every report never meets it.
 pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 
 /// Update registers whose event's word would reach the RAM or the forwarding registers
-/// too late for an event entering S1 now: the interlock compares HZ's QP with S1, S2 and
-/// the tags beside the update's first `HAZ_STAGES` registers.
+/// too late for an event entering S1 now: the interlock compares each queue entry's QP with
+/// S1, S2 and the tags beside the update's first `HAZ_STAGES` registers.
 const HAZ_STAGES: usize = UPD_STAGES - 2;
 
-/// Cycles an event must have been in HZ before it may go as a follower: the last-writer
-/// table is read at HZ's QP, registered, and compared over two more registers.
+/// Cycles an event must have been in FC before it may go as a follower: the last-writer
+/// table is read at FC's QP, registered, and compared over two more registers.
 pub const NEAR_AGE: usize = 4;
 
 /// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
@@ -152,19 +152,19 @@ const _: () = assert!(HZ_W + 2 < 1 << state::SLOT_W);
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
 
-/// Slots compared with the ring's QPs in every cycle (`slot_wr`, `slot_qp`): slot 0 is S1,
+/// Slots compared with the queue entries' QPs in every cycle (`slot_wr`, `slot_qp`): slot 0 is S1,
 /// slot 1 is S2, slot `2 + i` is the tag beside update register `i`. The matches are
 /// registered per slot and entry (`qb_m`, each slot's event one slot further on) and their
 /// group ORs at the next edge (`qb_any`, two slots further on), so when the decision reads
-/// them they cover the tags `0..HAZ_STAGES`; S1's match is registered from HZ's QP
-/// (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the interlock's window.
+/// them they cover the tags `0..HAZ_STAGES`; S1's match is registered from the QP of the
+/// event that goes (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the interlock's window.
 const HZ_W: usize = HAZ_STAGES;
 
 /// Tags compared in every cycle (two slots further on when the group ORs are used): tags
 /// `0..HZ_TAGS`.
 const HZ_TAGS: usize = HZ_W - 2;
 
-/// Slots per group: the interlock registers, for each entry of the ring, whether some
+/// Slots per group: the interlock registers, for each entry of the queue, whether some
 /// slot of each group of `HZ_G` holds an event that writes its QP (`qb_any`), so HZ's
 /// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
 /// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
@@ -201,10 +201,10 @@ const QB_OLD_N: usize = QB_N * QB_N;
 /// Signals per input class and entry (`wk_c`, `wk_b`).
 const QB_CLS_N: usize = 4 * QB_N;
 
-/// Registers of the ring's group matches (`qb_any`): one per entry and group.
+/// Registers of the queue's group matches (`qb_any`): one per entry and group.
 const QB_ANY_N: usize = QB_N * HZ_NG;
 
-/// Registers of the ring's slot matches (`qb_m`): one per entry and compared slot.
+/// Registers of the queue's slot matches (`qb_m`): one per entry and compared slot.
 const QB_M_N: usize = QB_N * HZ_W;
 
 /// Index of the window's last group.
@@ -375,10 +375,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// from the next cycle, so it waits this one.
     hz_yng: DFF<Bit>,
     /// HZ's QP, loaded with `hz_sel`: the state RAM's read address and S1's compare start
-    /// at a flip-flop, not at the ring's read multiplexer (the route from a pointer through
+    /// at a flip-flop, not at the queue's read multiplexer (the route from a pointer through
     /// that multiplexer to the spread-out block RAMs does not fit 10 ns).
     hz_qp: DFF<Bits<QB>>,
-    /// HZ's event (read from the ring at `hz_sel`).
+    /// HZ's event (read from the queue at `hz_sel`).
     hz_ev: Signal<Local, RpEvent>,
     /// FC, the follower check: an entry whose event may go as a follower (the oldest that
     /// FC has not found unable to follow), valid.
@@ -387,7 +387,7 @@ pub struct DcqcnRp<const QB: usize> {
     fc_sel: [DFF<Bit>; QB_N],
     /// FC's QP, loaded with `fc_sel`: the last-writer table's read address.
     fc_qp: DFF<Bits<QB>>,
-    /// FC's event (read from the ring at `fc_sel`).
+    /// FC's event (read from the queue at `fc_sel`).
     fc_ev: Signal<Local, RpEvent>,
     /// HZ's and FC's entries: a writer of its QP is in the window (`haz_*`), an older entry
     /// holds its QP (`blk_hz`); HZ and FC hold the same entry (`hz_is_fc`).
@@ -1191,15 +1191,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.push.next = self.room.val() & self.in_valid.val();
 
-        // ---- hazard check (HZ): the event waits while an event that writes its QP is in
-        // S1, S2 or the update's first UPD_STAGES - 2 registers (its word would reach the
-        // RAM or the forwarding registers too late to be read). Every entry of the ring is
+        // ---- hazard check: an event waits while an event that writes its QP is in S1, S2
+        // or the update's first UPD_STAGES - 2 registers (its word would reach the RAM or
+        // the forwarding registers too late to be read). Every entry of the queue is
         // compared with the window's slots in every cycle and the results registered one
         // slot further on (the pipeline from S1 on moves every cycle); S1's match is
-        // registered when HZ's event goes ----
+        // registered when an event goes ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // HZ's and FC's events from the ring (one-hot pointers: the reads are choices
+        // HZ's and FC's events from the queue (one-hot pointers: the reads are choices
         // between registers).
         self.hz_ev.next = self.qb_ev[0].q.val();
         self.fc_ev.next = self.qb_ev[0].q.val();
