@@ -402,8 +402,10 @@ impl GoldenRpCycle {
     /// register); at most one event of the queue enters S1: FC's as a follower
     /// ([`GoldenRpCycle::may_follow`]), else HZ's if nothing holds it; HZ chooses the
     /// oldest entry not known to wait when it is empty, its event goes or waits; FC loads
-    /// the oldest other entry when it is empty or its event goes; the accepted event is
-    /// written to the lowest free entry.
+    /// the oldest entry that is not HZ's, not known to be blocked and not found unable to
+    /// follow, when it is empty, its event goes, cannot follow or is blocked; the accepted
+    /// event is written to the lowest free entry; the classes with two entries known to
+    /// wait are not taken at the next edge.
     fn advance(&mut self, push: Option<(InFlight, usize)>) {
         let k = self.edge;
         let valid = |e: usize| self.entries[e].is_some();
