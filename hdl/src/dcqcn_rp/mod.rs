@@ -108,7 +108,7 @@ use widths::*;
 pub const RP_REPORT_LATENCY: usize = 9 + UPD_STAGES;
 
 /// A bound on how long an accepted event can wait in the input queue when the report
-/// stream keeps up: it waits for at most the older events of its QP in the queue (five)
+/// stream keeps up: it waits for at most the older events of its QP in the queue (`QB_N - 1`)
 /// and then for its own interlock, each at most `UPD_STAGES + 1` cycles, and a few cycles
 /// each while HZ chooses and the events that go first take their turns. A caller that
 /// waits for the last answers after a burst waits this much longer than
