@@ -18,7 +18,7 @@
 //! to 250 MHz. Each event is applied by `update`; where it is less than `clock_mhz` cycles
 //! after the QP's last write, `update_near` must give the same state, report and stats.
 
-use roce_cc_hdl::dcqcn_rp::near::{NEAR_PRE, NEAR_STAGES, RpNear};
+use roce_cc_hdl::dcqcn_rp::near::{NEAR_CFG_CYCLES, NEAR_PRE, NEAR_STAGES, RpNear};
 use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent};
 use roce_cc_params::{PROFILES, Params};
 use roce_cc_sim::dcqcn_rp::{QpState, RpConfig, RpKind, RpStats, update, update_near};
@@ -226,6 +226,11 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
         let mut v = VRpNear::new();
         let cw: Bits<CFG_BITS> = cfg_word(&cfg).into();
         v.set_cfg(&words_of::<CFG_BITS, CFG_WORDS>(cw));
+        // The parameters reach the block's own registers before the first event.
+        for _ in 0..NEAR_CFG_CYCLES {
+            tick(&mut hdl, |b| &mut b.clock);
+            v.tick();
+        }
         let mut lanes: Vec<Lane> = (0..NEAR_STAGES)
             .map(|_| {
                 let c0 = r.below(1 << 30);

@@ -21,6 +21,10 @@
 //! event's increase and cut counts) are registers loaded at the [`NEAR_STAGES`]-th edge
 //! after `w` was presented. So a result can be the `w` of an event presented
 //! `NEAR_STAGES` cycles after the one it answers: one event of a QP every 8 cycles.
+//! The parameters come through registers of this block (`pc`, a copy of `cfg`, and values
+//! derived from it such as `2 max_rate`, [`NEAR_CFG_CYCLES`] = 3 cycles after `cfg`):
+//! `cfg` is steady while events are in flight, and an event reaches this block more than
+//! three cycles after the RP takes it.
 //! Everything that does not depend on `w` is computed before it or beside the path: now a
 //! microsecond earlier in each radix, and the next decrease check in the alpha and increase
 //! radices as a first CNP or a decrease check at this instant leaves it (two `DivSmall`s
@@ -30,10 +34,10 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`) | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices, adds |
+//! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`); the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice; 6-bit compares of the word's T and BC with the threshold |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices by edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T and BC against the threshold), its sum (4: `Rt + step`) and test | |
-//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results | a barrel shift, adds |
+//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
 
@@ -48,6 +52,9 @@ use rust_hdl::prelude::*;
 pub const NEAR_PRE: usize = 2;
 /// Registers from the word to the results.
 pub const NEAR_STAGES: usize = 8;
+/// Cycles from `cfg` to the last of the block's parameter registers (`pc`, `max29`, then
+/// `two_max`): `cfg` must be steady this long before an event is presented.
+pub const NEAR_CFG_CYCLES: usize = 3;
 
 /// Width of a rate sum (`Rc + Rt_c + 1`, `Rt + step`).
 const SUM_W: usize = RATE_W + 1;
@@ -84,6 +91,11 @@ pub struct RpNear {
     pub ai_o: Signal<Out, Bits<2>>,
     pub hai_o: Signal<Out, Bits<2>>,
 
+    // ---- the parameters, registered here ----
+    /// `cfg`, a cycle later: every parameter this block reads comes from this copy (and
+    /// the registers below derived from it), so no path starts at the register block's
+    /// copy, which sits far away and drives the whole RP.
+    pc: DFF<RpCfgWord>,
     // ---- edge -1, 0: the event; now a microsecond earlier ----
     p1_ev: DFF<RpEvent>,
     x0_ev: DFF<RpEvent>,
@@ -118,13 +130,20 @@ pub struct RpNear {
     y1_ei_e: DFF<Bits<EPOCH_W>>,
     y1_ei_r: DFF<Bits<REM_W>>,
     y1_late: DFF<Bit>,
+    /// The instant's increase event's phase (fast recovery, hyper increase), from the
+    /// word's counters, and whether a cut at the instant takes Rc as its Rt (`clamp`).
+    y1_ti_fr: DFF<Bit>,
+    y1_ti_hai: DFF<Bit>,
+    y1_clamp: DFF<Bit>,
     // ---- edge 2 ----
     /// Only the kinds, the mode and the limited bit matter from here: the choices.
     cut_go: Signal<Local, Bit>,
     inc_go: Signal<Local, Bit>,
-    th6: Signal<Local, Bits<STAGE_W>>,
+    /// The threshold, 6 bits wide (`pc.threshold`).
+    th6: DFF<Bits<STAGE_W>>,
     ext_th: ZeroExt<THRESH_W, STAGE_W>,
-    byte_off: Signal<Local, Bit>,
+    /// The byte counter is off (`pc.byte_reset == 0`).
+    byte_off: DFF<Bit>,
     ti_fr: Signal<Local, Bit>,
     ti_hai: Signal<Local, Bit>,
     t_inc: Signal<Local, Bits<STAGE_W>>,
@@ -168,7 +187,8 @@ pub struct RpNear {
     ext_c1: ZeroExt<G_W, 18>,
     c_g: Signal<Local, Bits<G_W>>,
     k1024: Constant<Bits<G_W>>,
-    max29: Signal<Local, Bits<SUM_W>>,
+    /// `pc.max_rate`, a sum's width.
+    max29: DFF<Bits<SUM_W>>,
     ext_max: ZeroExt<RATE_W, SUM_W>,
     ext_min: ZeroExt<RATE_W, SUM_W>,
     rt_i: Signal<Local, Bits<RATE_W>>,
@@ -314,14 +334,17 @@ pub struct RpNear {
     y6_m: DFF<Bits<SUM_W>>,
     y6_z: DFF<Bits<ZW>>,
     y6_acc_n: DFF<Bits<ACC_W>>,
-    y6_fire_n: DFF<Bit>,
-    y6_fire_c: DFF<Bit>,
     y6_acc_c: DFF<Bits<ACC_W>>,
     y6_ti_e: DFF<Bits<EPOCH_W>>,
     y6_ti_r: DFF<Bits<REM_W>>,
     y6_b_fr: DFF<Bit>,
     y6_b_hai: DFF<Bit>,
     y6_rt_b: DFF<Bits<RATE_W>>,
+    /// Edge 7's terms that do not wait for the cut's compare: limited at the instant
+    /// (`lim6`), the decrease timer fired while limited, and the packet is a byte event.
+    lim6: Signal<Local, Bit>,
+    y6_fd_lim: DFF<Bit>,
+    y6_fire: DFF<Bit>,
     /// `(Rt_b + Rc_n + 1) / 2`: Rc after the byte event without a cut.
     y6_rc_b: DFF<Bits<RATE_W>>,
     /// `cut_a`'s bits above `RATE_W` ORed in three parts (as in `rate::Cut`).
@@ -429,7 +452,8 @@ pub struct RpNear {
     ext_cm29: ZeroExt<RATE_W, SUM_W>,
     ext_ca30: ZeroExt<RATE_W, ZW>,
     ext_cm30: ZeroExt<RATE_W, ZW>,
-    two_max: Signal<Local, Bits<SUM_W>>,
+    /// `2 max29` (from `max29`: a cycle after it).
+    two_max: DFF<Bits<SUM_W>>,
     /// Edge 7's terms of the choices: limited at the instant, a packet while limited, a
     /// byte event, the byte event's release without and with a cut, the release, BC + 1.
     lim7: Signal<Local, Bit>,
@@ -500,6 +524,7 @@ impl Default for RpNear {
             fr_o: Default::default(),
             ai_o: Default::default(),
             hai_o: Default::default(),
+            pc: Default::default(),
             p1_ev: Default::default(),
             x0_ev: Default::default(),
             x0_da_e: Default::default(),
@@ -528,6 +553,9 @@ impl Default for RpNear {
             y1_ei_e: Default::default(),
             y1_ei_r: Default::default(),
             y1_late: Default::default(),
+            y1_ti_fr: Default::default(),
+            y1_ti_hai: Default::default(),
+            y1_clamp: Default::default(),
             cut_go: Default::default(),
             inc_go: Default::default(),
             th6: Default::default(),
@@ -706,14 +734,15 @@ impl Default for RpNear {
             y6_m: Default::default(),
             y6_z: Default::default(),
             y6_acc_n: Default::default(),
-            y6_fire_n: Default::default(),
-            y6_fire_c: Default::default(),
             y6_acc_c: Default::default(),
             y6_ti_e: Default::default(),
             y6_ti_r: Default::default(),
             y6_b_fr: Default::default(),
             y6_b_hai: Default::default(),
             y6_rt_b: Default::default(),
+            lim6: Default::default(),
+            y6_fd_lim: Default::default(),
+            y6_fire: Default::default(),
             y6_rc_b: Default::default(),
             y6_a_hi0: Default::default(),
             y6_a_hi1: Default::default(),
@@ -855,6 +884,11 @@ impl Logic for RpNear {
         dff_setup!(
             self,
             clock,
+            pc,
+            th6,
+            byte_off,
+            max29,
+            two_max,
             p1_ev,
             x0_ev,
             x0_da_e,
@@ -874,6 +908,9 @@ impl Logic for RpNear {
             y1_ei_e,
             y1_ei_r,
             y1_late,
+            y1_ti_fr,
+            y1_ti_hai,
+            y1_clamp,
             y2_w,
             y2_ev,
             y2_late,
@@ -991,14 +1028,14 @@ impl Logic for RpNear {
             y6_m,
             y6_z,
             y6_acc_n,
-            y6_fire_n,
-            y6_fire_c,
             y6_acc_c,
             y6_ti_e,
             y6_ti_r,
             y6_b_fr,
             y6_b_hai,
             y6_rt_b,
+            y6_fd_lim,
+            y6_fire,
             y6_rc_b,
             y6_a_hi0,
             y6_a_hi1,
@@ -1090,16 +1127,17 @@ impl Logic for RpNear {
         self.y6_a_r_unused.next = self.y6_now.val().a_r;
         self.y6_d_r_unused.next = self.y6_now.val().d_r;
         self.y6_i_r_unused.next = self.y6_now.val().i_r;
-        self.recip_ai_unused.next = self.cfg.val().recip_ai;
-        self.recip_hai_unused.next = self.cfg.val().recip_hai;
-        // Shared constants and parameters.
-        self.ext_th.i.next = self.cfg.val().threshold;
-        self.th6.next = self.ext_th.o.val();
-        self.byte_off.next = !self.cfg.val().byte_reset.any();
-        self.ext_max.i.next = self.cfg.val().max_rate;
-        self.max29.next = self.ext_max.o.val();
-        self.two_max.next = self.max29.val() + self.max29.val();
-        self.ext_max30.i.next = self.two_max.val();
+        self.recip_ai_unused.next = self.pc.q.val().recip_ai;
+        self.recip_hai_unused.next = self.pc.q.val().recip_hai;
+        // The parameters: the copy, then what is derived from it (registers too).
+        self.pc.d.next = self.cfg.val();
+        self.ext_th.i.next = self.pc.q.val().threshold;
+        self.th6.d.next = self.ext_th.o.val();
+        self.byte_off.d.next = !self.pc.q.val().byte_reset.any();
+        self.ext_max.i.next = self.pc.q.val().max_rate;
+        self.max29.d.next = self.ext_max.o.val();
+        self.two_max.d.next = self.max29.q.val() + self.max29.q.val();
+        self.ext_max30.i.next = self.two_max.q.val();
 
         // ---- edge -1, 0: the event; now a microsecond earlier; the dividends ----
         self.p1_ev.d.next = self.ev.val();
@@ -1108,23 +1146,23 @@ impl Logic for RpNear {
         self.x0_da_r.d.next = self.p1_now.val().a_r - self.one_r.val();
         if !self.p1_now.val().a_r.any() {
             self.x0_da_e.d.next = self.p1_now.val().a_e - self.one_e.val();
-            self.x0_da_r.d.next = self.cfg.val().p_alpha - self.one_r.val();
+            self.x0_da_r.d.next = self.pc.q.val().p_alpha - self.one_r.val();
         }
         self.x0_dd_e.d.next = self.p1_now.val().d_e;
         self.x0_dd_r.d.next = self.p1_now.val().d_r - self.one_r.val();
         if !self.p1_now.val().d_r.any() {
             self.x0_dd_e.d.next = self.p1_now.val().d_e - self.one_e.val();
-            self.x0_dd_r.d.next = self.cfg.val().p_dec - self.one_r.val();
+            self.x0_dd_r.d.next = self.pc.q.val().p_dec - self.one_r.val();
         }
         self.x0_di_e.d.next = self.p1_now.val().i_e;
         self.x0_di_r.d.next = self.p1_now.val().i_r - self.one_r.val();
         if !self.p1_now.val().i_r.any() {
             self.x0_di_e.d.next = self.p1_now.val().i_e - self.one_e.val();
-            self.x0_di_r.d.next = self.cfg.val().p_inc - self.one_r.val();
+            self.x0_di_r.d.next = self.pc.q.val().p_inc - self.one_r.val();
         }
         self.ext_ar.i.next = self.p1_now.val().a_r;
         self.ext_ir.i.next = self.p1_now.val().i_r;
-        self.ext_pd.i.next = self.cfg.val().p_dec;
+        self.ext_pd.i.next = self.pc.q.val().p_dec;
         self.x0_num_a.d.next = self.ext_ar.o.val() + self.ext_pd.o.val();
         self.x0_num_i.d.next = self.ext_ir.o.val() + self.ext_pd.o.val();
         // The next decrease check from now in the alpha and increase radices: results in
@@ -1132,13 +1170,13 @@ impl Logic for RpNear {
         self.div_a.clock.next = self.clock.val();
         self.div_a.en.next = true;
         self.div_a.num.next = self.x0_num_a.q.val();
-        self.div_a.p.next = self.cfg.val().p_alpha;
-        self.div_a.recip.next = self.cfg.val().recip_alpha;
+        self.div_a.p.next = self.pc.q.val().p_alpha;
+        self.div_a.recip.next = self.pc.q.val().recip_alpha;
         self.div_i.clock.next = self.clock.val();
         self.div_i.en.next = true;
         self.div_i.num.next = self.x0_num_i.q.val();
-        self.div_i.p.next = self.cfg.val().p_inc;
-        self.div_i.recip.next = self.cfg.val().recip_inc;
+        self.div_i.p.next = self.pc.q.val().p_inc;
+        self.div_i.recip.next = self.pc.q.val().recip_inc;
 
         // ---- edge 1: which timers fired at the instant (if any) since the word ----
         self.late.next = self.x0_now.val().sub < self.w.val().sub;
@@ -1167,6 +1205,16 @@ impl Logic for RpNear {
         self.y1_fd.d.next = self.fd_c.val() & self.w.val().limited;
         self.y1_fi.d.next = self.fi_c.val() & self.w.val().limited;
         self.y1_late.d.next = self.late.val();
+        // The phase of an increase event at the instant (golden `phases` for one event) and
+        // the cut's clamp: compares of the word's counters, registered here so that edge 2
+        // only chooses before its adds.
+        self.y1_ti_fr.d.next = (self.byte_off.q.val() | (self.w.val().bc < self.th6.q.val()))
+            & (self.w.val().t < self.th6.q.val());
+        self.y1_ti_hai.d.next = (self.byte_off.q.val() | (self.w.val().bc > self.th6.q.val()))
+            & (self.w.val().t > self.th6.q.val());
+        self.y1_clamp.d.next = self.pc.q.val().clamp_tgt_rate
+            | self.w.val().bc.any()
+            | (self.pc.q.val().clamp_after_t & self.w.val().t.any());
 
         // ---- edge 2: alpha at the instant; the cut's Rt; the increase event's Rt + step;
         // the byte counter's sum ----
@@ -1180,14 +1228,12 @@ impl Logic for RpNear {
         if self.y1_ev.q.val().kind == self.kind_cnp.val() {
             self.y2_flag.d.next = true;
         }
-        // The increase timer's event: its phase (golden `phases` for one event).
-        self.ti_fr.next = (self.byte_off.val() | (self.y1_w.q.val().bc < self.th6.val()))
-            & (self.y1_w.q.val().t < self.th6.val());
-        self.ti_hai.next = (self.byte_off.val() | (self.y1_w.q.val().bc > self.th6.val()))
-            & (self.y1_w.q.val().t > self.th6.val());
-        self.step_i.next = self.cfg.val().ai_rate;
+        // The increase timer's event: its phase (registered at edge 1).
+        self.ti_fr.next = self.y1_ti_fr.q.val();
+        self.ti_hai.next = self.y1_ti_hai.q.val();
+        self.step_i.next = self.pc.q.val().ai_rate;
         if self.ti_hai.val() {
-            self.step_i.next = self.cfg.val().hai_rate;
+            self.step_i.next = self.pc.q.val().hai_rate;
         }
         if self.ti_fr.val() {
             self.step_i.next = 0.into();
@@ -1206,10 +1252,7 @@ impl Logic for RpNear {
         self.y2_t_n.d.next = self.t_n.val();
         // The cut's Rt (golden `cut`): Rc on a clamp.
         self.rt_c.next = self.y1_w.q.val().rt;
-        if self.cfg.val().clamp_tgt_rate
-            | self.y1_w.q.val().bc.any()
-            | (self.cfg.val().clamp_after_t & self.y1_w.q.val().t.any())
-        {
+        if self.y1_clamp.q.val() {
             self.rt_c.next = self.y1_w.q.val().rc;
         }
         self.y2_rt_c.d.next = self.rt_c.val();
@@ -1236,12 +1279,12 @@ impl Logic for RpNear {
         self.mul_a.en.next = true;
         self.mul_a.a.next = self.y2_w.q.val().rc;
         self.mul_a.b.next = self.y2_alpha.q.val();
-        self.ext_q16.i.next = self.cfg.val().max_cut_q16;
+        self.ext_q16.i.next = self.pc.q.val().max_cut_q16;
         self.mul_m.clock.next = self.clock.val();
         self.mul_m.en.next = true;
         self.mul_m.a.next = self.y2_w.q.val().rc;
         self.mul_m.b.next = self.ext_q16.o.val();
-        self.c_g.next = self.k1024.val() - self.cfg.val().g;
+        self.c_g.next = self.k1024.val() - self.pc.q.val().g;
         self.ext_c1.i.next = self.c_g.val();
         self.mul_t1.clock.next = self.clock.val();
         self.mul_t1.en.next = true;
@@ -1250,12 +1293,12 @@ impl Logic for RpNear {
         // alpha_init's product: a parameter, so the output is steady.
         self.mul_t1i.clock.next = self.clock.val();
         self.mul_t1i.en.next = true;
-        self.mul_t1i.a.next = self.cfg.val().alpha_init;
+        self.mul_t1i.a.next = self.pc.q.val().alpha_init;
         self.mul_t1i.b.next = self.ext_c1.o.val();
         // Edge 3.
         self.rt_i.next = self.y2_rt_plus.q.val().get_bits::<RATE_W>(0);
-        if self.y2_rt_plus.q.val() >= self.max29.val() {
-            self.rt_i.next = self.cfg.val().max_rate;
+        if self.y2_rt_plus.q.val() >= self.max29.q.val() {
+            self.rt_i.next = self.pc.q.val().max_rate;
         }
         self.acc_sat.next = self.y2_sum33.q.val().get_bits::<ACC_W>(0);
         if self.y2_sum33.q.val().get_bit(32) {
@@ -1263,17 +1306,17 @@ impl Logic for RpNear {
         }
         self.y3_acc_sat.d.next = self.acc_sat.val();
         self.y3_fire_n.d.next =
-            !self.byte_off.val() & (self.acc_sat.val() >= self.cfg.val().byte_reset);
+            !self.byte_off.q.val() & (self.acc_sat.val() >= self.pc.q.val().byte_reset);
         self.ext_bytes32.i.next = self.y2_ev.q.val().bytes;
         self.y3_fire_c.d.next =
-            !self.byte_off.val() & (self.ext_bytes32.o.val() >= self.cfg.val().byte_reset);
+            !self.byte_off.q.val() & (self.ext_bytes32.o.val() >= self.pc.q.val().byte_reset);
         self.y3_acc_c.d.next = self.ext_bytes32.o.val();
-        if !self.byte_off.val() & (self.ext_bytes32.o.val() >= self.cfg.val().byte_reset) {
-            self.y3_acc_c.d.next = self.ext_bytes32.o.val() - self.cfg.val().byte_reset;
+        if !self.byte_off.q.val() & (self.ext_bytes32.o.val() >= self.pc.q.val().byte_reset) {
+            self.y3_acc_c.d.next = self.ext_bytes32.o.val() - self.pc.q.val().byte_reset;
         }
         self.y3_rt_i.d.next = self.rt_i.val();
         self.y3_x.d.next = self.y2_x.q.val() + self.one29.val();
-        self.ext_min.i.next = self.cfg.val().min_rate;
+        self.ext_min.i.next = self.pc.q.val().min_rate;
         self.ext_rtb.i.next = self.y2_rt_c.q.val();
         self.y3_m.d.next = self.ext_min.o.val() + self.ext_rtb.o.val();
         self.y3_w.d.next = self.y2_w.q.val();
@@ -1289,9 +1332,9 @@ impl Logic for RpNear {
         self.y3_i_hai.d.next = self.y2_i_hai.q.val();
         self.y3_t_n.d.next = self.y2_t_n.q.val();
         self.y3_b_fr.d.next =
-            (self.y2_t_n.q.val() < self.th6.val()) & (self.y2_w.q.val().bc < self.th6.val());
+            (self.y2_t_n.q.val() < self.th6.q.val()) & (self.y2_w.q.val().bc < self.th6.q.val());
         self.y3_b_hai.d.next =
-            (self.y2_t_n.q.val() > self.th6.val()) & (self.y2_w.q.val().bc > self.th6.val());
+            (self.y2_t_n.q.val() > self.th6.q.val()) & (self.y2_w.q.val().bc > self.th6.q.val());
         self.y3_rt_c.d.next = self.y2_rt_c.q.val();
         self.y3_ti_e.d.next = self.y2_ti_e.q.val();
         self.y3_ti_r.d.next = self.y2_ti_r.q.val();
@@ -1303,7 +1346,7 @@ impl Logic for RpNear {
         self.y4_rc_i.d.next = self.rc_sum.val().get_bits::<RATE_W>(1);
         self.y4_acc_n.d.next = self.y3_acc_sat.q.val();
         if self.y3_fire_n.q.val() {
-            self.y4_acc_n.d.next = self.y3_acc_sat.q.val() - self.cfg.val().byte_reset;
+            self.y4_acc_n.d.next = self.y3_acc_sat.q.val() - self.pc.q.val().byte_reset;
         }
         self.ext_x30.i.next = self.y3_x.q.val();
         self.y4_z.d.next = self.ext_x30.o.val() - self.ext_max30.o.val();
@@ -1314,9 +1357,9 @@ impl Logic for RpNear {
         }
         self.y4_b_fr.d.next = self.y3_b_fr.q.val();
         self.y4_b_hai.d.next = self.y3_b_hai.q.val();
-        self.step_b.next = self.cfg.val().ai_rate;
+        self.step_b.next = self.pc.q.val().ai_rate;
         if self.y3_b_hai.q.val() {
-            self.step_b.next = self.cfg.val().hai_rate;
+            self.step_b.next = self.pc.q.val().hai_rate;
         }
         if self.y3_b_fr.q.val() {
             self.step_b.next = 0.into();
@@ -1347,7 +1390,7 @@ impl Logic for RpNear {
         // Edge 5: whether the increase event released; the word after the instant without
         // a cut; the byte event's Rt.
         self.y5_lim_n.d.next = self.y4_w.q.val().limited
-            & !(self.y4_inc.q.val() & (self.y4_rc_i.q.val() >= self.cfg.val().max_rate));
+            & !(self.y4_inc.q.val() & (self.y4_rc_i.q.val() >= self.pc.q.val().max_rate));
         self.y5_rc_n.d.next = self.y4_w.q.val().rc;
         self.y5_rt_n.d.next = self.y4_w.q.val().rt;
         if self.y4_inc.q.val() {
@@ -1355,8 +1398,8 @@ impl Logic for RpNear {
             self.y5_rt_n.d.next = self.y4_rt_i.q.val();
         }
         self.y5_rt_b.d.next = self.y4_rtb_plus.q.val().get_bits::<RATE_W>(0);
-        if self.y4_rtb_plus.q.val() >= self.max29.val() {
-            self.y5_rt_b.d.next = self.cfg.val().max_rate;
+        if self.y4_rtb_plus.q.val() >= self.max29.q.val() {
+            self.y5_rt_b.d.next = self.pc.q.val().max_rate;
         }
         self.y5_w.d.next = self.y4_w.q.val();
         self.y5_ev.d.next = self.y4_ev.q.val();
@@ -1386,7 +1429,7 @@ impl Logic for RpNear {
         // ---- edge 6: the cut's candidates, t1 of the new alpha, the divisions ----
         self.p_a.next = self.mul_a.p.val().get_bits::<49>(0);
         self.p_a_hi_unused.next = self.mul_a.p.val().get_bits::<15>(49);
-        self.cut_a.next = self.p_a.val() >> self.cfg.val().cut_shift;
+        self.cut_a.next = self.p_a.val() >> self.pc.q.val().cut_shift;
         self.y6_a_hi0.d.next = self.cut_a.val().get_bits::<7>(28).any();
         self.y6_a_hi1.d.next = self.cut_a.val().get_bits::<7>(35).any();
         self.y6_a_hi2.d.next = self.cut_a.val().get_bits::<7>(42).any();
@@ -1394,8 +1437,8 @@ impl Logic for RpNear {
         self.y6_cut_m.d.next = self.mul_m.p.val().get_bits::<RATE_W>(16);
         self.p_m_lo_unused.next = self.mul_m.p.val().get_bits::<16>(0);
         self.p_m_hi_unused.next = self.mul_m.p.val().get_bits::<20>(44);
-        self.y6_rc_mm.d.next = self.y5_w.q.val().rc - self.cfg.val().min_rate;
-        self.y6_rc_low.d.next = self.y5_w.q.val().rc < self.cfg.val().min_rate;
+        self.y6_rc_mm.d.next = self.y5_w.q.val().rc - self.pc.q.val().min_rate;
+        self.y6_rc_low.d.next = self.y5_w.q.val().rc < self.pc.q.val().min_rate;
         // t1 = (alpha * (1024 - g) >> 10) + flag * (g << 10).
         self.t1_prod.next = self.mul_t1.p.val().get_bits::<ALPHA_W>(10);
         self.t1_lo_unused.next = self.mul_t1.p.val().get_bits::<10>(0);
@@ -1403,7 +1446,7 @@ impl Logic for RpNear {
         self.t1i_prod.next = self.mul_t1i.p.val().get_bits::<ALPHA_W>(10);
         self.t1i_lo_unused.next = self.mul_t1i.p.val().get_bits::<10>(0);
         self.t1i_hi_unused.next = self.mul_t1i.p.val().get_bits::<33>(31);
-        self.ext_g.i.next = self.cfg.val().g;
+        self.ext_g.i.next = self.pc.q.val().g;
         self.g_sh.next = self.ext_g.o.val() << self.ten.val();
         self.y6_t1.d.next = self.t1_prod.val();
         if self.y5_flag.q.val() {
@@ -1441,14 +1484,22 @@ impl Logic for RpNear {
         self.y6_m.d.next = self.y5_m.q.val();
         self.y6_z.d.next = self.y5_z.q.val();
         self.y6_acc_n.d.next = self.y5_acc_n.q.val();
-        self.y6_fire_n.d.next = self.y5_fire_n.q.val();
-        self.y6_fire_c.d.next = self.y5_fire_c.q.val();
         self.y6_acc_c.d.next = self.y5_acc_c.q.val();
         self.y6_ti_e.d.next = self.y5_ti_e.q.val();
         self.y6_ti_r.d.next = self.y5_ti_r.q.val();
         self.y6_b_fr.d.next = self.y5_b_fr.q.val();
         self.y6_b_hai.d.next = self.y5_b_hai.q.val();
         self.y6_rt_b.d.next = self.y5_rt_b.q.val();
+        self.lim6.next = self.y5_cut.q.val() | self.y5_lim_n.q.val();
+        self.y6_fd_lim.d.next = self.y5_fd.q.val() & self.lim6.val();
+        self.y6_fire.d.next = (self.y5_ev.q.val().kind == self.kind_tx.val())
+            & self.lim6.val()
+            & self.y5_fire_n.q.val();
+        if self.y5_cut.q.val() {
+            self.y6_fire.d.next = (self.y5_ev.q.val().kind == self.kind_tx.val())
+                & self.lim6.val()
+                & self.y5_fire_c.q.val();
+        }
 
         // ---- edge 7: the cut; the byte event's release; the next decrease check's
         // candidates ----
@@ -1486,11 +1537,11 @@ impl Logic for RpNear {
         }
         // A clamped cut leaves min_rate: the byte event's sum is M = min_rate + Rt_c + 1.
         if (self.sel_a.val() & self.clamp_a.val()) | (!self.sel_a.val() & self.clamp_m.val()) {
-            self.y7_rc_cut.d.next = self.cfg.val().min_rate;
+            self.y7_rc_cut.d.next = self.pc.q.val().min_rate;
             self.y7_rc_bc.d.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
-            self.rel_c7.next = self.y6_m.q.val() >= self.two_max.val();
+            self.rel_c7.next = self.y6_m.q.val() >= self.two_max.q.val();
         }
-        self.rel_b7.next = self.y6_rc_b.q.val() >= self.cfg.val().max_rate;
+        self.rel_b7.next = self.y6_rc_b.q.val() >= self.pc.q.val().max_rate;
         self.y7_rc_b.d.next = self.y6_rc_b.q.val();
         self.y7_t1.d.next = self.y6_t1.q.val();
         self.y7_t1i.d.next = self.y6_t1i.q.val();
@@ -1504,7 +1555,7 @@ impl Logic for RpNear {
             self.y7_tda_sr.d.next = self.y6_ra.q.val() - self.one_r.val();
             if !self.y6_ra.q.val().any() {
                 self.y7_tda_se.d.next = self.y6_ema.q.val() + self.ext_qa.o.val();
-                self.y7_tda_sr.d.next = self.cfg.val().p_alpha - self.one_r.val();
+                self.y7_tda_sr.d.next = self.pc.q.val().p_alpha - self.one_r.val();
             }
         }
         // ... and in the increase radix.
@@ -1517,7 +1568,7 @@ impl Logic for RpNear {
             self.y7_tdi_sr.d.next = self.y6_ri.q.val() - self.one_r.val();
             if !self.y6_ri.q.val().any() {
                 self.y7_tdi_se.d.next = self.y6_emi.q.val() + self.ext_qi.o.val();
-                self.y7_tdi_sr.d.next = self.cfg.val().p_inc - self.one_r.val();
+                self.y7_tdi_sr.d.next = self.pc.q.val().p_inc - self.one_r.val();
             }
         }
         // Edge 8's choices (see `y7_lim_i`).
@@ -1527,7 +1578,7 @@ impl Logic for RpNear {
         self.y7_cnp_lim.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
         self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
         self.y7_tx_lim.d.next = self.tx_lim7.val();
-        self.fire7.next = self.tx_lim7.val() & self.y6_fire_n.q.val();
+        self.fire7.next = self.y6_fire.q.val();
         self.rel7.next = self.rel_b7.val();
         self.y7_acc_sel.d.next = self.y6_acc_n.q.val();
         self.bc_inc7.next = self.y6_w.q.val().bc + self.one6.val();
@@ -1536,7 +1587,6 @@ impl Logic for RpNear {
         }
         self.y7_bc_inc.d.next = self.bc_inc7.val();
         if self.y6_cut.q.val() {
-            self.fire7.next = self.tx_lim7.val() & self.y6_fire_c.q.val();
             self.rel7.next = self.rel_c7.val();
             self.y7_acc_sel.d.next = self.y6_acc_c.q.val();
             // The cut cleared BC.
@@ -1544,8 +1594,7 @@ impl Logic for RpNear {
         }
         self.y7_fire.d.next = self.fire7.val();
         self.y7_rel_byte.d.next = self.fire7.val() & self.rel7.val();
-        self.y7_upd_td.d.next =
-            self.y6_fd.q.val() & self.lim7.val() & !(self.fire7.val() & self.rel7.val());
+        self.y7_upd_td.d.next = self.y6_fd_lim.q.val() & !(self.fire7.val() & self.rel7.val());
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
         self.y7_moded.d.next = self.y6_w.q.val().mode.any();
@@ -1639,9 +1688,9 @@ impl Logic for RpNear {
         }
         if self.y7_first.q.val() {
             self.s.next.limited = true;
-            self.s.next.rc = self.cfg.val().first_rate;
-            self.s.next.rt = self.cfg.val().first_rate;
-            self.s.next.alpha = self.cfg.val().alpha_init;
+            self.s.next.rc = self.pc.q.val().first_rate;
+            self.s.next.rt = self.pc.q.val().first_rate;
+            self.s.next.alpha = self.pc.q.val().alpha_init;
             self.s.next.t = 0.into();
             self.s.next.bc = 0.into();
             self.s.next.acc = 0.into();
