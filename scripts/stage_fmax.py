@@ -18,6 +18,10 @@ Usage:
 routed delays): minutes instead of an hour for a whole unit, enough to find its slowest
 paths, not a figure to quote.
 
+Each module's directory under DIR keeps nextpnr's `report.json` with per-endpoint timing
+(`--detailed-timing-report`): `scripts/slack_groups.py DIR/<module>/report.json
+--period-ns 7.5` lists its registers that miss a tighter target, worst first.
+
 DESIGN.v is any Verilog that `roce-cc verilog` or `roce-cc synth` wrote (`shell.v` of a
 synth run holds the whole core). The tools are taken from VENV/bin (default: the venv
 `roce-cc synth` installs, `$ROCE_CC_SYNTH_VENV` or `.venv-synth`).
@@ -122,7 +126,8 @@ def main():
             continue
         rep = os.path.join(d, "report.json")
         cmd = [nextpnr, f"--{a.device}", "--out-of-context", "--json", "wrap.json", "--freq", a.freq,
-               "--timing-allow-fail", "--report", "report.json", "--threads", "1"]
+               "--timing-allow-fail", "--report", "report.json", "--detailed-timing-report",
+               "--threads", "1"]
         if a.no_route:
             cmd.append("--no-route")
         if run(cmd, os.path.join(d, "nextpnr.log"), d) != 0:
