@@ -17,7 +17,7 @@ use crate::timebase::{Radix, TimeStamp};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
-use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, QB_N, REP_CREDITS, REP_FIFO_AW};
+use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, QB_CAP, QB_N, REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -183,17 +183,19 @@ pub struct GoldenRpCycle {
     hz: Option<usize>,
     /// HZ chose its entry at the last edge, one edge after the entry was written.
     hz_young: bool,
-    /// FC's entry: the oldest that is not HZ's, not known to be blocked and not found
-    /// unable to follow; it may go as a follower.
-    fc: Option<usize>,
-    /// Edges since FC loaded its entry (saturating at 7): it may go as a follower from
-    /// [`NEAR_AGE`] on.
-    fc_age: usize,
+    /// The two follower checks' entries (FC 0, FC 1; the RTL's `FC_N`): each loads the
+    /// oldest entry that is not HZ's or the other FC's, not known to be blocked and not
+    /// found unable to follow; its event may go as a follower, FC 0's first.
+    fc: [Option<usize>; 2],
+    /// Edges since each FC loaded its entry (saturating at 7): it may go as a follower
+    /// from [`NEAR_AGE`] on.
+    fc_age: [usize; 2],
     /// An entry of the queue is free (the RTL's `full_q` clear).
     room: bool,
-    /// Input class `k` is not accepted: at the last edge, two of its entries were known to
-    /// wait (valid, not written at the edge before, and blocked by an older entry of their
-    /// QP or, when written two edges before or earlier, matched by a writer in the window).
+    /// Input class `k` is not accepted: at the last edge, [`QB_CAP`] of its entries were
+    /// known to wait (valid, not written at the edge before, and blocked by an older entry
+    /// of their QP or, when written two edges before or earlier, matched by a writer in the
+    /// window).
     cap: [bool; 4],
     /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
     /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
@@ -243,8 +245,8 @@ impl GoldenRpCycle {
             blk: [false; QB_N],
             hz: None,
             hz_young: false,
-            fc: None,
-            fc_age: 0,
+            fc: [None; 2],
+            fc_age: [0; 2],
             room: true,
             cap: [false; 4],
             arb_mask: [false; 4],
@@ -326,8 +328,8 @@ impl GoldenRpCycle {
             self.blk = [false; QB_N];
             self.hz = None;
             self.hz_young = false;
-            self.fc = None;
-            self.fc_age = 0;
+            self.fc = [None; 2];
+            self.fc_age = [0; 2];
             self.room = true;
             self.cap = [false; 4];
             self.arb_mask = [false; 4];
@@ -399,13 +401,15 @@ impl GoldenRpCycle {
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
-    /// register); at most one event of the queue enters S1: FC's as a follower
-    /// ([`GoldenRpCycle::may_follow`]), else HZ's if nothing holds it; HZ chooses the
-    /// oldest entry not known to wait when it is empty, its event goes or waits; FC loads
-    /// the oldest entry that is not HZ's, not known to be blocked and not found unable to
-    /// follow, when it is empty, its event goes, cannot follow or is blocked; the accepted
-    /// event is written to the lowest free entry; the classes with two entries known to
-    /// wait are not taken at the next edge.
+    /// register); at most one event of the queue enters S1: an FC's as a follower
+    /// ([`GoldenRpCycle::may_follow`]; FC 0's when both may), else HZ's if nothing holds
+    /// it; HZ chooses the oldest entry not known to wait when it is empty, its event goes
+    /// or waits; an FC is done with its entry when it is empty, its event goes, cannot
+    /// follow or is blocked, and then FC 0 loads the oldest entry that is not HZ's or the
+    /// other FC's, not known to be blocked and not found unable to follow, FC 1 the same
+    /// if FC 0 does not load at this edge (else FC 1 is empty for a cycle); the accepted
+    /// event is written to the lowest free entry; the classes with [`QB_CAP`] entries known
+    /// to wait are not taken at the next edge.
     fn advance(&mut self, push: Option<(InFlight, usize)>) {
         let k = self.edge;
         let valid = |e: usize| self.entries[e].is_some();
@@ -413,24 +417,35 @@ impl GoldenRpCycle {
         let nw2 = |e: usize| self.entries[e].is_some_and(|x| x.written + 1 == k);
         let seq = |e: usize| self.entries[e].map_or(u64::MAX, |x| x.seq);
         // The decision.
-        let blk_fc = self.fc.is_some_and(|f| self.blk[f]);
-        let take_fol = self.fc.is_some_and(|f| {
-            self.credit && !blk_fc && self.writer(f).is_some_and(|i| self.may_follow(f, i))
+        let blk_fc = [0, 1].map(|j| self.fc[j].is_some_and(|f| self.blk[f]));
+        let ok_fol = [0, 1].map(|j| {
+            self.fc[j].is_some_and(|f| {
+                self.credit
+                    && !blk_fc[j]
+                    && self.writer(f).is_some_and(|i| self.may_follow(j, f, i))
+            })
         });
-        // FC's event cannot follow: held for `NEAR_AGE` cycles, a writer of its QP in the
-        // window, its stamp a microsecond or more after that writer's.
-        let fc_nofol = self.fc.is_some_and(|f| {
-            self.fc_age >= NEAR_AGE && self.writer(f).is_some_and(|i| !self.close(f, i))
+        let take_fol = [ok_fol[0], ok_fol[1] && !ok_fol[0]];
+        let any_fol = take_fol[0] || take_fol[1];
+        let fc_nofol = [0, 1].map(|j| {
+            self.fc[j].is_some_and(|f| {
+                self.fc_age[j] >= NEAR_AGE && self.writer(f).is_some_and(|i| !self.close(f, i))
+            })
         });
         let hz_bits = self.hz.is_some() && !self.hz_young;
         let haz_hz = self.hz.is_some_and(|h| self.writer(h).is_some());
         let blk_hz = self.hz.is_some_and(|h| self.blk[h]);
-        let take_hz = hz_bits && self.credit && !haz_hz && !blk_hz && !take_fol;
+        let take_hz = hz_bits && self.credit && !haz_hz && !blk_hz && !any_fol;
         let stuck = hz_bits && (haz_hz || blk_hz);
         let hz_leave = self.hz.is_none() || take_hz || stuck;
-        let fc_leave =
-            self.fc.is_none() || take_fol || (take_hz && self.hz == self.fc) || fc_nofol || blk_fc;
-        // HZ's next entry and FC's.
+        let fc_leave = [0, 1].map(|j| {
+            self.fc[j].is_none()
+                || take_fol[j]
+                || (take_hz && self.hz == self.fc[j])
+                || fc_nofol[j]
+                || blk_fc[j]
+        });
+        // HZ's next entry and the FCs'.
         let cand = |e: usize| {
             valid(e)
                 && Some(e) != self.hz
@@ -441,7 +456,8 @@ impl GoldenRpCycle {
         let nx = (0..QB_N)
             .filter(|&e| {
                 valid(e)
-                    && Some(e) != self.fc
+                    && Some(e) != self.fc[0]
+                    && Some(e) != self.fc[1]
                     && Some(e) != self.hz
                     && !self.entries[e].is_some_and(|x| x.nofol)
                     && !(self.blk[e] && !nw(e))
@@ -458,7 +474,7 @@ impl GoldenRpCycle {
                     .any(|y| y.seq < x.seq && y.ev.0 == x.ev.0);
             }
         }
-        // The classes with two entries known to wait.
+        // The classes with `QB_CAP` entries known to wait.
         let mut waiting = [0usize; 4];
         for e in 0..QB_N {
             if let Some(x) = self.entries[e]
@@ -487,8 +503,10 @@ impl GoldenRpCycle {
         self.pipe_fol.rotate_right(1);
         self.pipe[0] = None;
         self.pipe_fol[0] = false;
-        let taken = if take_fol {
-            self.fc
+        let taken = if take_fol[0] {
+            self.fc[0]
+        } else if take_fol[1] {
+            self.fc[1]
         } else if take_hz {
             self.hz
         } else {
@@ -496,8 +514,8 @@ impl GoldenRpCycle {
         };
         if let Some(t) = taken {
             self.pipe[0] = self.entries[t].take().map(|x| x.ev);
-            self.pipe_fol[0] = take_fol;
-            self.followers += u64::from(take_fol);
+            self.pipe_fol[0] = any_fol;
+            self.followers += u64::from(any_fol);
             debug_assert!(pick != Some(t) && nx != Some(t));
         }
         self.hz_young = false;
@@ -505,19 +523,29 @@ impl GoldenRpCycle {
             self.hz = pick;
             self.hz_young = pick_nw;
         }
-        if let (true, Some(f)) = (fc_nofol, self.fc)
-            && let Some(x) = self.entries[f].as_mut()
-        {
-            x.nofol = true;
+        for j in 0..2 {
+            if let (true, Some(f)) = (fc_nofol[j], self.fc[j])
+                && let Some(x) = self.entries[f].as_mut()
+            {
+                x.nofol = true;
+            }
+            self.fc_age[j] = (self.fc_age[j] + 1).min(7);
         }
-        self.fc_age = (self.fc_age + 1).min(7);
-        if fc_leave {
-            self.fc = nx;
-            self.fc_age = 0;
+        // At most one FC loads at an edge (FC 0 first): both would load the same entry.
+        if fc_leave[0] {
+            self.fc[0] = nx;
+            self.fc_age[0] = 0;
+            if fc_leave[1] {
+                self.fc[1] = None;
+                self.fc_age[1] = 0;
+            }
+        } else if fc_leave[1] {
+            self.fc[1] = nx;
+            self.fc_age[1] = 0;
         }
         self.blk = blk;
         self.room = nvalid + usize::from(push.is_some()) - usize::from(taken.is_some()) < QB_N;
-        self.cap = waiting.map(|n| n >= 2);
+        self.cap = waiting.map(|n| n >= QB_CAP);
         if let Some((ev, cls)) = push {
             let w = free.expect("the inputs are ready only while an entry is free");
             self.entries[w] = Some(QueueEntry {
@@ -532,16 +560,16 @@ impl GoldenRpCycle {
         self.edge += 1;
     }
 
-    /// Whether FC's event (entry `f`) may go now as a follower of the writer of its QP in
+    /// Whether FC `j`'s event (entry `f`) may go now as a follower of the writer of its QP in
     /// slot `i` (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9
     /// if it is not a follower itself: the same-QP block takes a leader's word from W1, a
     /// cycle after its own result), its time stamp less than a microsecond before FC's (at
     /// most one of the QP's timer instants between them: `update_near`'s condition), and FC
     /// has held the event for [`NEAR_AGE`] cycles (the RTL's check reads a table that far
     /// behind).
-    fn may_follow(&self, f: usize, i: usize) -> bool {
+    fn may_follow(&self, j: usize, f: usize, i: usize) -> bool {
         let d = i + 1;
-        self.fc_age >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
+        self.fc_age[j] >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
     }
 
     /// Whether entry `f`'s event's stamp is less than a microsecond after that of the event

@@ -130,6 +130,40 @@ fn one_qp_sustains_one_event_per_8_cycles() {
     );
 }
 
+/// Two QPs at once, each at the single-QP rate: packets on QP 5 and CNPs on QP 6, both
+/// offered every cycle, each event less than a microsecond after its QP's last. Each
+/// stream's events follow their predecessors through the same-QP block, one per 8 cycles,
+/// each in its own follower check (with one check shared by the two QPs, each went about
+/// one per 10 cycles).
+#[test]
+fn two_qps_each_sustain_one_event_per_8_cycles() {
+    const CYCLES: usize = 4000;
+    let steps: Vec<Step> = (0..CYCLES)
+        .map(|_| Step {
+            ctl: None,
+            dt: 1,
+            cnp: Some(6),
+            tx: Some((5, 1024)),
+            query: None,
+            m_ready: true,
+        })
+        .collect();
+    let (run, _, _, followers) = all_three_16_qps(&steps);
+    let (cnp, tx) = (run.sources[1], run.sources[2]);
+    eprintln!("CNPs {cnp:?}\npackets {tx:?}\n{followers} followers");
+    for s in [cnp, tx] {
+        assert!(
+            s.accepted as usize * 8 >= CYCLES - 200,
+            "{} events in {CYCLES} cycles: {s:?}",
+            s.accepted
+        );
+    }
+    assert!(
+        followers + 4 >= cnp.accepted + tx.accepted,
+        "{followers} followers of {cnp:?}, {tx:?}"
+    );
+}
+
 /// The report FIFO and the credit count: a query every cycle on rotating QPs (queries
 /// write nothing, so the interlock never holds one) while the report stream is stalled for
 /// 700 cycles, then 1000 cycles with the consumer ready. The
@@ -226,7 +260,7 @@ fn saturating_packets_do_not_starve_queries() {
 /// stamped 1.5 us after the one before, so none can follow its predecessor and each waits
 /// in the input queue until its QP's last write has left the interlock's window (over a
 /// hundred cycles). The query stream offers one on the other QPs every cycle. The queries
-/// go past the waiting packets: at most two packets hold entries (`cap`), and the queries
+/// go past the waiting packets: at most five packets hold entries (`cap`), and the queries
 /// are taken at nearly one per cycle, none waiting more than a few cycles. (With an
 /// in-order hazard check each waiting packet would hold every query behind it for the
 /// whole window.)

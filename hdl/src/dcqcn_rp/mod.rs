@@ -22,11 +22,13 @@
 //! the order of acceptance. The inputs are ready while an entry will be free at the next
 //! edge (`full_q` clear, a register) and no input the round-robin arbiter
 //! serves first is valid (two LUT levels of the four valids and the arbiter's mask), so no
-//! ready depends on the interlock; an input class with two entries known to wait is not
-//! taken (`cap`), so waiting events never fill the queue. At most one event goes to S1 per
-//! edge, chosen by two one-hot pointers: HZ, whose event goes with its word read from the
-//! state RAM (the RAM's read address is HZ's QP, a flip-flop), and FC, the oldest entry
-//! not found unable to follow, whose event goes as a follower (below) and before HZ's. S1 reads the state word from block RAM; S2 registers
+//! ready depends on the interlock; an input class with [`QB_CAP`] entries known to wait is
+//! not taken (`cap`), so waiting events never fill the queue. At most one event goes to S1
+//! per edge, chosen by one-hot pointers: HZ, whose event goes with its word read from the
+//! state RAM (the RAM's read address is HZ's QP, a flip-flop), and the [`FC_N`] follower
+//! checks (FC 0, FC 1), each holding one of the oldest entries not found unable to
+//! follow, whose events go as followers (below) and before HZ's. S1 reads the state word
+//! from block RAM; S2 registers
 //! it (registered RAM output) and forwards the three words produced last (W1, W2, W3,
 //! newest first; the RAM is written from W1, a register, a cycle after step E). Its next
 //! state is computed by [`update::RpUpdate`] in `1 + UPD_STAGES` steps and written back
@@ -62,11 +64,12 @@
 //! the edge after an event entered S1), so the FIFO never overflows; then the input queue
 //! fills and the readies drop.
 //!
-//! Followers: FC's event, whose QP has a writer in the window, still goes into S1 when that
-//! writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that read
-//! the RAM), less than a microsecond earlier by its time stamp, and FC has held the event
-//! for [`NEAR_AGE`] cycles: the last-writer table (`lw`, per QP: the writer's cycle, kind
-//! and stamp) is read at FC's QP and checked over three registers. Its RAM read and
+//! Followers: an FC's event, whose QP has a writer in the window, still goes into S1 when
+//! that writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that
+//! read the RAM), less than a microsecond earlier by its time stamp, and the FC has held
+//! the event for [`NEAR_AGE`] cycles: the last-writer table (per QP: the writer's cycle,
+//! kind and stamp; a copy in each [`fol_check::FolCheck`]) is read at the FC's QP and
+//! checked over three registers. Its RAM read and
 //! catch-up are not used: [`near::RpNear`] computes its word beside the update's last
 //! steps from the writer's word (its own result, W1, W2, W3 or the history of written
 //! words), and W1 takes that instead of step E's. `docs/dcqcn_rp.md`, "The same-QP path".
@@ -82,6 +85,7 @@
 //! is in flight.
 
 pub mod alpha;
+pub mod fol_check;
 pub mod inc_count;
 pub mod near;
 pub mod rate;
@@ -93,6 +97,7 @@ pub mod widths;
 use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
 use crate::state_ram::StateRam;
+use fol_check::FolCheck;
 use inc_count::IncCount;
 use near::{NEAR_PRE, NEAR_STAGES, RpNear};
 use rust_hdl::prelude::*;
@@ -172,7 +177,7 @@ const HZ_TAGS: usize = HZ_W - 2;
 /// groups) the decision's path into the queue's valids is about 11 ns on an ECP5-6; a
 /// group's OR of 64 match registers is three LUT levels between registers. (`hdl_gen`
 /// evaluates an array index from loop variables and literals only: `qb_m`'s group stride
-/// `QB_N * HZ_G` is written as the literal 448 below.)
+/// `QB_N * HZ_G` is written as the literal 576 below.)
 const HZ_G: usize = 64;
 const _: () = assert!(HZ_G == 64);
 
@@ -181,19 +186,45 @@ const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
 
 /// Entries of the input queue. An event from a stream of events on different QPs spends
 /// three cycles in it (accepted, chosen by HZ, sent to S1), so three entries and the one
-/// being written carry one event per cycle; the other three hold events that wait for a
-/// writer of their QP while the rest go past them (an input class is not taken while two
-/// of its entries are known to wait, `cap`, and one more may be on its way in then).
-pub const QB_N: usize = 7;
+/// being written carry one event per cycle; the other five hold events that wait for a
+/// writer of their QP while the rest go past them (an input class is not taken while
+/// [`QB_CAP`] of its entries are known to wait, `cap`, and one more may be on its way in
+/// then).
+pub const QB_N: usize = 9;
+
+/// An input class is not taken while this many of its entries are known to wait (`cap`):
+/// `QB_N - 5`, so the waiting events of one class (this many and one on its way in) leave
+/// the four entries a stream of other events needs. Four, not fewer: an event of a random
+/// QP has a writer of its QP in the window about one time in nine at 1024 QPs and waits a
+/// few cycles for its follower check, so a class stopped at two such events (a queue of
+/// seven) took 0.92 events per cycle of random packets with two follower checks, at four
+/// (a queue of nine) 0.996 (golden cycle model, `roce-cc bench --engine golden`).
+pub const QB_CAP: usize = QB_N - 5;
+
+/// Follower checks (`FolCheck`, FC 0 and FC 1). Two, so that two QPs' streams each go one
+/// event per 8 cycles: with one, the check serves the QPs in turn and each event holds it
+/// for [`NEAR_AGE`] cycles and one to load, so two alternating QPs went 0.19 events per
+/// cycle together, not 0.25.
+pub const FC_N: usize = 2;
+
+/// `FC_N` selects of `QB_N` entries (`fc_sel`).
+const FC_SEL_N: usize = FC_N * QB_N;
+
+/// The queue's last entry.
+const QB_LAST: usize = QB_N - 1;
+
+/// Per input class, entry but the last, and count (`wk_u`).
+const WK_U_N: usize = 4 * (QB_N - 1) * QB_CAP;
 
 /// Width of the count of valid entries (`nq`, 0..=`QB_N`).
-const NQ_W: usize = 3;
+const NQ_W: usize = 4;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
-// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `wk_b` are indexed `7 p + e` in
+// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `fc_sel` are indexed `9 p + e` (`wk_u`
+// `32 k + 4 e + j`) in
 // `update` (`hdl_gen` evaluates an array index from loop variables and literals only); the
 // window's groups are at least two (group 0 is handled as a full group).
-const _: () = assert!(QB_N == 7 && HZ_NG >= 2);
+const _: () = assert!(QB_N == 9 && QB_CAP == 4 && FC_N == 2 && HZ_NG >= 2);
 
 /// Registers of the age matrix (`qb_old`).
 const QB_OLD_N: usize = QB_N * QB_N;
@@ -380,32 +411,36 @@ pub struct DcqcnRp<const QB: usize> {
     hz_qp: DFF<Bits<QB>>,
     /// HZ's event (read from the queue at `hz_sel`).
     hz_ev: Signal<Local, RpEvent>,
-    /// FC, the follower check: an entry whose event may go as a follower (the oldest that
-    /// FC has not found unable to follow), valid.
-    fc_valid: DFF<Bit>,
-    /// FC's entry, one-hot (all clear while FC is empty).
-    fc_sel: [DFF<Bit>; QB_N],
-    /// FC's QP, loaded with `fc_sel`: the last-writer table's read address.
-    fc_qp: DFF<Bits<QB>>,
-    /// FC's event (read from the queue at `fc_sel`).
-    fc_ev: Signal<Local, RpEvent>,
-    /// HZ's and FC's entries: a writer of its QP is in the window (`haz_*`), an older entry
-    /// holds its QP (`blk_hz`); HZ and FC hold the same entry (`hz_is_fc`).
+    /// FC `j`, a follower check: an entry whose event may go as a follower, valid.
+    fc_valid: [DFF<Bit>; FC_N],
+    /// FC `j`'s entry, one-hot at index `QB_N j + e` (all clear while FC `j` is empty).
+    fc_sel: [DFF<Bit>; FC_SEL_N],
+    /// FC `j`'s QP, loaded with `fc_sel`: its last-writer table's read address.
+    fc_qp: [DFF<Bits<QB>>; FC_N],
+    /// FC `j`'s event (read from the queue at `fc_sel`).
+    fc_ev: [Signal<Local, RpEvent>; FC_N],
+    /// HZ's and each FC's entries: a writer of its QP is in the window (`haz_*`), an older
+    /// entry holds its QP (`blk_*`); HZ and FC `j` hold the same entry (`hz_is_fc`).
     haz_hz: Signal<Local, Bit>,
     blk_hz: Signal<Local, Bit>,
-    haz_fc: Signal<Local, Bit>,
-    hz_is_fc: Signal<Local, Bit>,
+    haz_fc: [Signal<Local, Bit>; FC_N],
+    hz_is_fc: [Signal<Local, Bit>; FC_N],
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
-    /// FC's event goes to S1 at this edge as a follower (its word from the same-QP block).
-    take_fol: Signal<Local, Bit>,
+    /// FC `j`'s event could go as a follower at this edge (`fol_can`); it goes (FC 0 first:
+    /// `take_fol`); some FC's event goes (`fol_any`: its word from the same-QP block).
+    fol_can: [Signal<Local, Bit>; FC_N],
+    take_fol: [Signal<Local, Bit>; FC_N],
+    fol_any: Signal<Local, Bit>,
     /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
     stuck: Signal<Local, Bit>,
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
     hz_leave: Signal<Local, Bit>,
-    /// FC loads the next entry (`nx`) at this edge: it is empty, its event goes, cannot
-    /// follow (`fc_nf`) or is blocked.
-    fc_leave: Signal<Local, Bit>,
+    /// FC `j` is done with its entry at this edge: it is empty, its event goes, cannot
+    /// follow (`fc_nf`) or is blocked. FC 0 then loads the next entry (`nx`); FC 1 loads it
+    /// when FC 0 does not (both would load the same entry), else it is empty for a cycle.
+    fc_leave: [Signal<Local, Bit>; FC_N],
+    fc_load: [Signal<Local, Bit>; FC_N],
     /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
     /// a writer of its QP.
     cand: [Signal<Local, Bit>; QB_N],
@@ -417,8 +452,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// The chosen entry was written at the last edge.
     pick_nw: Signal<Local, Bit>,
     pick_qp: Signal<Local, Bits<QB>>,
-    /// Entry `e` may be FC's next (valid, not FC's or HZ's, not marked `qb_nf`, not known to
-    /// be blocked); an older one may too; the oldest (one-hot): what FC loads.
+    /// Entry `e` may be an FC's next (valid, not an FC's or HZ's, not marked `qb_nf`, not
+    /// known to be blocked); an older one may too; the oldest (one-hot): what an FC loads.
     vx: [Signal<Local, Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
@@ -439,16 +474,18 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e` is known to wait: valid, and blocked by an older entry of its QP or
     /// matched by a writer in the window (by bits that are exact for it).
     wk: [Signal<Local, Bit>; QB_N],
-    /// Index `QB_N k + e`: entry `e` is known to wait and holds an event of class `k`; some
-    /// entry below `e` does.
+    /// Index `QB_N k + e`: entry `e` is known to wait and holds an event of class `k`.
     wk_c: [Signal<Local, Bit>; QB_CLS_N],
-    wk_b: [Signal<Local, Bit>; QB_CLS_N],
-    /// At least two entries of class `k` are known to wait.
-    wk_two: [Signal<Local, Bit>; 4],
-    /// Class `k` may not be accepted: `wk_two[k]` at the last edge. So the events that wait
-    /// for their QP hold at most two entries per class (and the class's stream stops
-    /// behind them), and the other classes keep the entries they need to go on one per
-    /// cycle.
+    /// Index `(QB_N - 1) QB_CAP k + QB_CAP e + j`: at least `j + 1` of entries `0..=e` are
+    /// known to wait and hold events of class `k` (a unary count, plain logic: no carry
+    /// chain between the queue's registers and `cap`).
+    wk_u: [Signal<Local, Bit>; WK_U_N],
+    /// The counts of one and two at the last entry but one, which `cap` does not read.
+    wk_u_unused: [Signal<Local, Bit>; 4],
+    /// Class `k` may not be accepted: `QB_CAP` of its entries were known to wait at the
+    /// last edge. So the events that wait for their QP hold at most `QB_CAP + 1` entries
+    /// per class (and the class's stream stops behind them), and the other classes keep
+    /// the entries they need to go on one per cycle.
     cap: [DFF<Bit>; 4],
     /// Input class `k` is valid and not capped: what the arbiter sees.
     vld: [Signal<Local, Bit>; 4],
@@ -611,60 +648,30 @@ pub struct DcqcnRp<const QB: usize> {
     near: RpNear,
     /// A free-running cycle count: issue distances are its differences.
     cyc: DFF<Bits<CYC_W>>,
-    /// The last-writer table (one entry per QP, written from S1 for every event that
-    /// writes), read at FC's QP in every cycle.
-    lw: RAM<LastWrite, QB>,
+    /// The follower checks: each a copy of the last-writer table (one entry per QP, written
+    /// from S1 for every event that writes) read at its FC's QP in every cycle, and the
+    /// check of FC's event against it (`FolCheck`).
+    fck: [FolCheck<QB>; FC_N],
     lw_in: Signal<Local, LastWrite>,
-    /// The table's read data, registered.
-    lw_r: DFF<LastWrite>,
-    /// FC's event's time stamp (`fc_ev`'s).
-    fc_now: Signal<Local, TimeWord>,
-    /// The stamp's fields the follower check does not read (Verilator does not report
-    /// `*unused` signals), and the distance's bit above `SLOT_W`.
-    fc_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    fc_a_r_unused: Signal<Local, Bits<REM_W>>,
-    fc_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    fc_d_r_unused: Signal<Local, Bits<REM_W>>,
-    fc_dd2_hi_unused: Signal<Local, Bit>,
-    /// Follower check, first register: FC's stamp equals the writer's microsecond, is
-    /// before its cycle within it; the distance now; the writer was a follower; the
-    /// microsecond after the writer's (increase radix).
-    fc_same: DFF<Bit>,
-    fc_sub_lt: DFF<Bit>,
-    fc_dd: DFF<Bits<CYC_W>>,
-    fc_fol: DFF<Bit>,
-    fc_se: DFF<Bits<EPOCH_W>>,
-    fc_sr: DFF<Bits<REM_W>>,
-    fc_rp1: Signal<Local, Bits<REM_W>>,
-    /// FC's event may follow its QP's last writer at the next decision (its stamp is less
-    /// than a microsecond after the writer's and the writer is far enough ahead), and the
-    /// distance it would go at.
-    fol_ok: DFF<Bit>,
-    /// FC's event's stamp is less than a microsecond after its QP's last writer's (the
-    /// first part of `fol_ok`), registered with it.
-    fol_st: DFF<Bit>,
-    /// FC's event cannot follow: FC has held it for `NEAR_AGE` cycles, a writer of its QP
-    /// is in the window and its stamp is a microsecond or more after that writer's. FC
+    /// FC `j`'s event cannot follow: FC has held it for `NEAR_AGE` cycles, a writer of its
+    /// QP is in the window and its stamp is a microsecond or more after that writer's. FC
     /// marks the entry (`qb_nf`) and moves on.
-    fc_nf: Signal<Local, Bit>,
-    /// FC's entry is blocked by an older entry of its QP.
-    blk_fc: Signal<Local, Bit>,
+    fc_nf: [Signal<Local, Bit>; FC_N],
+    /// FC `j`'s entry is blocked by an older entry of its QP.
+    blk_fc: [Signal<Local, Bit>; FC_N],
     /// Entry `e`'s event cannot follow its QP's last writer (FC found so): FC does not load
     /// it again. The last writer of its QP does not change while it waits unblocked.
     qb_nf: [DFF<Bit>; QB_N],
-    fol_d: DFF<Bits<SLOT_W>>,
-    fc_next: Signal<Local, Bit>,
-    fc_dd2: Signal<Local, Bits<CYC_W>>,
-    /// Edges since FC loaded its event (saturating at 7): the follower check reads the
+    /// Edges since FC `j` loaded its event (saturating at 7): the follower check reads the
     /// table `NEAR_AGE` edges behind.
-    fc_age: DFF<Bits<3>>,
+    fc_age: [DFF<Bits<3>>; FC_N],
     /// Entry `e`'s QP is written by an event within the last 7 slots (S1, S2, the first five
     /// tags): no follower can go behind it yet.
     qb_close: [Signal<Local, Bit>; QB_N],
-    /// FC's entry's `qb_close`.
-    close_hit: Signal<Local, Bit>,
-    /// FC's event goes as a follower if it waits.
-    fol_go: Signal<Local, Bit>,
+    /// FC `j`'s entry's `qb_close`.
+    close_hit: [Signal<Local, Bit>; FC_N],
+    /// FC `j`'s event goes as a follower if it waits.
+    fol_go: [Signal<Local, Bit>; FC_N],
     s1_fol: DFF<Bit>,
     s1_d: DFF<Bits<SLOT_W>>,
     s1_cyc: DFF<Bits<CYC_W>>,
@@ -705,17 +712,12 @@ pub struct DcqcnRp<const QB: usize> {
     ext_nhai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
     one_cyc: Constant<Bits<CYC_W>>,
     one_slot: Constant<Bits<SLOT_W>>,
-    two_cyc: Constant<Bits<CYC_W>>,
-    six_cyc: Constant<Bits<CYC_W>>,
-    seven_cyc: Constant<Bits<CYC_W>>,
     slot8: Constant<Bits<SLOT_W>>,
     slot9: Constant<Bits<SLOT_W>>,
     slot10: Constant<Bits<SLOT_W>>,
     slot11: Constant<Bits<SLOT_W>>,
     age_min: Constant<Bits<3>>,
     one_age: Constant<Bits<3>>,
-    one_rem: Constant<Bits<REM_W>>,
-    one_epoch: Constant<Bits<EPOCH_W>>,
     mode_host: Constant<Bits<MODE_W>>,
 }
 
@@ -806,10 +808,13 @@ impl<const QB: usize> DcqcnRp<QB> {
             haz_fc: Default::default(),
             hz_is_fc: Default::default(),
             take_hz: Default::default(),
+            fol_can: Default::default(),
             take_fol: Default::default(),
+            fol_any: Default::default(),
             stuck: Default::default(),
             hz_leave: Default::default(),
             fc_leave: Default::default(),
+            fc_load: Default::default(),
             cand: std::array::from_fn(|_| Default::default()),
             oc: std::array::from_fn(|_| Default::default()),
             pick: std::array::from_fn(|_| Default::default()),
@@ -827,8 +832,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_cb: std::array::from_fn(|_| Default::default()),
             wk: std::array::from_fn(|_| Default::default()),
             wk_c: std::array::from_fn(|_| Default::default()),
-            wk_b: std::array::from_fn(|_| Default::default()),
-            wk_two: std::array::from_fn(|_| Default::default()),
+            wk_u: std::array::from_fn(|_| Default::default()),
+            wk_u_unused: Default::default(),
             cap: std::array::from_fn(|_| Default::default()),
             vld: std::array::from_fn(|_| Default::default()),
             one_nq: Constant::new(1u64.into()),
@@ -926,30 +931,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             wb_writes: Default::default(),
             near: Default::default(),
             cyc: Default::default(),
-            lw: Default::default(),
+            fck: Default::default(),
             lw_in: Default::default(),
-            lw_r: Default::default(),
-            fc_now: Default::default(),
-            fc_a_e_unused: Default::default(),
-            fc_a_r_unused: Default::default(),
-            fc_d_e_unused: Default::default(),
-            fc_d_r_unused: Default::default(),
-            fc_dd2_hi_unused: Default::default(),
-            fc_same: Default::default(),
-            fc_sub_lt: Default::default(),
-            fc_dd: Default::default(),
-            fc_fol: Default::default(),
-            fc_se: Default::default(),
-            fc_sr: Default::default(),
-            fc_rp1: Default::default(),
-            fol_ok: Default::default(),
-            fol_st: Default::default(),
             fc_nf: Default::default(),
             blk_fc: Default::default(),
             qb_nf: std::array::from_fn(|_| Default::default()),
-            fol_d: Default::default(),
-            fc_next: Default::default(),
-            fc_dd2: Default::default(),
             fc_age: Default::default(),
             qb_close: std::array::from_fn(|_| Default::default()),
             close_hit: Default::default(),
@@ -985,17 +971,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             ext_nhai: Default::default(),
             one_cyc: Constant::new(1.into()),
             one_slot: Constant::new(1.into()),
-            two_cyc: Constant::new(2.into()),
-            six_cyc: Constant::new(6.into()),
-            seven_cyc: Constant::new(7.into()),
             slot8: Constant::new(8.into()),
             slot9: Constant::new(9.into()),
             slot10: Constant::new(10.into()),
             slot11: Constant::new(11.into()),
             age_min: Constant::new((NEAR_AGE as u64).into()),
             one_age: Constant::new(1.into()),
-            one_rem: Constant::new(1.into()),
-            one_epoch: Constant::new(1.into()),
             mode_host: Constant::new(1.into()),
             e_valid: Default::default(),
             e_wr: Default::default(),
@@ -1016,14 +997,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nq, full_q, hz_valid, hz_yng, cr, fc_valid, fc_qp, s1_valid, s1_kind,
-            s1_qp, s1_bytes, s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes,
-            s2_mode, s2_rate, s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp,
-            w2_word, out_valid, out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp,
-            o_rep, owed, sweep, busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp,
-            w3_word, hz_qp, arb_m, cyc, lw_r, fc_same, fc_sub_lt, fc_dd, fc_fol, fc_se, fc_sr,
-            fol_ok, fol_st, fol_d, fc_age, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q,
-            nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
+            self, clock, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp, s1_bytes,
+            s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate,
+            s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid,
+            out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep,
+            busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m,
+            cyc, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
+            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -1055,8 +1035,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_blk[i].clock.next = self.clock.val();
             self.hz_sel[i].clock.next = self.clock.val();
             self.hz_sel[i].d.next = self.hz_sel[i].q.val();
-            self.fc_sel[i].clock.next = self.clock.val();
-            self.fc_sel[i].d.next = self.fc_sel[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hit[i].clock.next = self.clock.val();
@@ -1078,8 +1056,19 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_fol[i].clock.next = self.clock.val();
             self.tag_fol[i].d.next = self.tag_fol[i].q.val();
         }
-        self.lw.read_clock.next = self.clock.val();
-        self.lw.write_clock.next = self.clock.val();
+        for j in 0..FC_N {
+            self.fc_valid[j].clock.next = self.clock.val();
+            self.fc_valid[j].d.next = self.fc_valid[j].q.val();
+            self.fc_qp[j].clock.next = self.clock.val();
+            self.fc_qp[j].d.next = self.fc_qp[j].q.val();
+            self.fc_age[j].clock.next = self.clock.val();
+            self.fc_age[j].d.next = self.fc_age[j].q.val();
+            self.fck[j].clock.next = self.clock.val();
+        }
+        for i in 0..FC_SEL_N {
+            self.fc_sel[i].clock.next = self.clock.val();
+            self.fc_sel[i].d.next = self.fc_sel[i].q.val();
+        }
         self.hist.read_clock.next = self.clock.val();
         self.hist.write_clock.next = self.clock.val();
         self.hist_t1.read_clock.next = self.clock.val();
@@ -1202,13 +1191,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // HZ's and FC's events from the queue (one-hot pointers: the reads are choices
         // between registers).
         self.hz_ev.next = self.qb_ev[0].q.val();
-        self.fc_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
             if self.hz_sel[i].q.val() {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
-            if self.fc_sel[i].q.val() {
-                self.fc_ev.next = self.qb_ev[i].q.val();
+        }
+        for j in 0..FC_N {
+            self.fc_ev[j].next = self.qb_ev[0].q.val();
+            for i in 1..QB_N {
+                if self.fc_sel[j * 9 + i].q.val() {
+                    self.fc_ev[j].next = self.qb_ev[i].q.val();
+                }
             }
         }
         // Each entry's hazard, from registered bits only: its S1 and S2 matches and group
@@ -1218,7 +1211,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for g in 0..HZ_NG {
             for e in 0..QB_N {
-                if self.qb_any[g * 7 + e].q.val() {
+                if self.qb_any[g * 9 + e].q.val() {
                     self.qb_haz[e].next = true;
                 }
             }
@@ -1229,17 +1222,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for p in 1..6 {
             for e in 0..QB_N {
-                if self.qb_m[p * 7 + e].q.val() {
+                if self.qb_m[p * 9 + e].q.val() {
                     self.qb_close[e].next = true;
                 }
             }
         }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
-        self.haz_fc.next = false;
-        self.blk_fc.next = false;
-        self.close_hit.next = false;
-        self.hz_is_fc.next = false;
         for e in 0..QB_N {
             if self.hz_sel[e].q.val() & self.qb_haz[e].val() {
                 self.haz_hz.next = true;
@@ -1247,58 +1236,75 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.hz_sel[e].q.val() & self.qb_blk[e].q.val() {
                 self.blk_hz.next = true;
             }
-            if self.fc_sel[e].q.val() & self.qb_haz[e].val() {
-                self.haz_fc.next = true;
-            }
-            if self.fc_sel[e].q.val() & self.qb_blk[e].q.val() {
-                self.blk_fc.next = true;
-            }
-            if self.fc_sel[e].q.val() & self.qb_close[e].val() {
-                self.close_hit.next = true;
-            }
-            if self.fc_sel[e].q.val() & self.hz_sel[e].q.val() {
-                self.hz_is_fc.next = true;
+        }
+        for j in 0..FC_N {
+            self.haz_fc[j].next = false;
+            self.blk_fc[j].next = false;
+            self.close_hit[j].next = false;
+            self.hz_is_fc[j].next = false;
+            for e in 0..QB_N {
+                if self.fc_sel[j * 9 + e].q.val() & self.qb_haz[e].val() {
+                    self.haz_fc[j].next = true;
+                }
+                if self.fc_sel[j * 9 + e].q.val() & self.qb_blk[e].q.val() {
+                    self.blk_fc[j].next = true;
+                }
+                if self.fc_sel[j * 9 + e].q.val() & self.qb_close[e].val() {
+                    self.close_hit[j].next = true;
+                }
+                if self.fc_sel[j * 9 + e].q.val() & self.hz_sel[e].q.val() {
+                    self.hz_is_fc[j].next = true;
+                }
             }
         }
-        // The decision. FC's event (the oldest) goes as a follower: it waits for a writer
-        // of its QP, but the youngest of them is at least 8 slots ahead (9 if that one is
-        // not a follower itself), its time stamp is less than a microsecond before FC's,
-        // and FC has held the event for `NEAR_AGE` cycles (the last-writer table's check is
-        // that far behind); the same-QP block computes its word from that writer's. Else
-        // HZ's event goes if it is not young and neither a writer nor an older entry of its
-        // QP holds it.
-        self.fol_go.next = self.fol_ok.q.val()
-            & !self.close_hit.val()
-            & (self.fc_age.q.val() >= self.age_min.val());
-        self.take_fol.next = self.fc_valid.q.val()
-            & self.cr.q.val()
-            & self.haz_fc.val()
-            & !self.blk_fc.val()
-            & self.fol_go.val();
-        self.fc_nf.next = self.fc_valid.q.val()
-            & (self.fc_age.q.val() >= self.age_min.val())
-            & self.haz_fc.val()
-            & !self.fol_st.q.val();
+        // The decision. An FC's event goes as a follower: it waits for a writer of its QP,
+        // but the youngest of them is at least 8 slots ahead (9 if that one is not a
+        // follower itself), its time stamp is less than a microsecond before FC's, and FC
+        // has held the event for `NEAR_AGE` cycles (the last-writer table's check is that
+        // far behind); the same-QP block computes its word from that writer's. FC 0's goes
+        // when both could. Else HZ's event goes if it is not young and neither a writer nor
+        // an older entry of its QP holds it.
+        for j in 0..FC_N {
+            self.fol_go[j].next = self.fck[j].fol_ok.val()
+                & !self.close_hit[j].val()
+                & (self.fc_age[j].q.val() >= self.age_min.val());
+            self.fol_can[j].next = self.fc_valid[j].q.val()
+                & self.cr.q.val()
+                & self.haz_fc[j].val()
+                & !self.blk_fc[j].val()
+                & self.fol_go[j].val();
+            self.fc_nf[j].next = self.fc_valid[j].q.val()
+                & (self.fc_age[j].q.val() >= self.age_min.val())
+                & self.haz_fc[j].val()
+                & !self.fck[j].fol_st.val();
+        }
+        self.take_fol[0].next = self.fol_can[0].val();
+        self.take_fol[1].next = self.fol_can[1].val() & !self.fol_can[0].val();
+        self.fol_any.next = self.fol_can[0].val() | self.fol_can[1].val();
         self.take_hz.next = self.hz_valid.q.val()
             & self.cr.q.val()
             & !self.hz_yng.q.val()
             & !self.haz_hz.val()
             & !self.blk_hz.val()
-            & !self.take_fol.val();
-        self.take.next = self.take_hz.val() | self.take_fol.val();
+            & !self.fol_any.val();
+        self.take.next = self.take_hz.val() | self.fol_any.val();
         self.stuck.next =
             self.hz_valid.q.val() & !self.hz_yng.q.val() & (self.haz_hz.val() | self.blk_hz.val());
         self.hz_leave.next = !self.hz_valid.q.val() | self.take_hz.val() | self.stuck.val();
-        self.fc_leave.next = !self.fc_valid.q.val()
-            | self.take_fol.val()
-            | (self.take_hz.val() & self.hz_is_fc.val())
-            | self.fc_nf.val()
-            | self.blk_fc.val();
+        for j in 0..FC_N {
+            self.fc_leave[j].next = !self.fc_valid[j].q.val()
+                | self.take_fol[j].val()
+                | (self.take_hz.val() & self.hz_is_fc[j].val())
+                | self.fc_nf[j].val()
+                | self.blk_fc[j].val();
+        }
+        self.fc_load[0].next = self.fc_leave[0].val();
+        self.fc_load[1].next = self.fc_leave[1].val() & !self.fc_leave[0].val();
         // HZ's next entry, from registers only: the oldest valid entry other than HZ's
         // that is not known to wait (for an older entry of its QP, or a writer of its QP:
         // an entry written at the last edge is taken on trust, HZ then waits a cycle).
-        // FC's next entry: the oldest valid entry other than FC's and HZ's that FC has not
-        // found unable to follow and that is not known to be blocked.
+        // The FCs' next entry: the oldest valid entry other than the FCs' and HZ's that an FC
+        // has not found unable to follow and that is not known to be blocked.
         for e in 0..QB_N {
             self.cand[e].next = self.qb_v[e].q.val()
                 & !self.hz_sel[e].q.val()
@@ -1306,6 +1312,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 & !(self.qb_haz[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val());
             self.vx[e].next = self.qb_v[e].q.val()
                 & !self.fc_sel[e].q.val()
+                & !self.fc_sel[9 + e].q.val()
                 & !self.hz_sel[e].q.val()
                 & !self.qb_nf[e].q.val()
                 & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val());
@@ -1314,10 +1321,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.oc[e].next = false;
             self.ox[e].next = false;
             for f in 0..QB_N {
-                if self.cand[f].val() & self.qb_old[f * 7 + e].q.val() {
+                if self.cand[f].val() & self.qb_old[f * 9 + e].q.val() {
                     self.oc[e].next = true;
                 }
-                if self.vx[f].val() & self.qb_old[f * 7 + e].q.val() {
+                if self.vx[f].val() & self.qb_old[f * 9 + e].q.val() {
                     self.ox[e].next = true;
                 }
             }
@@ -1342,49 +1349,31 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.nx_qp.next = self.qb_qp[e].q.val();
             }
         }
-        // ---- the follower check: the last-writer table at FC's QP (read, registered),
-        // then its stamp against FC's and the distance, over two registers ----
+        // ---- the follower checks: each reads its copy of the last-writer table at its
+        // FC's QP (registered), then compares the writer's stamp with FC's event's and the
+        // distance, over two registers (`FolCheck`) ----
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
-        self.lw.read_address.next = self.fc_qp.q.val();
-        self.lw_r.d.next = self.lw.read_data.val();
-        self.fc_now.next = self.fc_ev.val().now;
-        self.fc_same.d.next = (self.fc_now.val().i_e == self.lw_r.q.val().i_e)
-            & (self.fc_now.val().i_r == self.lw_r.q.val().i_r);
-        self.fc_sub_lt.d.next = self.fc_now.val().sub < self.lw_r.q.val().sub;
-        self.fc_dd.d.next = self.cyc.q.val() - self.lw_r.q.val().cyc;
-        self.fc_fol.d.next = self.lw_r.q.val().fol;
-        // The writer's microsecond plus one, in the increase radix.
-        self.fc_rp1.next = self.lw_r.q.val().i_r + self.one_rem.val();
-        self.fc_se.d.next = self.lw_r.q.val().i_e;
-        self.fc_sr.d.next = self.fc_rp1.val();
-        if self.fc_rp1.val() == self.cfg.val().p_inc {
-            self.fc_se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
-            self.fc_sr.d.next = 0.into();
+        // (A field of an array element is read with a literal index: `hdl_gen` does not
+        // accept a loop variable there.)
+        self.fck[0].now.next = self.fc_ev[0].val().now;
+        self.fck[1].now.next = self.fc_ev[1].val().now;
+        for j in 0..FC_N {
+            self.fck[j].qp.next = self.fc_qp[j].q.val();
+            self.fck[j].cyc.next = self.cyc.q.val();
+            self.fck[j].p_inc.next = self.cfg.val().p_inc;
         }
-        self.fc_next.next = (self.fc_now.val().i_e == self.fc_se.q.val())
-            & (self.fc_now.val().i_r == self.fc_sr.q.val())
-            & self.fc_sub_lt.q.val();
-        // `fc_dd` is the distance two cycles before the decision that reads `fol_ok`.
-        self.fol_st.d.next = self.fc_same.q.val() | self.fc_next.val();
-        self.fol_ok.d.next = (self.fc_same.q.val() | self.fc_next.val())
-            & ((self.fc_dd.q.val() >= self.seven_cyc.val())
-                | (self.fc_fol.q.val() & (self.fc_dd.q.val() >= self.six_cyc.val())));
-        self.fc_dd2.next = self.fc_dd.q.val() + self.two_cyc.val();
-        self.fol_d.d.next = self.fc_dd2.val().get_bits::<SLOT_W>(0);
-        self.fc_dd2_hi_unused.next = self.fc_dd2.val().get_bit(7);
-        self.fc_a_e_unused.next = self.fc_now.val().a_e;
-        self.fc_a_r_unused.next = self.fc_now.val().a_r;
-        self.fc_d_e_unused.next = self.fc_now.val().d_e;
-        self.fc_d_r_unused.next = self.fc_now.val().d_r;
         // S1 after the edge holds the event that goes now, if any: each entry's match with
         // it.
         for e in 0..QB_N {
             self.qb_hit[e].d.next = (self.take_hz.val()
                 & (self.hz_ev.val().kind != self.kind_query.val())
                 & (self.hz_qp.q.val() == self.qb_qp[e].q.val()))
-                | (self.take_fol.val()
-                    & (self.fc_ev.val().kind != self.kind_query.val())
-                    & (self.fc_qp.q.val() == self.qb_qp[e].q.val()));
+                | (self.take_fol[0].val()
+                    & (self.fc_ev[0].val().kind != self.kind_query.val())
+                    & (self.fc_qp[0].q.val() == self.qb_qp[e].q.val()))
+                | (self.take_fol[1].val()
+                    & (self.fc_ev[1].val().kind != self.kind_query.val())
+                    & (self.fc_qp[1].q.val() == self.qb_qp[e].q.val()));
         }
         // The window's slots now, each one slot further on at the edge ...
         self.slot_wr[0].next = self.s1_wr.val();
@@ -1399,7 +1388,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // comparators' path ends there) ...
         for p in 0..HZ_W {
             for e in 0..QB_N {
-                self.qb_m[p * 7 + e].d.next =
+                self.qb_m[p * 9 + e].d.next =
                     self.slot_wr[p].val() & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
             }
         }
@@ -1408,8 +1397,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in 0..HZ_LAST_G {
             for i in 0..HZ_G {
                 for e in 0..QB_N {
-                    if self.qb_m[g * 448 + i * 7 + e].q.val() {
-                        self.qb_any[g * 7 + e].d.next = true;
+                    if self.qb_m[g * 576 + i * 9 + e].q.val() {
+                        self.qb_any[g * 9 + e].d.next = true;
                     }
                 }
             }
@@ -1417,8 +1406,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for g in HZ_LAST_G..HZ_NG {
             for i in 0..HZ_LAST_BITS {
                 for e in 0..QB_N {
-                    if self.qb_m[g * 448 + i * 7 + e].q.val() {
-                        self.qb_any[g * 7 + e].d.next = true;
+                    if self.qb_m[g * 576 + i * 9 + e].q.val() {
+                        self.qb_any[g * 9 + e].d.next = true;
                     }
                 }
             }
@@ -1437,15 +1426,23 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hz_sel[e].d.next = self.pick[e].val();
             }
         }
-        if !self.fc_age.q.val().all() {
-            self.fc_age.d.next = self.fc_age.q.val() + self.one_age.val();
-        }
-        if self.fc_leave.val() {
-            self.fc_age.d.next = 0.into();
-            self.fc_valid.d.next = self.any_nx.val();
-            self.fc_qp.d.next = self.nx_qp.val();
-            for e in 0..QB_N {
-                self.fc_sel[e].d.next = self.nx[e].val();
+        for j in 0..FC_N {
+            if !self.fc_age[j].q.val().all() {
+                self.fc_age[j].d.next = self.fc_age[j].q.val() + self.one_age.val();
+            }
+            if self.fc_leave[j].val() {
+                self.fc_age[j].d.next = 0.into();
+                self.fc_valid[j].d.next = false;
+                for e in 0..QB_N {
+                    self.fc_sel[j * 9 + e].d.next = false;
+                }
+            }
+            if self.fc_load[j].val() {
+                self.fc_valid[j].d.next = self.any_nx.val();
+                self.fc_qp[j].d.next = self.nx_qp.val();
+                for e in 0..QB_N {
+                    self.fc_sel[j * 9 + e].d.next = self.nx[e].val();
+                }
             }
         }
         // ---- input queue: the event that goes frees its entry; the lowest free entry
@@ -1459,7 +1456,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for e in 0..QB_N {
             self.wr_sel[e].next = !self.qb_v[e].q.val() & !self.wr_fb[e].val();
             self.lv[e].next = (self.take_hz.val() & self.hz_sel[e].q.val())
-                | (self.take_fol.val() & self.fc_sel[e].q.val());
+                | (self.take_fol[0].val() & self.fc_sel[e].q.val())
+                | (self.take_fol[1].val() & self.fc_sel[9 + e].q.val());
             if self.lv[e].val() {
                 self.qb_v[e].d.next = false;
             }
@@ -1467,7 +1465,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.wr_sel[e].val() & self.push.val() {
                 self.qb_nf[e].d.next = false;
             }
-            if self.fc_nf.val() & self.fc_sel[e].q.val() {
+            if (self.fc_nf[0].val() & self.fc_sel[e].q.val())
+                | (self.fc_nf[1].val() & self.fc_sel[9 + e].q.val())
+            {
                 self.qb_nf[e].d.next = true;
             }
             self.qb_nw2[e].d.next = self.qb_nw[e].q.val();
@@ -1475,16 +1475,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_ev[e].d.next = self.in_ev.val();
                 self.qb_qp[e].d.next = self.in_qp.val();
                 for k in 0..4 {
-                    self.qb_cb[k * 7 + e].d.next = self.arb_g[k].val();
+                    self.qb_cb[k * 9 + e].d.next = self.arb_g[k].val();
                 }
                 if self.push.val() {
                     self.qb_v[e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[f * 7 + e].d.next = true;
+                    self.qb_old[f * 9 + e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[e * 7 + f].d.next = false;
+                    self.qb_old[e * 9 + f].d.next = false;
                 }
             }
         }
@@ -1493,14 +1493,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_blk[e].d.next = false;
             for f in 0..QB_N {
                 if self.qb_v[f].q.val()
-                    & self.qb_old[f * 7 + e].q.val()
+                    & self.qb_old[f * 9 + e].q.val()
                     & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
                 {
                     self.qb_blk[e].d.next = true;
                 }
             }
         }
-        // The classes that hold two entries known to wait are not accepted after the edge.
+        // The classes that hold `QB_CAP` entries known to wait are not accepted after the
+        // edge.
         for e in 0..QB_N {
             self.wk[e].next = self.qb_v[e].q.val()
                 & !self.qb_nw[e].q.val()
@@ -1508,20 +1509,24 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for k in 0..4 {
             for e in 0..QB_N {
-                self.wk_c[k * 7 + e].next = self.wk[e].val() & self.qb_cb[k * 7 + e].q.val();
+                self.wk_c[k * 9 + e].next = self.wk[e].val() & self.qb_cb[k * 9 + e].q.val();
             }
-            self.wk_b[k * 7].next = false;
-            for e in 1..QB_N {
-                self.wk_b[k * 7 + e].next =
-                    self.wk_b[k * 7 + e - 1].val() | self.wk_c[k * 7 + e - 1].val();
+            self.wk_u[k * 32].next = self.wk_c[k * 9].val();
+            for j in 1..QB_CAP {
+                self.wk_u[k * 32 + j].next = false;
             }
-            self.wk_two[k].next = false;
-            for e in 0..QB_N {
-                if self.wk_c[k * 7 + e].val() & self.wk_b[k * 7 + e].val() {
-                    self.wk_two[k].next = true;
+            for e in 1..QB_LAST {
+                self.wk_u[k * 32 + e * 4].next =
+                    self.wk_u[k * 32 + e * 4 - 4].val() | self.wk_c[k * 9 + e].val();
+                for j in 1..QB_CAP {
+                    self.wk_u[k * 32 + e * 4 + j].next = self.wk_u[k * 32 + e * 4 + j - 4].val()
+                        | (self.wk_u[k * 32 + e * 4 + j - 5].val() & self.wk_c[k * 9 + e].val());
                 }
             }
-            self.cap[k].d.next = self.wk_two[k].val();
+            // The last entry: only the full count is needed.
+            self.wk_u_unused[k].next = self.wk_u[k * 32 + 28].val() | self.wk_u[k * 32 + 29].val();
+            self.cap[k].d.next = self.wk_u[k * 32 + 31].val()
+                | (self.wk_u[k * 32 + 30].val() & self.wk_c[k * 9 + 8].val());
         }
         // The count of valid entries after the edge, and whether they are all valid.
         if self.push.val() & !self.take.val() {
@@ -1546,27 +1551,39 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_rate.d.next = self.hz_ev.val().rate;
         self.s1_now.d.next = self.hz_ev.val().now;
         self.s1_ctl.d.next = self.hz_ev.val().ctl;
-        if self.take_fol.val() {
-            self.s1_kind.d.next = self.fc_ev.val().kind;
-            self.s1_qp.d.next = self.fc_qp.q.val();
-            self.s1_bytes.d.next = self.fc_ev.val().bytes;
-            self.s1_mode.d.next = self.fc_ev.val().mode;
-            self.s1_rate.d.next = self.fc_ev.val().rate;
-            self.s1_now.d.next = self.fc_ev.val().now;
-            self.s1_ctl.d.next = self.fc_ev.val().ctl;
+        self.s1_d.d.next = self.fck[0].fol_d.val();
+        if self.take_fol[0].val() {
+            self.s1_kind.d.next = self.fc_ev[0].val().kind;
+            self.s1_qp.d.next = self.fc_qp[0].q.val();
+            self.s1_bytes.d.next = self.fc_ev[0].val().bytes;
+            self.s1_mode.d.next = self.fc_ev[0].val().mode;
+            self.s1_rate.d.next = self.fc_ev[0].val().rate;
+            self.s1_now.d.next = self.fc_ev[0].val().now;
+            self.s1_ctl.d.next = self.fc_ev[0].val().ctl;
         }
-        self.s1_fol.d.next = self.take_fol.val();
-        self.s1_d.d.next = self.fol_d.q.val();
+        if self.take_fol[1].val() {
+            self.s1_kind.d.next = self.fc_ev[1].val().kind;
+            self.s1_qp.d.next = self.fc_qp[1].q.val();
+            self.s1_bytes.d.next = self.fc_ev[1].val().bytes;
+            self.s1_mode.d.next = self.fc_ev[1].val().mode;
+            self.s1_rate.d.next = self.fc_ev[1].val().rate;
+            self.s1_now.d.next = self.fc_ev[1].val().now;
+            self.s1_ctl.d.next = self.fc_ev[1].val().ctl;
+            self.s1_d.d.next = self.fck[1].fol_d.val();
+        }
+        self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
-        // The last-writer table is written from S1.
-        self.lw.write_enable.next = self.s1_wr.val();
-        self.lw.write_address.next = self.s1_qp.q.val();
+        // The last-writer table (each follower check's copy) is written from S1.
         self.lw_in.next.cyc = self.s1_cyc.q.val();
         self.lw_in.next.fol = self.s1_fol.q.val();
         self.lw_in.next.sub = self.s1_now.q.val().sub;
         self.lw_in.next.i_e = self.s1_now.q.val().i_e;
         self.lw_in.next.i_r = self.s1_now.q.val().i_r;
-        self.lw.write_data.next = self.lw_in.val();
+        for j in 0..FC_N {
+            self.fck[j].wr_en.next = self.s1_wr.val();
+            self.fck[j].wr_qp.next = self.s1_qp.q.val();
+            self.fck[j].wr_data.next = self.lw_in.val();
+        }
         // S1's event into the line to the same-QP block.
         self.s1_ev.next.kind = self.s1_kind.q.val();
         self.s1_ev.next.bytes = self.s1_bytes.q.val();
@@ -1847,7 +1864,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.reset.val() {
             self.hz_valid.d.next = false;
             self.hz_yng.d.next = false;
-            self.fc_valid.d.next = false;
+            for j in 0..FC_N {
+                self.fc_valid[j].d.next = false;
+                self.fc_age[j].d.next = 0.into();
+            }
             self.nq.d.next = 0.into();
             self.full_q.d.next = false;
             for k in 0..4 {
@@ -1858,7 +1878,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_nw[e].d.next = false;
                 self.qb_nw2[e].d.next = false;
                 self.hz_sel[e].d.next = false;
-                self.fc_sel[e].d.next = false;
+            }
+            for i in 0..FC_SEL_N {
+                self.fc_sel[i].d.next = false;
             }
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
@@ -1871,7 +1893,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.tag_wr[i].d.next = false;
                 self.tag_fol[i].d.next = false;
             }
-            self.fc_age.d.next = 0.into();
             self.w1_valid.d.next = false;
             self.w2_valid.d.next = false;
             self.fwd_w1.d.next = false;

@@ -1,0 +1,167 @@
+//! `FolCheck`: one follower check of the RP's input queue (see the module docs of
+//! [`super`], "The same-QP path: followers").
+//!
+//! The RP has [`super::FC_N`] of them. Each holds a copy of the last-writer table (one
+//! [`LastWrite`] per QP in block RAM, written from S1 by every event that writes: every copy
+//! gets the same writes) and reads it at its QP in every cycle; the read is registered and
+//! compared with the checked event's stamp and the RP's cycle count over two more registers:
+//!
+//! | edge | registers |
+//! |---|---|
+//! | 1 | the table's word at `qp` (`lw_r`; the RAM's own output register is edge 0) |
+//! | 2 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix) |
+//! | 3 | `fol_st`: the stamp is less than a microsecond after the writer's; `fol_ok`: that, and the writer will be far enough ahead at the next decision; `fol_d`: that distance |
+//!
+//! So the outputs describe the QP the check held three edges before (the RP's `NEAR_AGE`).
+//! A copy per check, not a second read port: the table's block RAM already uses its second
+//! port for the writes.
+
+use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
+use super::widths::*;
+use rust_hdl::prelude::*;
+
+/// One follower check: the last-writer table (a copy) read at `qp`, and whether the event
+/// with stamp `now` may follow that writer.
+#[derive(LogicBlock)]
+pub struct FolCheck<const QB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// The checked entry's QP (a register in the RP, loaded with the entry): the table's
+    /// read address.
+    pub qp: Signal<In, Bits<QB>>,
+    /// The checked entry's time stamp (only the increase radix and the cycle within the
+    /// microsecond are read).
+    pub now: Signal<In, TimeWord>,
+    /// The RP's free-running cycle count (`cyc`): distances are its differences.
+    pub cyc: Signal<In, Bits<CYC_W>>,
+    /// The increase timer's period in microseconds (`RpCfgWord::p_inc`).
+    pub p_inc: Signal<In, Bits<REM_W>>,
+    /// Table write port: an event that writes went to S1 in the last cycle (`wr_en`), its
+    /// QP and what the table keeps of it.
+    pub wr_en: Signal<In, Bit>,
+    pub wr_qp: Signal<In, Bits<QB>>,
+    pub wr_data: Signal<In, LastWrite>,
+    /// The stamp is less than a microsecond after the writer's (the same microsecond, or
+    /// the next one and an earlier cycle within it): `update_near`'s condition.
+    pub fol_st: Signal<Out, Bit>,
+    /// `fol_st`, and the writer is far enough ahead for an event going at the next edge:
+    /// 8 slots, 9 if it went from the queue with its word read from the RAM (two edges
+    /// after the distance `fol_d` was taken: `cyc - lw.cyc >= 7`, or `>= 6` for a follower).
+    pub fol_ok: Signal<Out, Bit>,
+    /// The distance an event going at the next edge would be behind the writer, in slots.
+    pub fol_d: Signal<Out, Bits<SLOT_W>>,
+    lw: RAM<LastWrite, QB>,
+    lw_r: DFF<LastWrite>,
+    same: DFF<Bit>,
+    sub_lt: DFF<Bit>,
+    dd: DFF<Bits<CYC_W>>,
+    wr_fol: DFF<Bit>,
+    se: DFF<Bits<EPOCH_W>>,
+    sr: DFF<Bits<REM_W>>,
+    rp1: Signal<Local, Bits<REM_W>>,
+    next_us: Signal<Local, Bit>,
+    dd2: Signal<Local, Bits<CYC_W>>,
+    ok: DFF<Bit>,
+    st: DFF<Bit>,
+    slots: DFF<Bits<SLOT_W>>,
+    /// The stamp's fields the check does not read (Verilator does not report `*unused`
+    /// signals), and the distance's bit above `SLOT_W`.
+    a_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    a_r_unused: Signal<Local, Bits<REM_W>>,
+    d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    d_r_unused: Signal<Local, Bits<REM_W>>,
+    dd2_hi_unused: Signal<Local, Bit>,
+    one_rem: Constant<Bits<REM_W>>,
+    one_epoch: Constant<Bits<EPOCH_W>>,
+    two_cyc: Constant<Bits<CYC_W>>,
+    six_cyc: Constant<Bits<CYC_W>>,
+    seven_cyc: Constant<Bits<CYC_W>>,
+}
+
+impl<const QB: usize> Default for FolCheck<QB> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            qp: Default::default(),
+            now: Default::default(),
+            cyc: Default::default(),
+            p_inc: Default::default(),
+            wr_en: Default::default(),
+            wr_qp: Default::default(),
+            wr_data: Default::default(),
+            fol_st: Default::default(),
+            fol_ok: Default::default(),
+            fol_d: Default::default(),
+            lw: Default::default(),
+            lw_r: Default::default(),
+            same: Default::default(),
+            sub_lt: Default::default(),
+            dd: Default::default(),
+            wr_fol: Default::default(),
+            se: Default::default(),
+            sr: Default::default(),
+            rp1: Default::default(),
+            next_us: Default::default(),
+            dd2: Default::default(),
+            ok: Default::default(),
+            st: Default::default(),
+            slots: Default::default(),
+            a_e_unused: Default::default(),
+            a_r_unused: Default::default(),
+            d_e_unused: Default::default(),
+            d_r_unused: Default::default(),
+            dd2_hi_unused: Default::default(),
+            one_rem: Constant::new(1.into()),
+            one_epoch: Constant::new(1.into()),
+            two_cyc: Constant::new(2.into()),
+            six_cyc: Constant::new(6.into()),
+            seven_cyc: Constant::new(7.into()),
+        }
+    }
+}
+
+impl<const QB: usize> Logic for FolCheck<QB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, lw_r, same, sub_lt, dd, wr_fol, se, sr, ok, st, slots
+        );
+        self.lw.read_clock.next = self.clock.val();
+        self.lw.write_clock.next = self.clock.val();
+        self.lw.write_enable.next = self.wr_en.val();
+        self.lw.write_address.next = self.wr_qp.val();
+        self.lw.write_data.next = self.wr_data.val();
+        self.lw.read_address.next = self.qp.val();
+        self.lw_r.d.next = self.lw.read_data.val();
+        self.same.d.next = (self.now.val().i_e == self.lw_r.q.val().i_e)
+            & (self.now.val().i_r == self.lw_r.q.val().i_r);
+        self.sub_lt.d.next = self.now.val().sub < self.lw_r.q.val().sub;
+        self.dd.d.next = self.cyc.val() - self.lw_r.q.val().cyc;
+        self.wr_fol.d.next = self.lw_r.q.val().fol;
+        // The writer's microsecond plus one, in the increase radix.
+        self.rp1.next = self.lw_r.q.val().i_r + self.one_rem.val();
+        self.se.d.next = self.lw_r.q.val().i_e;
+        self.sr.d.next = self.rp1.val();
+        if self.rp1.val() == self.p_inc.val() {
+            self.se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
+            self.sr.d.next = 0.into();
+        }
+        self.next_us.next = (self.now.val().i_e == self.se.q.val())
+            & (self.now.val().i_r == self.sr.q.val())
+            & self.sub_lt.q.val();
+        // `dd` is the distance two cycles before the decision that reads `fol_ok`.
+        self.st.d.next = self.same.q.val() | self.next_us.val();
+        self.ok.d.next = (self.same.q.val() | self.next_us.val())
+            & ((self.dd.q.val() >= self.seven_cyc.val())
+                | (self.wr_fol.q.val() & (self.dd.q.val() >= self.six_cyc.val())));
+        self.dd2.next = self.dd.q.val() + self.two_cyc.val();
+        self.slots.d.next = self.dd2.val().get_bits::<SLOT_W>(0);
+        self.dd2_hi_unused.next = self.dd2.val().get_bit(7);
+        self.a_e_unused.next = self.now.val().a_e;
+        self.a_r_unused.next = self.now.val().a_r;
+        self.d_e_unused.next = self.now.val().d_e;
+        self.d_r_unused.next = self.now.val().d_r;
+        self.fol_st.next = self.st.q.val();
+        self.fol_ok.next = self.ok.q.val();
+        self.fol_d.next = self.slots.q.val();
+    }
+}
