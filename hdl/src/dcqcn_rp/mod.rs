@@ -139,8 +139,8 @@ pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 /// S1, S2 and the tags beside the update's first `HAZ_STAGES` registers.
 const HAZ_STAGES: usize = UPD_STAGES - 2;
 
-/// Cycles an event must have been in FC before it may go as a follower: the last-writer
-/// table is read at FC's QP, registered, and compared over two more registers.
+/// Cycles an event must have been in an FC before it may go as a follower: the last-writer
+/// table is read at the FC's QP, registered, and compared over two more registers.
 pub const NEAR_AGE: usize = 4;
 
 /// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
@@ -378,7 +378,7 @@ pub struct DcqcnRp<const QB: usize> {
     hz_valid: DFF<Bit>,
     /// The events of the queue, one per entry. The lowest free entry takes the arbiter's
     /// choice every cycle and an accepted event stays where it was written: the queue's
-    /// order is the age matrix, HZ and FC are one-hot pointers, no event moves.
+    /// order is the age matrix, HZ and the FCs are one-hot pointers, no event moves.
     qb_ev: [DFF<RpEvent>; QB_N],
     /// Each entry's QP, written with its event (and never moved): the hazard check compares
     /// every entry's QP with the window's slots in every cycle, so no register the
@@ -597,7 +597,7 @@ pub struct DcqcnRp<const QB: usize> {
     rd_adv: Signal<Local, Bit>,
     /// `head` after this edge.
     head_next: Signal<Local, Bits<REP_PTR_W>>,
-    /// An event goes to S1 at this edge (HZ's or FC's).
+    /// An event goes to S1 at this edge (HZ's or an FC's).
     take: Signal<Local, Bit>,
     /// The arbiter's choice is accepted into the input queue at this edge.
     push: Signal<Local, Bit>,
@@ -659,7 +659,7 @@ pub struct DcqcnRp<const QB: usize> {
     fc_nf: [Signal<Local, Bit>; FC_N],
     /// FC `j`'s entry is blocked by an older entry of its QP.
     blk_fc: [Signal<Local, Bit>; FC_N],
-    /// Entry `e`'s event cannot follow its QP's last writer (FC found so): FC does not load
+    /// Entry `e`'s event cannot follow its QP's last writer (an FC found so): no FC loads
     /// it again. The last writer of its QP does not change while it waits unblocked.
     qb_nf: [DFF<Bit>; QB_N],
     /// Edges since FC `j` loaded its event (saturating at 7): the follower check reads the
@@ -1188,7 +1188,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // registered when an event goes ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // HZ's and FC's events from the queue (one-hot pointers: the reads are choices
+        // HZ's and the FCs' events from the queue (one-hot pointers: the reads are choices
         // between registers).
         self.hz_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
