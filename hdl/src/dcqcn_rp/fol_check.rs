@@ -6,13 +6,14 @@
 //! gets the same writes) and reads it at its QP in every cycle; the read is registered and
 //! compared with the checked event's stamp and the RP's cycle count over two more registers:
 //!
-//! | edge | registers |
+//! | edge after the FC loads its QP | registers |
 //! |---|---|
-//! | 1 | the table's word at `qp` (`lw_r`; the RAM's own output register is edge 0) |
-//! | 2 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix) |
-//! | 3 | `fol_st`: the stamp is less than a microsecond after the writer's; `fol_ok`: that, and the writer will be far enough ahead at the next decision; `fol_d`: that distance |
+//! | 1 | the block RAM's output register: the table's word at `qp` |
+//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them |
+//! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix) |
+//! | 4 | `fol_st`: the stamp is less than a microsecond after the writer's; `fol_ok`: that, and the writer will be far enough ahead at the next decision; `fol_d`: that distance |
 //!
-//! So the outputs describe the QP the check held three edges before (the RP's `NEAR_AGE`).
+//! So the outputs describe the QP the FC loaded four edges before: the RP's `NEAR_AGE`.
 //! A copy per check, not a second read port: the table's block RAM already uses its second
 //! port for the writes.
 
