@@ -13,13 +13,19 @@
 //! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix) |
 //! | 4 | `fol_st`: the stamp is less than a microsecond after the writer's; `fol_ok`: that, and the writer will be far enough ahead at the next decision; `fol_d`: that distance |
 //!
-//! So the outputs describe the QP the FC loaded four edges before: the RP's `NEAR_AGE`.
+//! So the outputs describe the QP the FC loaded [`FOL_CHECK_EDGES`] = 4 edges before: the
+//! RP's `NEAR_AGE`.
 //! A copy per check, not a second read port: the table's block RAM already uses its second
 //! port for the writes.
 
 use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
 use super::widths::*;
 use rust_hdl::prelude::*;
+
+/// Edges from the one that loads the checked QP (the RP's `fc_qp`) to the one that
+/// registers `fol_ok`, `fol_st` and `fol_d` for it: the RAM's output register, `lw_r`, the
+/// compares, the result (the table above). The RP's `NEAR_AGE` is this.
+pub const FOL_CHECK_EDGES: usize = 4;
 
 /// One follower check: the last-writer table (a copy) read at `qp`, and whether the event
 /// with stamp `now` may follow that writer.

@@ -140,8 +140,9 @@ pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 const HAZ_STAGES: usize = UPD_STAGES - 2;
 
 /// Cycles an event must have been in an FC before it may go as a follower: the last-writer
-/// table is read at the FC's QP, registered, and compared over two more registers.
-pub const NEAR_AGE: usize = 4;
+/// table is read at the FC's QP, registered, and compared over two more registers
+/// ([`fol_check::FOL_CHECK_EDGES`]).
+pub const NEAR_AGE: usize = fol_check::FOL_CHECK_EDGES;
 
 /// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
 /// `UPD_STAGES + 1` cycles after S1; the block's result is a register in step E's cycle
