@@ -17,7 +17,7 @@ use crate::timebase::{Radix, TimeStamp};
 use roce_cc_hdl::dcqcn_rp::DcqcnRp as HdlDcqcnRp;
 use roce_cc_hdl::dcqcn_rp::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use roce_cc_hdl::dcqcn_rp::update::UPD_STAGES;
-use roce_cc_hdl::dcqcn_rp::{NEAR_AGE, QB_CAP, QB_N, REP_CREDITS, REP_FIFO_AW};
+use roce_cc_hdl::dcqcn_rp::{CHECK_EDGES, QB_CAP, QB_N, REP_CREDITS, REP_FIFO_AW};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -156,8 +156,13 @@ const HAZARD_SLOTS: usize = UPD_STAGES;
 struct QueueEntry {
     ev: InFlight,
     cls: usize,
-    /// FC found that the event cannot follow its QP's last writer (the RTL's `qb_nf`).
-    nofol: bool,
+    /// The follower check of the entry: the edge at which its result is registered (the
+    /// check loaded it [`CHECK_EDGES`] edges before); `None` when the entry is not checked
+    /// and not being checked (the RTL's `qb_ckf`, `qb_ck`).
+    ck_done: Option<u64>,
+    /// The entry was found blocked (the RTL's `qb_wb`): until its check is in, a writer of
+    /// its QP in the window makes it known to wait.
+    was_blk: bool,
     seq: u64,
     written: u64,
 }
@@ -183,19 +188,13 @@ pub struct GoldenRpCycle {
     hz: Option<usize>,
     /// HZ chose its entry at the last edge, one edge after the entry was written.
     hz_young: bool,
-    /// The two follower checks' entries (FC 0, FC 1; the RTL's `FC_N`): each loads the
-    /// oldest entry that is not HZ's or the other FC's, not known to be blocked and not
-    /// found unable to follow; its event may go as a follower, FC 0's first.
-    fc: [Option<usize>; 2],
-    /// Edges since each FC loaded its entry (saturating at 7): it may go as a follower
-    /// from [`NEAR_AGE`] on.
-    fc_age: [usize; 2],
     /// An entry of the queue is free (the RTL's `full_q` clear).
     room: bool,
     /// Input class `k` is not accepted: at the last edge, [`QB_CAP`] of its entries were
     /// known to wait (valid, not written at the edge before, and blocked by an older entry
     /// of their QP or, when written two edges before or earlier, matched by a writer in the
-    /// window).
+    /// window whose stamp their check found a microsecond or more before theirs or, before
+    /// their check is in, having been found blocked).
     cap: [bool; 4],
     /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
     /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
@@ -245,8 +244,6 @@ impl GoldenRpCycle {
             blk: [false; QB_N],
             hz: None,
             hz_young: false,
-            fc: [None; 2],
-            fc_age: [0; 2],
             room: true,
             cap: [false; 4],
             arb_mask: [false; 4],
@@ -328,8 +325,6 @@ impl GoldenRpCycle {
             self.blk = [false; QB_N];
             self.hz = None;
             self.hz_young = false;
-            self.fc = [None; 2];
-            self.fc_age = [0; 2];
             self.room = true;
             self.cap = [false; 4];
             self.arb_mask = [false; 4];
@@ -401,51 +396,41 @@ impl GoldenRpCycle {
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
-    /// register); at most one event of the queue enters S1: an FC's as a follower
-    /// ([`GoldenRpCycle::may_follow`]; FC 0's when both may), else HZ's if nothing holds
-    /// it; HZ chooses the oldest entry not known to wait when it is empty, its event goes
-    /// or waits; an FC is done with its entry when it is empty, its event goes, cannot
-    /// follow or is blocked, and then FC 0 loads the oldest entry that is not HZ's or the
-    /// other FC's, not known to be blocked and not found unable to follow, FC 1 the same
-    /// if FC 0 does not load at this edge (else FC 1 is empty for a cycle); the accepted
-    /// event is written to the lowest free entry; the classes with [`QB_CAP`] entries known
-    /// to wait are not taken at the next edge.
+    /// register); at most one event of the queue enters S1: the oldest entry whose check
+    /// is in and whose event may follow ([`GoldenRpCycle::may_follow`]), else HZ's if
+    /// nothing holds it; HZ chooses the oldest entry not known to wait when it is empty,
+    /// its event goes or waits; the follower check loads the oldest entry not checked, not
+    /// in the check and not known to be blocked (its result is in [`CHECK_EDGES`] edges
+    /// later), and the check of an entry known to be blocked is void; the accepted event
+    /// is written to the lowest free entry; the classes with [`QB_CAP`] entries known to
+    /// wait (blocked, or with a writer of their QP in the window and checked unable to
+    /// follow it or, unchecked, found blocked before) are not taken at the next edge.
     fn advance(&mut self, push: Option<(InFlight, usize)>) {
         let k = self.edge;
         let valid = |e: usize| self.entries[e].is_some();
         let nw = |e: usize| self.entries[e].is_some_and(|x| x.written == k);
         let nw2 = |e: usize| self.entries[e].is_some_and(|x| x.written + 1 == k);
         let seq = |e: usize| self.entries[e].map_or(u64::MAX, |x| x.seq);
-        // The decision.
-        let blk_fc = [0, 1].map(|j| self.fc[j].is_some_and(|f| self.blk[f]));
-        let ok_fol = [0, 1].map(|j| {
-            self.fc[j].is_some_and(|f| {
+        // Each entry's follower check: its result is in from the edge `ck_done` on.
+        let checked = |e: usize| self.entries[e].is_some_and(|x| x.ck_done.is_some_and(|d| d <= k));
+        let known_blk = |e: usize| self.blk[e] && !nw(e);
+        // The decision: the oldest entry whose event may go as a follower goes; else HZ's.
+        let fol = (0..QB_N)
+            .filter(|&e| {
                 self.credit
-                    && !blk_fc[j]
-                    && self.writer(f).is_some_and(|i| self.may_follow(j, f, i))
+                    && checked(e)
+                    && !self.blk[e]
+                    && self.writer(e).is_some_and(|i| self.may_follow(e, i))
             })
-        });
-        let take_fol = [ok_fol[0], ok_fol[1] && !ok_fol[0]];
-        let any_fol = take_fol[0] || take_fol[1];
-        let fc_nofol = [0, 1].map(|j| {
-            self.fc[j].is_some_and(|f| {
-                self.fc_age[j] >= NEAR_AGE && self.writer(f).is_some_and(|i| !self.close(f, i))
-            })
-        });
+            .min_by_key(|&e| seq(e));
+        let any_fol = fol.is_some();
         let hz_bits = self.hz.is_some() && !self.hz_young;
         let haz_hz = self.hz.is_some_and(|h| self.writer(h).is_some());
         let blk_hz = self.hz.is_some_and(|h| self.blk[h]);
         let take_hz = hz_bits && self.credit && !haz_hz && !blk_hz && !any_fol;
         let stuck = hz_bits && (haz_hz || blk_hz);
         let hz_leave = self.hz.is_none() || take_hz || stuck;
-        let fc_leave = [0, 1].map(|j| {
-            self.fc[j].is_none()
-                || take_fol[j]
-                || (take_hz && self.hz == self.fc[j])
-                || fc_nofol[j]
-                || blk_fc[j]
-        });
-        // HZ's next entry and the FCs'.
+        // HZ's next entry and the check's.
         let cand = |e: usize| {
             valid(e)
                 && Some(e) != self.hz
@@ -454,14 +439,7 @@ impl GoldenRpCycle {
         };
         let pick = (0..QB_N).filter(|&e| cand(e)).min_by_key(|&e| seq(e));
         let nx = (0..QB_N)
-            .filter(|&e| {
-                valid(e)
-                    && Some(e) != self.fc[0]
-                    && Some(e) != self.fc[1]
-                    && Some(e) != self.hz
-                    && !self.entries[e].is_some_and(|x| x.nofol)
-                    && !(self.blk[e] && !nw(e))
-            })
+            .filter(|&e| self.entries[e].is_some_and(|x| x.ck_done.is_none()) && !known_blk(e))
             .min_by_key(|&e| seq(e));
         // Each entry's `blk` after the edge, from the entries now.
         let mut blk = [false; QB_N];
@@ -479,11 +457,20 @@ impl GoldenRpCycle {
         for e in 0..QB_N {
             if let Some(x) = self.entries[e]
                 && !nw(e)
-                && (self.blk[e] || (self.writer(e).is_some() && !nw2(e)))
+                && (self.blk[e]
+                    || self.writer(e).is_some_and(|i| {
+                        !nw2(e)
+                            && if checked(e) {
+                                !self.close(e, i)
+                            } else {
+                                x.was_blk
+                            }
+                    }))
             {
                 waiting[x.cls] += 1;
             }
         }
+        let void: [bool; QB_N] = std::array::from_fn(known_blk);
         let nvalid = (0..QB_N).filter(|&e| valid(e)).count();
         let pick_nw = pick.is_some_and(nw);
         let free = (0..QB_N).find(|&e| !valid(e));
@@ -503,10 +490,8 @@ impl GoldenRpCycle {
         self.pipe_fol.rotate_right(1);
         self.pipe[0] = None;
         self.pipe_fol[0] = false;
-        let taken = if take_fol[0] {
-            self.fc[0]
-        } else if take_fol[1] {
-            self.fc[1]
+        let taken = if any_fol {
+            fol
         } else if take_hz {
             self.hz
         } else {
@@ -516,32 +501,23 @@ impl GoldenRpCycle {
             self.pipe[0] = self.entries[t].take().map(|x| x.ev);
             self.pipe_fol[0] = any_fol;
             self.followers += u64::from(any_fol);
-            debug_assert!(pick != Some(t) && nx != Some(t));
+            debug_assert!(pick != Some(t));
         }
         self.hz_young = false;
         if hz_leave {
             self.hz = pick;
             self.hz_young = pick_nw;
         }
-        for j in 0..2 {
-            if let (true, Some(f)) = (fc_nofol[j], self.fc[j])
-                && let Some(x) = self.entries[f].as_mut()
-            {
-                x.nofol = true;
+        // A check of an entry found blocked is void (its QP's writers may change); the
+        // check loads the oldest entry not checked and not known to be blocked.
+        for (e, void) in void.into_iter().enumerate() {
+            if void && let Some(x) = self.entries[e].as_mut() {
+                x.ck_done = None;
+                x.was_blk = true;
             }
-            self.fc_age[j] = (self.fc_age[j] + 1).min(7);
         }
-        // At most one FC loads at an edge (FC 0 first): both would load the same entry.
-        if fc_leave[0] {
-            self.fc[0] = nx;
-            self.fc_age[0] = 0;
-            if fc_leave[1] {
-                self.fc[1] = None;
-                self.fc_age[1] = 0;
-            }
-        } else if fc_leave[1] {
-            self.fc[1] = nx;
-            self.fc_age[1] = 0;
+        if let Some(x) = nx.and_then(|e| self.entries[e].as_mut()) {
+            x.ck_done = Some(k + 1 + CHECK_EDGES as u64);
         }
         self.blk = blk;
         self.room = nvalid + usize::from(push.is_some()) - usize::from(taken.is_some()) < QB_N;
@@ -551,7 +527,8 @@ impl GoldenRpCycle {
             self.entries[w] = Some(QueueEntry {
                 ev,
                 cls,
-                nofol: false,
+                ck_done: None,
+                was_blk: false,
                 seq: self.seq,
                 written: k + 1,
             });
@@ -560,16 +537,15 @@ impl GoldenRpCycle {
         self.edge += 1;
     }
 
-    /// Whether FC `j`'s event (entry `f`) may go now as a follower of the writer of its QP in
-    /// slot `i` (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9
-    /// if it is not a follower itself: the same-QP block takes a leader's word from W1, a
-    /// cycle after its own result), its time stamp less than a microsecond before FC's (at
-    /// most one of the QP's timer instants between them: `update_near`'s condition), and FC
-    /// has held the event for [`NEAR_AGE`] cycles (the RTL's check reads a table that far
-    /// behind).
-    fn may_follow(&self, j: usize, f: usize, i: usize) -> bool {
+    /// Whether entry `f`'s event may go now as a follower of the writer of its QP in slot
+    /// `i` (the youngest): that one will be `i + 1` slots ahead of it, at least 8 (9 if it
+    /// is not a follower itself: the same-QP block takes a leader's word from W1, a cycle
+    /// after its own result), and its time stamp is less than a microsecond before the
+    /// event's (at most one of the QP's timer instants between them: `update_near`'s
+    /// condition).
+    fn may_follow(&self, f: usize, i: usize) -> bool {
         let d = i + 1;
-        self.fc_age[j] >= NEAR_AGE && (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
+        (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
     }
 
     /// Whether entry `f`'s event's stamp is less than a microsecond after that of the event

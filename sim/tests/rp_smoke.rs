@@ -164,6 +164,39 @@ fn two_qps_each_sustain_one_event_per_8_cycles() {
     );
 }
 
+/// Sixteen QPs' packets in turn, one offered every cycle (1 KB each, `now` one cycle on per
+/// cycle): each packet comes 16 cycles after its QP's last, so after the first round every
+/// packet follows its QP's last writer through the same-QP block, and the follower check
+/// (one entry per edge) lets them go at one per cycle, sustained.
+#[test]
+fn sixteen_qps_round_robin_sustain_one_event_per_cycle() {
+    const CYCLES: usize = 4000;
+    let steps: Vec<Step> = (0..CYCLES as u32)
+        .map(|i| Step {
+            ctl: None,
+            dt: 1,
+            cnp: None,
+            tx: Some((i % 16, 1024)),
+            query: None,
+            m_ready: true,
+        })
+        .collect();
+    let (run, _, _, followers) = all_three_16_qps(&steps);
+    let tx = run.sources[2];
+    eprintln!("packet stream: {tx:?}, {followers} followers");
+    // The second round waits for the first round's window (about 130 cycles); from then
+    // on one packet per cycle.
+    assert!(
+        tx.accepted as usize >= CYCLES - 200,
+        "{} packets in {CYCLES} cycles: {tx:?}",
+        tx.accepted
+    );
+    assert!(
+        followers + 200 >= tx.accepted,
+        "{followers} followers of {tx:?}"
+    );
+}
+
 /// The report FIFO and the credit count: a query every cycle on rotating QPs (queries
 /// write nothing, so the interlock never holds one) while the report stream is stalled for
 /// 700 cycles, then 1000 cycles with the consumer ready. The

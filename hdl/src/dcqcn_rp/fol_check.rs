@@ -1,42 +1,40 @@
-//! `FolCheck`: one follower check of the RP's input queue (see the module docs of
-//! [`super`], "The same-QP path: followers").
+//! `FolCheck`: the RP's follower check (see the module docs of [`super`], "The same-QP
+//! path: followers").
 //!
-//! The RP has [`super::FC_N`] of them. Each holds a copy of the last-writer table (one
-//! [`LastWrite`] per QP in block RAM, written from S1 by every event that writes: every copy
-//! gets the same writes) and reads it at its QP in every cycle; the read is registered and
-//! compared with the checked event's stamp and the RP's cycle count over two more registers:
+//! It holds the last-writer table (one [`LastWrite`] per QP in block RAM, written from S1
+//! by every event that writes) and checks one queued event per cycle against it: the RP
+//! loads the event's QP and stamp into its registers (`ck_qp`, `ck_now`) at an edge, and
+//! [`FOL_CHECK_EDGES`] edges later the RP registers the result into the event's queue
+//! entry. The check is a pipeline: a new event may be loaded at every edge.
 //!
-//! | edge after the FC loads its QP | registers |
+//! | edge after the load | registers |
 //! |---|---|
-//! | 1 | the block RAM's output register: the table's word at `qp` |
-//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them |
-//! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix) |
-//! | 4 | `fol_st`: the stamp is less than a microsecond after the writer's; `fol_ok`: that, and the writer will be far enough ahead at the next decision; `fol_d`: that distance |
+//! | 1 | the block RAM's output register: the table's word at `qp`; the stamp (`n1_*`) |
+//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`) |
+//! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix); the stamp (`n3_*`) |
+//! | 4 | (the RP's entry registers) `st`: the stamp is less than a microsecond after the writer's; `ok`: that, and the writer will be far enough ahead at the next decision; `d`: that distance; `wf`: the writer was a follower |
 //!
-//! So the outputs describe the QP the FC loaded [`FOL_CHECK_EDGES`] = 4 edges before: the
-//! RP's `NEAR_AGE`.
-//! A copy per check, not a second read port: the table's block RAM already uses its second
-//! port for the writes.
+//! The outputs are the logic between edge 3 and edge 4: the RP registers them per entry.
 
 use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
 use super::widths::*;
 use rust_hdl::prelude::*;
 
-/// Edges from the one that loads the checked QP (the RP's `fc_qp`) to the one that
-/// registers `fol_ok`, `fol_st` and `fol_d` for it: the RAM's output register, `lw_r`, the
-/// compares, the result (the table above). The RP's `NEAR_AGE` is this.
+/// Edges from the one that loads the checked QP and stamp (the RP's `ck_qp`, `ck_now`) to
+/// the one that registers the result in the entry: the RAM's output register, `lw_r`, the
+/// compares, the result (the table above).
 pub const FOL_CHECK_EDGES: usize = 4;
 
-/// One follower check: the last-writer table (a copy) read at `qp`, and whether the event
-/// with stamp `now` may follow that writer.
+/// The follower check: the last-writer table, read at `qp`, and whether the event with
+/// stamp `now` may follow that writer.
 #[derive(LogicBlock)]
 pub struct FolCheck<const QB: usize> {
     pub clock: Signal<In, Clock>,
     /// The checked entry's QP (a register in the RP, loaded with the entry): the table's
     /// read address.
     pub qp: Signal<In, Bits<QB>>,
-    /// The checked entry's time stamp (only the increase radix and the cycle within the
-    /// microsecond are read).
+    /// The checked entry's time stamp, loaded with `qp` (only the increase radix and the
+    /// cycle within the microsecond are read).
     pub now: Signal<In, TimeWord>,
     /// The RP's free-running cycle count (`cyc`): distances are its differences.
     pub cyc: Signal<In, Bits<CYC_W>>,
@@ -47,17 +45,29 @@ pub struct FolCheck<const QB: usize> {
     pub wr_en: Signal<In, Bit>,
     pub wr_qp: Signal<In, Bits<QB>>,
     pub wr_data: Signal<In, LastWrite>,
-    /// The stamp is less than a microsecond after the writer's (the same microsecond, or
-    /// the next one and an earlier cycle within it): `update_near`'s condition.
-    pub fol_st: Signal<Out, Bit>,
-    /// `fol_st`, and the writer is far enough ahead for an event going at the next edge:
-    /// 8 slots, 9 if it went from the queue with its word read from the RAM (two edges
-    /// after the distance `fol_d` was taken: `cyc - lw.cyc >= 7`, or `>= 6` for a follower).
-    pub fol_ok: Signal<Out, Bit>,
-    /// The distance an event going at the next edge would be behind the writer, in slots.
-    pub fol_d: Signal<Out, Bits<SLOT_W>>,
+    /// The stamp loaded three edges ago is less than a microsecond after its QP's last
+    /// writer's (the same microsecond, or the next one and an earlier cycle within it):
+    /// `update_near`'s condition.
+    pub st: Signal<Out, Bit>,
+    /// `st`, and the writer is far enough ahead for the event to go at the edge after
+    /// next: 8 slots, 9 if the writer went from the queue with its word read from the RAM
+    /// (`cyc - lw.cyc >= 7`, or `>= 6` for a follower, two edges before that decision).
+    pub ok: Signal<Out, Bit>,
+    /// The distance the event would be behind the writer if it went at the edge after
+    /// next, in slots.
+    pub d: Signal<Out, Bits<SLOT_W>>,
+    /// The writer went as a follower.
+    pub wf: Signal<Out, Bit>,
     lw: RAM<LastWrite, QB>,
     lw_r: DFF<LastWrite>,
+    n1_sub: DFF<Bits<SUB_W>>,
+    n1_e: DFF<Bits<EPOCH_W>>,
+    n1_r: DFF<Bits<REM_W>>,
+    n2_sub: DFF<Bits<SUB_W>>,
+    n2_e: DFF<Bits<EPOCH_W>>,
+    n2_r: DFF<Bits<REM_W>>,
+    n3_e: DFF<Bits<EPOCH_W>>,
+    n3_r: DFF<Bits<REM_W>>,
     same: DFF<Bit>,
     sub_lt: DFF<Bit>,
     dd: DFF<Bits<CYC_W>>,
@@ -67,9 +77,6 @@ pub struct FolCheck<const QB: usize> {
     rp1: Signal<Local, Bits<REM_W>>,
     next_us: Signal<Local, Bit>,
     dd2: Signal<Local, Bits<CYC_W>>,
-    ok: DFF<Bit>,
-    st: DFF<Bit>,
-    slots: DFF<Bits<SLOT_W>>,
     /// The stamp's fields the check does not read (Verilator does not report `*unused`
     /// signals), and the distance's bit above `SLOT_W`.
     a_e_unused: Signal<Local, Bits<EPOCH_W>>,
@@ -95,11 +102,20 @@ impl<const QB: usize> Default for FolCheck<QB> {
             wr_en: Default::default(),
             wr_qp: Default::default(),
             wr_data: Default::default(),
-            fol_st: Default::default(),
-            fol_ok: Default::default(),
-            fol_d: Default::default(),
+            st: Default::default(),
+            ok: Default::default(),
+            d: Default::default(),
+            wf: Default::default(),
             lw: Default::default(),
             lw_r: Default::default(),
+            n1_sub: Default::default(),
+            n1_e: Default::default(),
+            n1_r: Default::default(),
+            n2_sub: Default::default(),
+            n2_e: Default::default(),
+            n2_r: Default::default(),
+            n3_e: Default::default(),
+            n3_r: Default::default(),
             same: Default::default(),
             sub_lt: Default::default(),
             dd: Default::default(),
@@ -109,9 +125,6 @@ impl<const QB: usize> Default for FolCheck<QB> {
             rp1: Default::default(),
             next_us: Default::default(),
             dd2: Default::default(),
-            ok: Default::default(),
-            st: Default::default(),
-            slots: Default::default(),
             a_e_unused: Default::default(),
             a_r_unused: Default::default(),
             d_e_unused: Default::default(),
@@ -130,7 +143,8 @@ impl<const QB: usize> Logic for FolCheck<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lw_r, same, sub_lt, dd, wr_fol, se, sr, ok, st, slots
+            self, clock, lw_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r, n3_e, n3_r, same, sub_lt,
+            dd, wr_fol, se, sr
         );
         self.lw.read_clock.next = self.clock.val();
         self.lw.write_clock.next = self.clock.val();
@@ -139,9 +153,18 @@ impl<const QB: usize> Logic for FolCheck<QB> {
         self.lw.write_data.next = self.wr_data.val();
         self.lw.read_address.next = self.qp.val();
         self.lw_r.d.next = self.lw.read_data.val();
-        self.same.d.next = (self.now.val().i_e == self.lw_r.q.val().i_e)
-            & (self.now.val().i_r == self.lw_r.q.val().i_r);
-        self.sub_lt.d.next = self.now.val().sub < self.lw_r.q.val().sub;
+        // The stamp travels beside the table's word.
+        self.n1_sub.d.next = self.now.val().sub;
+        self.n1_e.d.next = self.now.val().i_e;
+        self.n1_r.d.next = self.now.val().i_r;
+        self.n2_sub.d.next = self.n1_sub.q.val();
+        self.n2_e.d.next = self.n1_e.q.val();
+        self.n2_r.d.next = self.n1_r.q.val();
+        self.n3_e.d.next = self.n2_e.q.val();
+        self.n3_r.d.next = self.n2_r.q.val();
+        self.same.d.next = (self.n2_e.q.val() == self.lw_r.q.val().i_e)
+            & (self.n2_r.q.val() == self.lw_r.q.val().i_r);
+        self.sub_lt.d.next = self.n2_sub.q.val() < self.lw_r.q.val().sub;
         self.dd.d.next = self.cyc.val() - self.lw_r.q.val().cyc;
         self.wr_fol.d.next = self.lw_r.q.val().fol;
         // The writer's microsecond plus one, in the increase radix.
@@ -152,23 +175,21 @@ impl<const QB: usize> Logic for FolCheck<QB> {
             self.se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
             self.sr.d.next = 0.into();
         }
-        self.next_us.next = (self.now.val().i_e == self.se.q.val())
-            & (self.now.val().i_r == self.sr.q.val())
+        self.next_us.next = (self.n3_e.q.val() == self.se.q.val())
+            & (self.n3_r.q.val() == self.sr.q.val())
             & self.sub_lt.q.val();
-        // `dd` is the distance two cycles before the decision that reads `fol_ok`.
-        self.st.d.next = self.same.q.val() | self.next_us.val();
-        self.ok.d.next = (self.same.q.val() | self.next_us.val())
+        // `dd` is the distance two cycles before the decision that reads `ok` (registered).
+        self.st.next = self.same.q.val() | self.next_us.val();
+        self.ok.next = (self.same.q.val() | self.next_us.val())
             & ((self.dd.q.val() >= self.seven_cyc.val())
                 | (self.wr_fol.q.val() & (self.dd.q.val() >= self.six_cyc.val())));
         self.dd2.next = self.dd.q.val() + self.two_cyc.val();
-        self.slots.d.next = self.dd2.val().get_bits::<SLOT_W>(0);
+        self.d.next = self.dd2.val().get_bits::<SLOT_W>(0);
         self.dd2_hi_unused.next = self.dd2.val().get_bit(7);
+        self.wf.next = self.wr_fol.q.val();
         self.a_e_unused.next = self.now.val().a_e;
         self.a_r_unused.next = self.now.val().a_r;
         self.d_e_unused.next = self.now.val().d_e;
         self.d_r_unused.next = self.now.val().d_r;
-        self.fol_st.next = self.st.q.val();
-        self.fol_ok.next = self.ok.q.val();
-        self.fol_d.next = self.slots.q.val();
     }
 }

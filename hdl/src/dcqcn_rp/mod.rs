@@ -11,9 +11,10 @@
 //! ```text
 //!  s_ctl_* ─┐ round-   ┌─────────┐ HZ: any entry ┌────┐ RAM read ┌────┐ registered ┌───────────────┐
 //!  s_cnp_* ─┤ robin    ┤ input   ├──────────────►│ S1 ├─────────►│ S2 ├─── word ──►│ RpUpdate: A..E │─► m_rate_*
-//!  s_tx_*  ─┤ arbiter  │ queue,  │ FC: oldest,   │    │ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
+//!  s_tx_*  ─┤ arbiter  │ queue,  │ oldest entry  │    │ (QpWord) └────┘ + forward  │ (UPD_STAGES)   │
 //!  s_query_┘           │ QB_N    ├──────────────►│    │             ▲   from W1..W3 └───────┬───────┘
-//!                      │ entries │  follower     └────┘             │                       │
+//!                      │ entries │ checked to    └────┘             │                       │
+//!                      │         │ follow                           │                       │
 //!                      └─────────┘                                  └──── write back ◄──────┘
 //! ```
 //!
@@ -25,9 +26,9 @@
 //! ready depends on the interlock; an input class with [`QB_CAP`] entries known to wait is
 //! not taken (`cap`), so waiting events never fill the queue. At most one event goes to S1
 //! per edge, chosen by one-hot pointers: HZ, whose event goes with its word read from the
-//! state RAM (the RAM's read address is HZ's QP, a flip-flop), and the [`FC_N`] follower
-//! checks (FC 0, FC 1), each holding one of the oldest entries not found unable to
-//! follow, whose events go as followers (below) and before HZ's. S1 reads the state word
+//! state RAM (the RAM's read address is HZ's QP, a flip-flop), or the oldest entry whose
+//! follower check found it may follow, whose event goes as a follower (below) and before
+//! HZ's. S1 reads the state word
 //! from block RAM; S2 registers
 //! it (registered RAM output) and forwards the three words produced last (W1, W2, W3,
 //! newest first; the RAM is written from W1, a register, a cycle after step E). Its next
@@ -64,12 +65,14 @@
 //! the edge after an event entered S1), so the FIFO never overflows; then the input queue
 //! fills and the readies drop.
 //!
-//! Followers: an FC's event, whose QP has a writer in the window, still goes into S1 when
-//! that writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that
-//! read the RAM), less than a microsecond earlier by its time stamp, and the FC has held
-//! the event for [`NEAR_AGE`] cycles: the last-writer table (per QP: the writer's cycle,
-//! kind and stamp; a copy in each [`fol_check::FolCheck`]) is read at the FC's QP and
-//! checked over three registers. Its RAM read and
+//! Followers: an event whose QP has a writer in the window still goes into S1 when that
+//! writer (the youngest) is at least 8 slots ahead (9 if it is a leader, an event that
+//! read the RAM) and less than a microsecond earlier by its time stamp. The follower
+//! check ([`fol_check::FolCheck`]) finds both: it loads the oldest entry not yet checked
+//! and not known to be blocked at every edge, reads the last-writer table (per QP: the
+//! writer's cycle, kind and stamp) at its QP and registers the result in the entry
+//! [`CHECK_EDGES`] edges later; the entry's distance then grows by one per edge. An entry
+//! found blocked is checked again once it is not. Its RAM read and
 //! catch-up are not used: [`near::RpNear`] computes its word beside the update's last
 //! steps from the writer's word (its own result, W1, W2, W3 or the history of written
 //! words), and W1 takes that instead of step E's. `docs/dcqcn_rp.md`, "The same-QP path".
@@ -139,10 +142,11 @@ pub const REP_CREDITS: usize = (1 << REP_FIFO_AW) - 3;
 /// S1, S2 and the tags beside the update's first `HAZ_STAGES` registers.
 const HAZ_STAGES: usize = UPD_STAGES - 2;
 
-/// Cycles an event must have been in an FC before it may go as a follower: the last-writer
-/// table is read at the FC's QP, registered, and compared over two more registers
-/// ([`fol_check::FOL_CHECK_EDGES`]).
-pub const NEAR_AGE: usize = fol_check::FOL_CHECK_EDGES;
+/// Edges from the one that loads an entry into the follower check to the one that
+/// registers the check's result in the entry ([`fol_check::FOL_CHECK_EDGES`]): the
+/// last-writer table is read at the entry's QP, registered, and compared over two more
+/// registers.
+pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 
 /// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
 /// `UPD_STAGES + 1` cycles after S1; the block's result is a register in step E's cycle
@@ -195,21 +199,11 @@ pub const QB_N: usize = 9;
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
 /// `QB_N - 5`, so the waiting events of one class (this many and one on its way in) leave
-/// the four entries a stream of other events needs. Four, not fewer: an event of a random
-/// QP has a writer of its QP in the window about one time in nine at 1024 QPs and waits a
-/// few cycles for its follower check, so a class stopped at two such events (a queue of
-/// seven) took 0.92 events per cycle of random packets with two follower checks, at four
-/// (a queue of nine) 0.996 (golden cycle model, `roce-cc bench --engine golden`).
+/// the four entries a stream of other events needs (one query per cycle went on beside a
+/// stream of packets that each waited for the window: `rp_smoke`). An entry whose check may
+/// still find that it can follow is not counted, so a stream of followers on different QPs
+/// is not stopped while their checks run.
 pub const QB_CAP: usize = QB_N - 5;
-
-/// Follower checks (`FolCheck`, FC 0 and FC 1). Two, so that two QPs' streams each go one
-/// event per 8 cycles: with one, the check serves the QPs in turn and each event holds it
-/// for [`NEAR_AGE`] cycles and one to load, so two alternating QPs went 0.19 events per
-/// cycle together, not 0.25.
-pub const FC_N: usize = 2;
-
-/// `FC_N` selects of `QB_N` entries (`fc_sel`).
-const FC_SEL_N: usize = FC_N * QB_N;
 
 /// The queue's last entry.
 const QB_LAST: usize = QB_N - 1;
@@ -221,11 +215,14 @@ const WK_U_N: usize = 4 * (QB_N - 1) * QB_CAP;
 const NQ_W: usize = 4;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
-// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `fc_sel` are indexed `9 p + e` (`wk_u`
+// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u`
 // `32 k + 4 e + j`) in
 // `update` (`hdl_gen` evaluates an array index from loop variables and literals only); the
 // window's groups are at least two (group 0 is handled as a full group).
-const _: () = assert!(QB_N == 9 && QB_CAP == 4 && FC_N == 2 && HZ_NG >= 2);
+const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4 && HZ_NG >= 2);
+
+/// The follower check's entry tags, one per entry and edge of the check (`ck_t`).
+const CK_T_N: usize = CHECK_EDGES * QB_N;
 
 /// Registers of the age matrix (`qb_old`).
 const QB_OLD_N: usize = QB_N * QB_N;
@@ -379,7 +376,7 @@ pub struct DcqcnRp<const QB: usize> {
     hz_valid: DFF<Bit>,
     /// The events of the queue, one per entry. The lowest free entry takes the arbiter's
     /// choice every cycle and an accepted event stays where it was written: the queue's
-    /// order is the age matrix, HZ and the FCs are one-hot pointers, no event moves.
+    /// order is the age matrix, HZ is a one-hot pointer, no event moves.
     qb_ev: [DFF<RpEvent>; QB_N],
     /// Each entry's QP, written with its event (and never moved): the hazard check compares
     /// every entry's QP with the window's slots in every cycle, so no register the
@@ -412,36 +409,29 @@ pub struct DcqcnRp<const QB: usize> {
     hz_qp: DFF<Bits<QB>>,
     /// HZ's event (read from the queue at `hz_sel`).
     hz_ev: Signal<Local, RpEvent>,
-    /// FC `j`, a follower check: an entry whose event may go as a follower, valid.
-    fc_valid: [DFF<Bit>; FC_N],
-    /// FC `j`'s entry, one-hot at index `QB_N j + e` (all clear while FC `j` is empty).
-    fc_sel: [DFF<Bit>; FC_SEL_N],
-    /// FC `j`'s QP, loaded with `fc_sel`: its last-writer table's read address.
-    fc_qp: [DFF<Bits<QB>>; FC_N],
-    /// FC `j`'s event (read from the queue at `fc_sel`).
-    fc_ev: [Signal<Local, RpEvent>; FC_N],
-    /// HZ's and each FC's entries: a writer of its QP is in the window (`haz_*`), an older
-    /// entry holds its QP (`blk_*`); HZ and FC `j` hold the same entry (`hz_is_fc`).
+    /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
+    /// its QP (`blk_hz`).
     haz_hz: Signal<Local, Bit>,
     blk_hz: Signal<Local, Bit>,
-    haz_fc: [Signal<Local, Bit>; FC_N],
-    hz_is_fc: [Signal<Local, Bit>; FC_N],
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
-    /// FC `j`'s event could go as a follower at this edge (`fol_can`); it goes (FC 0 first:
-    /// `take_fol`); some FC's event goes (`fol_any`: its word from the same-QP block).
-    fol_can: [Signal<Local, Bit>; FC_N],
-    take_fol: [Signal<Local, Bit>; FC_N],
+    /// Entry `e`'s event could go as a follower at this edge (`fol_can`: its check found
+    /// it may, a writer of its QP is in the window, a credit is left); an older entry's
+    /// could too (`fo`); it goes (`take_fol`, the oldest); some entry's event goes as a
+    /// follower (`fol_any`: its word from the same-QP block).
+    fol_can: [Signal<Local, Bit>; QB_N],
+    fo: [Signal<Local, Bit>; QB_N],
+    take_fol: [Signal<Local, Bit>; QB_N],
     fol_any: Signal<Local, Bit>,
+    /// The follower's event, QP and distance behind its QP's last writer (read from the
+    /// queue at `take_fol`).
+    tf_ev: Signal<Local, RpEvent>,
+    tf_qp: Signal<Local, Bits<QB>>,
+    tf_d: Signal<Local, Bits<SLOT_W>>,
     /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
     stuck: Signal<Local, Bit>,
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
     hz_leave: Signal<Local, Bit>,
-    /// FC `j` is done with its entry at this edge: it is empty, its event goes, cannot
-    /// follow (`fc_nf`) or is blocked. FC 0 then loads the next entry (`nx`); FC 1 loads it
-    /// when FC 0 does not (both would load the same entry), else it is empty for a cycle.
-    fc_leave: [Signal<Local, Bit>; FC_N],
-    fc_load: [Signal<Local, Bit>; FC_N],
     /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
     /// a writer of its QP.
     cand: [Signal<Local, Bit>; QB_N],
@@ -453,13 +443,15 @@ pub struct DcqcnRp<const QB: usize> {
     /// The chosen entry was written at the last edge.
     pick_nw: Signal<Local, Bit>,
     pick_qp: Signal<Local, Bits<QB>>,
-    /// Entry `e` may be an FC's next (valid, not an FC's or HZ's, not marked `qb_nf`, not
-    /// known to be blocked); an older one may too; the oldest (one-hot): what an FC loads.
+    /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
+    /// known to be blocked); an older one may too; the oldest (one-hot): what the check
+    /// loads, its event and QP.
     vx: [Signal<Local, Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
     any_nx: Signal<Local, Bit>,
     nx_qp: Signal<Local, Bits<QB>>,
+    nx_ev: Signal<Local, RpEvent>,
     /// Entry `e`'s event goes to S1 at this edge.
     lv: [Signal<Local, Bit>; QB_N],
     /// Some entry below `e` is free; entry `e` is the lowest free one (written with the
@@ -472,8 +464,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// Index `QB_N k + e`: entry `e`'s event came from input class `k` (0 command, 1 CNP,
     /// 2 packet, 3 query), written with it.
     qb_cb: [DFF<Bit>; QB_CLS_N],
-    /// Entry `e` is known to wait: valid, and blocked by an older entry of its QP or
-    /// matched by a writer in the window (by bits that are exact for it).
+    /// Entry `e` is known to wait: valid, and blocked by an older entry of its QP, or
+    /// matched by a writer in the window (by bits that are exact for it) and checked unable
+    /// to follow it or, before its check is in, found blocked since it was written.
     wk: [Signal<Local, Bit>; QB_N],
     /// Index `QB_N k + e`: entry `e` is known to wait and holds an event of class `k`.
     wk_c: [Signal<Local, Bit>; QB_CLS_N],
@@ -598,7 +591,7 @@ pub struct DcqcnRp<const QB: usize> {
     rd_adv: Signal<Local, Bit>,
     /// `head` after this edge.
     head_next: Signal<Local, Bits<REP_PTR_W>>,
-    /// An event goes to S1 at this edge (HZ's or an FC's).
+    /// An event goes to S1 at this edge (HZ's or a follower).
     take: Signal<Local, Bit>,
     /// The arbiter's choice is accepted into the input queue at this edge.
     push: Signal<Local, Bit>,
@@ -649,30 +642,41 @@ pub struct DcqcnRp<const QB: usize> {
     near: RpNear,
     /// A free-running cycle count: issue distances are its differences.
     cyc: DFF<Bits<CYC_W>>,
-    /// The follower checks: each a copy of the last-writer table (one entry per QP, written
-    /// from S1 for every event that writes) read at its FC's QP in every cycle, and the
-    /// check of FC's event against it (`FolCheck`).
-    fck: [FolCheck<QB>; FC_N],
+    /// The follower check: the last-writer table (one entry per QP, written from S1 for
+    /// every event that writes), read at `ck_qp`, and the check of the loaded stamp
+    /// (`ck_now`) against it (`FolCheck`), a new entry at every edge.
+    fck: FolCheck<QB>,
     lw_in: Signal<Local, LastWrite>,
-    /// FC `j`'s event cannot follow: FC has held it for `NEAR_AGE` cycles, a writer of its
-    /// QP is in the window and its stamp is a microsecond or more after that writer's. FC
-    /// marks the entry (`qb_nf`) and moves on.
-    fc_nf: [Signal<Local, Bit>; FC_N],
-    /// FC `j`'s entry is blocked by an older entry of its QP.
-    blk_fc: [Signal<Local, Bit>; FC_N],
-    /// Entry `e`'s event cannot follow its QP's last writer (an FC found so): no FC loads
-    /// it again. The last writer of its QP does not change while it waits unblocked.
-    qb_nf: [DFF<Bit>; QB_N],
-    /// Edges since FC `j` loaded its event (saturating at 7): the follower check reads the
-    /// table `NEAR_AGE` edges behind.
-    fc_age: [DFF<Bits<3>>; FC_N],
-    /// Entry `e`'s QP is written by an event within the last 7 slots (S1, S2, the first five
-    /// tags): no follower can go behind it yet.
-    qb_close: [Signal<Local, Bit>; QB_N],
-    /// FC `j`'s entry's `qb_close`.
-    close_hit: [Signal<Local, Bit>; FC_N],
-    /// FC `j`'s event goes as a follower if it waits.
-    fol_go: [Signal<Local, Bit>; FC_N],
+    /// The QP and stamp of the entry the check loaded at the last edge.
+    ck_qp: DFF<Bits<QB>>,
+    ck_now: DFF<TimeWord>,
+    /// Index `QB_N s + e`: the check holds entry `e`'s event `s` edges after it loaded it
+    /// (cleared when the entry's event goes or the entry is found blocked).
+    ck_t: [DFF<Bit>; CK_T_N],
+    /// Entry `e`'s event writes (it is not a query), written with it.
+    qb_wr: [DFF<Bit>; QB_N],
+    /// Entry `e` is in the check or checked (`qb_ckf`); its result is in (`qb_ck`): the
+    /// stamp is less than a microsecond after its QP's last writer's (`qb_st`), that
+    /// writer went as a follower (`qb_wf`), the distance behind it if the event went at
+    /// the next edge (`qb_d`, saturating at 127), and whether it may go as a follower at
+    /// the next edge when a writer of its QP is in the window (`qb_fok`). The last writer
+    /// of its QP does not change while it waits unblocked; a check of an entry found
+    /// blocked is void.
+    qb_ckf: [DFF<Bit>; QB_N],
+    qb_ck: [DFF<Bit>; QB_N],
+    qb_st: [DFF<Bit>; QB_N],
+    qb_wf: [DFF<Bit>; QB_N],
+    qb_d: [DFF<Bits<SLOT_W>>; QB_N],
+    qb_fok: [DFF<Bit>; QB_N],
+    /// Entry `e` was found blocked since it was written: until its check is in, a writer
+    /// of its QP in the window makes it known to wait (`wk`; its event most likely waits
+    /// for that writer, as the one before it did).
+    qb_wb: [DFF<Bit>; QB_N],
+    /// Entry `e` is known to be blocked (`qb_blk`, not written at the last edge): its
+    /// check is void.
+    qb_void: [Signal<Local, Bit>; QB_N],
+    /// The check's result for entry `e` is registered at this edge.
+    qb_res: [Signal<Local, Bit>; QB_N],
     s1_fol: DFF<Bit>,
     s1_d: DFF<Bits<SLOT_W>>,
     s1_cyc: DFF<Bits<CYC_W>>,
@@ -717,8 +721,7 @@ pub struct DcqcnRp<const QB: usize> {
     slot9: Constant<Bits<SLOT_W>>,
     slot10: Constant<Bits<SLOT_W>>,
     slot11: Constant<Bits<SLOT_W>>,
-    age_min: Constant<Bits<3>>,
-    one_age: Constant<Bits<3>>,
+    slot7: Constant<Bits<SLOT_W>>,
     mode_host: Constant<Bits<MODE_W>>,
 }
 
@@ -800,22 +803,18 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_yng: Default::default(),
             hz_qp: Default::default(),
             hz_ev: Default::default(),
-            fc_valid: Default::default(),
-            fc_sel: std::array::from_fn(|_| Default::default()),
-            fc_qp: Default::default(),
-            fc_ev: Default::default(),
             haz_hz: Default::default(),
             blk_hz: Default::default(),
-            haz_fc: Default::default(),
-            hz_is_fc: Default::default(),
             take_hz: Default::default(),
             fol_can: Default::default(),
+            fo: Default::default(),
             take_fol: Default::default(),
             fol_any: Default::default(),
+            tf_ev: Default::default(),
+            tf_qp: Default::default(),
+            tf_d: Default::default(),
             stuck: Default::default(),
             hz_leave: Default::default(),
-            fc_leave: Default::default(),
-            fc_load: Default::default(),
             cand: std::array::from_fn(|_| Default::default()),
             oc: std::array::from_fn(|_| Default::default()),
             pick: std::array::from_fn(|_| Default::default()),
@@ -827,6 +826,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             nx: std::array::from_fn(|_| Default::default()),
             any_nx: Default::default(),
             nx_qp: Default::default(),
+            nx_ev: Default::default(),
             lv: std::array::from_fn(|_| Default::default()),
             wr_fb: std::array::from_fn(|_| Default::default()),
             wr_sel: std::array::from_fn(|_| Default::default()),
@@ -934,13 +934,19 @@ impl<const QB: usize> DcqcnRp<QB> {
             cyc: Default::default(),
             fck: Default::default(),
             lw_in: Default::default(),
-            fc_nf: Default::default(),
-            blk_fc: Default::default(),
-            qb_nf: std::array::from_fn(|_| Default::default()),
-            fc_age: Default::default(),
-            qb_close: std::array::from_fn(|_| Default::default()),
-            close_hit: Default::default(),
-            fol_go: Default::default(),
+            ck_qp: Default::default(),
+            ck_now: Default::default(),
+            ck_t: std::array::from_fn(|_| Default::default()),
+            qb_wr: Default::default(),
+            qb_ckf: Default::default(),
+            qb_ck: Default::default(),
+            qb_st: Default::default(),
+            qb_wf: Default::default(),
+            qb_d: Default::default(),
+            qb_fok: Default::default(),
+            qb_wb: Default::default(),
+            qb_void: Default::default(),
+            qb_res: Default::default(),
             s1_fol: Default::default(),
             s1_d: Default::default(),
             s1_cyc: Default::default(),
@@ -976,8 +982,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             slot9: Constant::new(9.into()),
             slot10: Constant::new(10.into()),
             slot11: Constant::new(11.into()),
-            age_min: Constant::new((NEAR_AGE as u64).into()),
-            one_age: Constant::new(1.into()),
+            slot7: Constant::new(7.into()),
             mode_host: Constant::new(1.into()),
             e_valid: Default::default(),
             e_wr: Default::default(),
@@ -1004,7 +1009,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep,
             busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m,
             cyc, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1
+            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1, ck_qp, ck_now
         );
         for k in 0..QB_ANY_N {
             self.qb_any[k].clock.next = self.clock.val();
@@ -1030,8 +1035,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_v[i].clock.next = self.clock.val();
             self.qb_v[i].d.next = self.qb_v[i].q.val();
             self.qb_nw[i].clock.next = self.clock.val();
-            self.qb_nf[i].clock.next = self.clock.val();
-            self.qb_nf[i].d.next = self.qb_nf[i].q.val();
+            self.qb_wr[i].clock.next = self.clock.val();
+            self.qb_wr[i].d.next = self.qb_wr[i].q.val();
+            self.qb_ckf[i].clock.next = self.clock.val();
+            self.qb_ckf[i].d.next = self.qb_ckf[i].q.val();
+            self.qb_ck[i].clock.next = self.clock.val();
+            self.qb_ck[i].d.next = self.qb_ck[i].q.val();
+            self.qb_st[i].clock.next = self.clock.val();
+            self.qb_st[i].d.next = self.qb_st[i].q.val();
+            self.qb_wf[i].clock.next = self.clock.val();
+            self.qb_wf[i].d.next = self.qb_wf[i].q.val();
+            self.qb_d[i].clock.next = self.clock.val();
+            self.qb_d[i].d.next = self.qb_d[i].q.val();
+            self.qb_fok[i].clock.next = self.clock.val();
+            self.qb_fok[i].d.next = self.qb_fok[i].q.val();
+            self.qb_wb[i].clock.next = self.clock.val();
+            self.qb_wb[i].d.next = self.qb_wb[i].q.val();
             self.qb_nw2[i].clock.next = self.clock.val();
             self.qb_blk[i].clock.next = self.clock.val();
             self.hz_sel[i].clock.next = self.clock.val();
@@ -1057,19 +1076,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_fol[i].clock.next = self.clock.val();
             self.tag_fol[i].d.next = self.tag_fol[i].q.val();
         }
-        for j in 0..FC_N {
-            self.fc_valid[j].clock.next = self.clock.val();
-            self.fc_valid[j].d.next = self.fc_valid[j].q.val();
-            self.fc_qp[j].clock.next = self.clock.val();
-            self.fc_qp[j].d.next = self.fc_qp[j].q.val();
-            self.fc_age[j].clock.next = self.clock.val();
-            self.fc_age[j].d.next = self.fc_age[j].q.val();
-            self.fck[j].clock.next = self.clock.val();
+        for i in 0..CK_T_N {
+            self.ck_t[i].clock.next = self.clock.val();
+            self.ck_t[i].d.next = false;
         }
-        for i in 0..FC_SEL_N {
-            self.fc_sel[i].clock.next = self.clock.val();
-            self.fc_sel[i].d.next = self.fc_sel[i].q.val();
-        }
+        self.fck.clock.next = self.clock.val();
         self.hist.read_clock.next = self.clock.val();
         self.hist.write_clock.next = self.clock.val();
         self.hist_t1.read_clock.next = self.clock.val();
@@ -1189,20 +1200,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // registered when an event goes ----
         self.s1_wr.next = self.s1_valid.q.val() & (self.s1_kind.q.val() != self.kind_query.val());
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
-        // HZ's and the FCs' events from the queue (one-hot pointers: the reads are choices
-        // between registers).
+        // HZ's event from the queue (a one-hot pointer: the read is a choice between
+        // registers).
         self.hz_ev.next = self.qb_ev[0].q.val();
         for i in 1..QB_N {
             if self.hz_sel[i].q.val() {
                 self.hz_ev.next = self.qb_ev[i].q.val();
-            }
-        }
-        for j in 0..FC_N {
-            self.fc_ev[j].next = self.qb_ev[0].q.val();
-            for i in 1..QB_N {
-                if self.fc_sel[j * 9 + i].q.val() {
-                    self.fc_ev[j].next = self.qb_ev[i].q.val();
-                }
             }
         }
         // Each entry's hazard, from registered bits only: its S1 and S2 matches and group
@@ -1217,17 +1220,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 }
             }
         }
-        // Each entry's writer within the last 7 slots (no follower can go behind it yet).
-        for e in 0..QB_N {
-            self.qb_close[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
-        }
-        for p in 1..6 {
-            for e in 0..QB_N {
-                if self.qb_m[p * 9 + e].q.val() {
-                    self.qb_close[e].next = true;
-                }
-            }
-        }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
         for e in 0..QB_N {
@@ -1238,50 +1230,39 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.blk_hz.next = true;
             }
         }
-        for j in 0..FC_N {
-            self.haz_fc[j].next = false;
-            self.blk_fc[j].next = false;
-            self.close_hit[j].next = false;
-            self.hz_is_fc[j].next = false;
-            for e in 0..QB_N {
-                if self.fc_sel[j * 9 + e].q.val() & self.qb_haz[e].val() {
-                    self.haz_fc[j].next = true;
-                }
-                if self.fc_sel[j * 9 + e].q.val() & self.qb_blk[e].q.val() {
-                    self.blk_fc[j].next = true;
-                }
-                if self.fc_sel[j * 9 + e].q.val() & self.qb_close[e].val() {
-                    self.close_hit[j].next = true;
-                }
-                if self.fc_sel[j * 9 + e].q.val() & self.hz_sel[e].q.val() {
-                    self.hz_is_fc[j].next = true;
+        // The decision. The oldest entry whose event may go as a follower goes: its check
+        // found that its QP's last writer (the youngest in the window) will be at least 8
+        // slots ahead (9 if that one is not a follower itself) and that its time stamp is
+        // less than a microsecond before the entry's, and a writer of its QP is in the
+        // window; the same-QP block computes its word from that writer's. Else HZ's event
+        // goes if it is not young and neither a writer nor an older entry of its QP holds
+        // it.
+        for e in 0..QB_N {
+            self.fol_can[e].next = self.qb_fok[e].q.val() & self.qb_haz[e].val() & self.cr.q.val();
+        }
+        self.fol_any.next = false;
+        for e in 0..QB_N {
+            self.fo[e].next = false;
+            for f in 0..QB_N {
+                if self.fol_can[f].val() & self.qb_old[f * 9 + e].q.val() {
+                    self.fo[e].next = true;
                 }
             }
+            self.take_fol[e].next = self.fol_can[e].val() & !self.fo[e].val();
+            if self.fol_can[e].val() {
+                self.fol_any.next = true;
+            }
         }
-        // The decision. An FC's event goes as a follower: it waits for a writer of its QP,
-        // but the youngest of them is at least 8 slots ahead (9 if that one is not a
-        // follower itself), its time stamp is less than a microsecond before FC's, and FC
-        // has held the event for `NEAR_AGE` cycles (the last-writer table's check is that
-        // far behind); the same-QP block computes its word from that writer's. FC 0's goes
-        // when both could. Else HZ's event goes if it is not young and neither a writer nor
-        // an older entry of its QP holds it.
-        for j in 0..FC_N {
-            self.fol_go[j].next = self.fck[j].fol_ok.val()
-                & !self.close_hit[j].val()
-                & (self.fc_age[j].q.val() >= self.age_min.val());
-            self.fol_can[j].next = self.fc_valid[j].q.val()
-                & self.cr.q.val()
-                & self.haz_fc[j].val()
-                & !self.blk_fc[j].val()
-                & self.fol_go[j].val();
-            self.fc_nf[j].next = self.fc_valid[j].q.val()
-                & (self.fc_age[j].q.val() >= self.age_min.val())
-                & self.haz_fc[j].val()
-                & !self.fck[j].fol_st.val();
+        self.tf_ev.next = self.qb_ev[0].q.val();
+        self.tf_qp.next = self.qb_qp[0].q.val();
+        self.tf_d.next = self.qb_d[0].q.val();
+        for e in 1..QB_N {
+            if self.take_fol[e].val() {
+                self.tf_ev.next = self.qb_ev[e].q.val();
+                self.tf_qp.next = self.qb_qp[e].q.val();
+                self.tf_d.next = self.qb_d[e].q.val();
+            }
         }
-        self.take_fol[0].next = self.fol_can[0].val();
-        self.take_fol[1].next = self.fol_can[1].val() & !self.fol_can[0].val();
-        self.fol_any.next = self.fol_can[0].val() | self.fol_can[1].val();
         self.take_hz.next = self.hz_valid.q.val()
             & self.cr.q.val()
             & !self.hz_yng.q.val()
@@ -1292,31 +1273,19 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.stuck.next =
             self.hz_valid.q.val() & !self.hz_yng.q.val() & (self.haz_hz.val() | self.blk_hz.val());
         self.hz_leave.next = !self.hz_valid.q.val() | self.take_hz.val() | self.stuck.val();
-        for j in 0..FC_N {
-            self.fc_leave[j].next = !self.fc_valid[j].q.val()
-                | self.take_fol[j].val()
-                | (self.take_hz.val() & self.hz_is_fc[j].val())
-                | self.fc_nf[j].val()
-                | self.blk_fc[j].val();
-        }
-        self.fc_load[0].next = self.fc_leave[0].val();
-        self.fc_load[1].next = self.fc_leave[1].val() & !self.fc_leave[0].val();
         // HZ's next entry, from registers only: the oldest valid entry other than HZ's
         // that is not known to wait (for an older entry of its QP, or a writer of its QP:
         // an entry written at the last edge is taken on trust, HZ then waits a cycle).
-        // The FCs' next entry: the oldest valid entry other than the FCs' and HZ's that an FC
-        // has not found unable to follow and that is not known to be blocked.
+        // The check's next entry: the oldest valid entry not checked and not in the check
+        // that is not known to be blocked.
         for e in 0..QB_N {
             self.cand[e].next = self.qb_v[e].q.val()
                 & !self.hz_sel[e].q.val()
                 & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val())
                 & !(self.qb_haz[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val());
-            self.vx[e].next = self.qb_v[e].q.val()
-                & !self.fc_sel[e].q.val()
-                & !self.fc_sel[9 + e].q.val()
-                & !self.hz_sel[e].q.val()
-                & !self.qb_nf[e].q.val()
-                & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val());
+            self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
+            self.vx[e].next =
+                self.qb_v[e].q.val() & !self.qb_ckf[e].q.val() & !self.qb_void[e].val();
         }
         for e in 0..QB_N {
             self.oc[e].next = false;
@@ -1337,6 +1306,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.pick_qp.next = self.qb_qp[0].q.val();
         self.any_nx.next = false;
         self.nx_qp.next = self.qb_qp[0].q.val();
+        self.nx_ev.next = self.qb_ev[0].q.val();
         for e in 0..QB_N {
             if self.pick[e].val() {
                 self.any_pick.next = true;
@@ -1348,33 +1318,33 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.nx[e].val() {
                 self.any_nx.next = true;
                 self.nx_qp.next = self.qb_qp[e].q.val();
+                self.nx_ev.next = self.qb_ev[e].q.val();
             }
         }
-        // ---- the follower checks: each reads its copy of the last-writer table at its
-        // FC's QP (registered), then compares the writer's stamp with FC's event's and the
-        // distance, over two registers (`FolCheck`) ----
+        // ---- the follower check: the last-writer table read at the loaded entry's QP
+        // (registered), then the writer's stamp compared with the entry's and the distance,
+        // over two registers (`FolCheck`); the result is registered in the entry (below) ----
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
-        // (A field of an array element is read with a literal index: `hdl_gen` does not
-        // accept a loop variable there.)
-        self.fck[0].now.next = self.fc_ev[0].val().now;
-        self.fck[1].now.next = self.fc_ev[1].val().now;
-        for j in 0..FC_N {
-            self.fck[j].qp.next = self.fc_qp[j].q.val();
-            self.fck[j].cyc.next = self.cyc.q.val();
-            self.fck[j].p_inc.next = self.cfg.val().p_inc;
-        }
+        self.ck_qp.d.next = self.nx_qp.val();
+        self.ck_now.d.next = self.nx_ev.val().now;
+        self.fck.qp.next = self.ck_qp.q.val();
+        self.fck.now.next = self.ck_now.q.val();
+        self.fck.cyc.next = self.cyc.q.val();
+        self.fck.p_inc.next = self.cfg.val().p_inc;
         // S1 after the edge holds the event that goes now, if any: each entry's match with
         // it.
         for e in 0..QB_N {
-            self.qb_hit[e].d.next = (self.take_hz.val()
+            self.qb_hit[e].d.next = self.take_hz.val()
                 & (self.hz_ev.val().kind != self.kind_query.val())
-                & (self.hz_qp.q.val() == self.qb_qp[e].q.val()))
-                | (self.take_fol[0].val()
-                    & (self.fc_ev[0].val().kind != self.kind_query.val())
-                    & (self.fc_qp[0].q.val() == self.qb_qp[e].q.val()))
-                | (self.take_fol[1].val()
-                    & (self.fc_ev[1].val().kind != self.kind_query.val())
-                    & (self.fc_qp[1].q.val() == self.qb_qp[e].q.val()));
+                & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
+            for f in 0..QB_N {
+                if self.take_fol[f].val()
+                    & self.qb_wr[f].q.val()
+                    & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
+                {
+                    self.qb_hit[e].d.next = true;
+                }
+            }
         }
         // The window's slots now, each one slot further on at the edge ...
         self.slot_wr[0].next = self.s1_wr.val();
@@ -1416,8 +1386,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (`owed` is below REP_CREDITS: see `credit_next`.)
         self.credit_next.next = self.owed.q.val() < self.credits.val();
         self.cr.d.next = self.credit_next.val();
-        // HZ chooses its next entry when it is empty, its event goes or waits; FC loads the
-        // oldest other entry when it is empty or its event goes.
+        // HZ chooses its next entry when it is empty, its event goes or waits.
         self.hz_yng.d.next = false;
         if self.hz_leave.val() {
             self.hz_valid.d.next = self.any_pick.val();
@@ -1425,25 +1394,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_yng.d.next = self.pick_nw.val();
             for e in 0..QB_N {
                 self.hz_sel[e].d.next = self.pick[e].val();
-            }
-        }
-        for j in 0..FC_N {
-            if !self.fc_age[j].q.val().all() {
-                self.fc_age[j].d.next = self.fc_age[j].q.val() + self.one_age.val();
-            }
-            if self.fc_leave[j].val() {
-                self.fc_age[j].d.next = 0.into();
-                self.fc_valid[j].d.next = false;
-                for e in 0..QB_N {
-                    self.fc_sel[j * 9 + e].d.next = false;
-                }
-            }
-            if self.fc_load[j].val() {
-                self.fc_valid[j].d.next = self.any_nx.val();
-                self.fc_qp[j].d.next = self.nx_qp.val();
-                for e in 0..QB_N {
-                    self.fc_sel[j * 9 + e].d.next = self.nx[e].val();
-                }
             }
         }
         // ---- input queue: the event that goes frees its entry; the lowest free entry
@@ -1456,25 +1406,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for e in 0..QB_N {
             self.wr_sel[e].next = !self.qb_v[e].q.val() & !self.wr_fb[e].val();
-            self.lv[e].next = (self.take_hz.val() & self.hz_sel[e].q.val())
-                | (self.take_fol[0].val() & self.fc_sel[e].q.val())
-                | (self.take_fol[1].val() & self.fc_sel[9 + e].q.val());
+            self.lv[e].next =
+                (self.take_hz.val() & self.hz_sel[e].q.val()) | self.take_fol[e].val();
             if self.lv[e].val() {
                 self.qb_v[e].d.next = false;
             }
             self.qb_nw[e].d.next = self.wr_sel[e].val() & self.push.val();
-            if self.wr_sel[e].val() & self.push.val() {
-                self.qb_nf[e].d.next = false;
-            }
-            if (self.fc_nf[0].val() & self.fc_sel[e].q.val())
-                | (self.fc_nf[1].val() & self.fc_sel[9 + e].q.val())
-            {
-                self.qb_nf[e].d.next = true;
-            }
             self.qb_nw2[e].d.next = self.qb_nw[e].q.val();
             if self.wr_sel[e].val() {
                 self.qb_ev[e].d.next = self.in_ev.val();
                 self.qb_qp[e].d.next = self.in_qp.val();
+                self.qb_wr[e].d.next = self.in_kind.val() != self.kind_query.val();
                 for k in 0..4 {
                     self.qb_cb[k * 9 + e].d.next = self.arb_g[k].val();
                 }
@@ -1501,12 +1443,59 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 }
             }
         }
+        // The follower check: it loads the oldest entry not checked (`nx`) at every edge;
+        // its tag moves with the check unless the entry's event goes or the entry is found
+        // blocked, and the result is registered in the entry after `CHECK_EDGES` edges. An
+        // entry's distance grows by one at every edge after that (saturating), and whether
+        // it may follow is computed for the next edge from it.
+        for e in 0..QB_N {
+            self.ck_t[e].d.next = self.nx[e].val() & !self.lv[e].val();
+            for k in 1..CHECK_EDGES {
+                self.ck_t[k * 9 + e].d.next =
+                    self.ck_t[k * 9 - 9 + e].q.val() & !self.lv[e].val() & !self.qb_void[e].val();
+            }
+            self.qb_res[e].next =
+                self.ck_t[27 + e].q.val() & !self.lv[e].val() & !self.qb_void[e].val();
+            if !self.qb_d[e].q.val().all() {
+                self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
+            }
+            self.qb_fok[e].d.next = self.qb_ck[e].q.val()
+                & self.qb_st[e].q.val()
+                & ((self.qb_d[e].q.val() >= self.slot8.val())
+                    | (self.qb_wf[e].q.val() & (self.qb_d[e].q.val() >= self.slot7.val())));
+            if self.nx[e].val() {
+                self.qb_ckf[e].d.next = true;
+            }
+            if self.qb_res[e].val() {
+                self.qb_ck[e].d.next = true;
+                self.qb_st[e].d.next = self.fck.st.val();
+                self.qb_wf[e].d.next = self.fck.wf.val();
+                self.qb_d[e].d.next = self.fck.d.val();
+                self.qb_fok[e].d.next = self.fck.ok.val();
+            }
+            if self.lv[e].val() | self.qb_void[e].val() {
+                self.qb_ckf[e].d.next = false;
+                self.qb_ck[e].d.next = false;
+                self.qb_fok[e].d.next = false;
+            }
+            if self.qb_void[e].val() {
+                self.qb_wb[e].d.next = true;
+            }
+            if self.wr_sel[e].val() & self.push.val() {
+                self.qb_wb[e].d.next = false;
+            }
+        }
         // The classes that hold `QB_CAP` entries known to wait are not accepted after the
-        // edge.
+        // edge (an entry with a writer in the window is known to wait when its check found
+        // it cannot follow, or, before the check is in, when it was found blocked).
         for e in 0..QB_N {
             self.wk[e].next = self.qb_v[e].q.val()
                 & !self.qb_nw[e].q.val()
-                & (self.qb_blk[e].q.val() | (self.qb_haz[e].val() & !self.qb_nw2[e].q.val()));
+                & (self.qb_blk[e].q.val()
+                    | (self.qb_haz[e].val()
+                        & !self.qb_nw2[e].q.val()
+                        & ((self.qb_ck[e].q.val() & !self.qb_st[e].q.val())
+                            | (!self.qb_ck[e].q.val() & self.qb_wb[e].q.val()))));
         }
         for k in 0..4 {
             for e in 0..QB_N {
@@ -1552,25 +1541,15 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_rate.d.next = self.hz_ev.val().rate;
         self.s1_now.d.next = self.hz_ev.val().now;
         self.s1_ctl.d.next = self.hz_ev.val().ctl;
-        self.s1_d.d.next = self.fck[0].fol_d.val();
-        if self.take_fol[0].val() {
-            self.s1_kind.d.next = self.fc_ev[0].val().kind;
-            self.s1_qp.d.next = self.fc_qp[0].q.val();
-            self.s1_bytes.d.next = self.fc_ev[0].val().bytes;
-            self.s1_mode.d.next = self.fc_ev[0].val().mode;
-            self.s1_rate.d.next = self.fc_ev[0].val().rate;
-            self.s1_now.d.next = self.fc_ev[0].val().now;
-            self.s1_ctl.d.next = self.fc_ev[0].val().ctl;
-        }
-        if self.take_fol[1].val() {
-            self.s1_kind.d.next = self.fc_ev[1].val().kind;
-            self.s1_qp.d.next = self.fc_qp[1].q.val();
-            self.s1_bytes.d.next = self.fc_ev[1].val().bytes;
-            self.s1_mode.d.next = self.fc_ev[1].val().mode;
-            self.s1_rate.d.next = self.fc_ev[1].val().rate;
-            self.s1_now.d.next = self.fc_ev[1].val().now;
-            self.s1_ctl.d.next = self.fc_ev[1].val().ctl;
-            self.s1_d.d.next = self.fck[1].fol_d.val();
+        self.s1_d.d.next = self.tf_d.val();
+        if self.fol_any.val() {
+            self.s1_kind.d.next = self.tf_ev.val().kind;
+            self.s1_qp.d.next = self.tf_qp.val();
+            self.s1_bytes.d.next = self.tf_ev.val().bytes;
+            self.s1_mode.d.next = self.tf_ev.val().mode;
+            self.s1_rate.d.next = self.tf_ev.val().rate;
+            self.s1_now.d.next = self.tf_ev.val().now;
+            self.s1_ctl.d.next = self.tf_ev.val().ctl;
         }
         self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
@@ -1580,11 +1559,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.lw_in.next.sub = self.s1_now.q.val().sub;
         self.lw_in.next.i_e = self.s1_now.q.val().i_e;
         self.lw_in.next.i_r = self.s1_now.q.val().i_r;
-        for j in 0..FC_N {
-            self.fck[j].wr_en.next = self.s1_wr.val();
-            self.fck[j].wr_qp.next = self.s1_qp.q.val();
-            self.fck[j].wr_data.next = self.lw_in.val();
-        }
+        self.fck.wr_en.next = self.s1_wr.val();
+        self.fck.wr_qp.next = self.s1_qp.q.val();
+        self.fck.wr_data.next = self.lw_in.val();
         // S1's event into the line to the same-QP block.
         self.s1_ev.next.kind = self.s1_kind.q.val();
         self.s1_ev.next.bytes = self.s1_bytes.q.val();
@@ -1865,10 +1842,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.reset.val() {
             self.hz_valid.d.next = false;
             self.hz_yng.d.next = false;
-            for j in 0..FC_N {
-                self.fc_valid[j].d.next = false;
-                self.fc_age[j].d.next = 0.into();
-            }
             self.nq.d.next = 0.into();
             self.full_q.d.next = false;
             for k in 0..4 {
@@ -1880,8 +1853,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_nw2[e].d.next = false;
                 self.hz_sel[e].d.next = false;
             }
-            for i in 0..FC_SEL_N {
-                self.fc_sel[i].d.next = false;
+            for e in 0..QB_N {
+                self.qb_ckf[e].d.next = false;
+                self.qb_ck[e].d.next = false;
+                self.qb_fok[e].d.next = false;
+            }
+            for i in 0..CK_T_N {
+                self.ck_t[i].d.next = false;
             }
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
