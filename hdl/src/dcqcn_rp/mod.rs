@@ -449,9 +449,15 @@ pub struct DcqcnRp<const QB: usize> {
     vx: [Signal<Local, Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
-    any_nx: Signal<Local, Bit>,
     nx_qp: Signal<Local, Bits<QB>>,
     nx_ev: Signal<Local, RpEvent>,
+    /// The fields of `nx_ev` the check does not read (Verilator does not report `*unused`
+    /// signals).
+    nx_kind_unused: Signal<Local, Bits<KIND_W>>,
+    nx_bytes_unused: Signal<Local, Bits<BYTES_W>>,
+    nx_mode_unused: Signal<Local, Bits<MODE_W>>,
+    nx_rate_unused: Signal<Local, Bits<RATE_W>>,
+    nx_ctl_unused: Signal<Local, Bit>,
     /// Entry `e`'s event goes to S1 at this edge.
     lv: [Signal<Local, Bit>; QB_N],
     /// Some entry below `e` is free; entry `e` is the lowest free one (written with the
@@ -824,9 +830,13 @@ impl<const QB: usize> DcqcnRp<QB> {
             vx: std::array::from_fn(|_| Default::default()),
             ox: std::array::from_fn(|_| Default::default()),
             nx: std::array::from_fn(|_| Default::default()),
-            any_nx: Default::default(),
             nx_qp: Default::default(),
             nx_ev: Default::default(),
+            nx_kind_unused: Default::default(),
+            nx_bytes_unused: Default::default(),
+            nx_mode_unused: Default::default(),
+            nx_rate_unused: Default::default(),
+            nx_ctl_unused: Default::default(),
             lv: std::array::from_fn(|_| Default::default()),
             wr_fb: std::array::from_fn(|_| Default::default()),
             wr_sel: std::array::from_fn(|_| Default::default()),
@@ -1304,7 +1314,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.any_pick.next = false;
         self.pick_nw.next = false;
         self.pick_qp.next = self.qb_qp[0].q.val();
-        self.any_nx.next = false;
         self.nx_qp.next = self.qb_qp[0].q.val();
         self.nx_ev.next = self.qb_ev[0].q.val();
         for e in 0..QB_N {
@@ -1316,7 +1325,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 }
             }
             if self.nx[e].val() {
-                self.any_nx.next = true;
                 self.nx_qp.next = self.qb_qp[e].q.val();
                 self.nx_ev.next = self.qb_ev[e].q.val();
             }
@@ -1327,6 +1335,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
         self.ck_qp.d.next = self.nx_qp.val();
         self.ck_now.d.next = self.nx_ev.val().now;
+        self.nx_kind_unused.next = self.nx_ev.val().kind;
+        self.nx_bytes_unused.next = self.nx_ev.val().bytes;
+        self.nx_mode_unused.next = self.nx_ev.val().mode;
+        self.nx_rate_unused.next = self.nx_ev.val().rate;
+        self.nx_ctl_unused.next = self.nx_ev.val().ctl;
         self.fck.qp.next = self.ck_qp.q.val();
         self.fck.now.next = self.ck_now.q.val();
         self.fck.cyc.next = self.cyc.q.val();
