@@ -61,6 +61,21 @@ fn all_three_16_qps(steps: &[Step]) -> (RpRun, RpCounters, u64, u64) {
     (run, g.counters(), h.state_ram_collisions(), followers)
 }
 
+/// A 1 KB packet offered in each of `cycles` cycles, the `i`-th on QP `qp(i)`, `now` one
+/// cycle on per cycle, the report stream always ready.
+fn packets_every_cycle(cycles: usize, qp: impl Fn(u32) -> u32) -> Vec<Step> {
+    (0..cycles as u32)
+        .map(|i| Step {
+            ctl: None,
+            dt: 1,
+            cnp: None,
+            tx: Some((qp(i), 1024)),
+            query: None,
+            m_ready: true,
+        })
+        .collect()
+}
+
 #[test]
 fn three_implementations_agree_on_a_fixed_stream() {
     let steps = stream();
@@ -104,16 +119,7 @@ fn three_implementations_agree_on_a_fixed_stream() {
 #[test]
 fn one_qp_sustains_one_event_per_8_cycles() {
     const CYCLES: usize = 4000;
-    let steps: Vec<Step> = (0..CYCLES)
-        .map(|_| Step {
-            ctl: None,
-            dt: 1,
-            cnp: None,
-            tx: Some((5, 1024)),
-            query: None,
-            m_ready: true,
-        })
-        .collect();
+    let steps = packets_every_cycle(CYCLES, |_| 5);
     let (run, _, _, followers) = all_three_16_qps(&steps);
     let tx = run.sources[2];
     eprintln!("packet stream: {tx:?}, {followers} followers");
@@ -171,16 +177,7 @@ fn two_qps_each_sustain_one_event_per_8_cycles() {
 #[test]
 fn sixteen_qps_round_robin_sustain_one_event_per_cycle() {
     const CYCLES: usize = 4000;
-    let steps: Vec<Step> = (0..CYCLES as u32)
-        .map(|i| Step {
-            ctl: None,
-            dt: 1,
-            cnp: None,
-            tx: Some((i % 16, 1024)),
-            query: None,
-            m_ready: true,
-        })
-        .collect();
+    let steps = packets_every_cycle(CYCLES, |i| i % 16);
     let (run, _, _, followers) = all_three_16_qps(&steps);
     let tx = run.sources[2];
     eprintln!("packet stream: {tx:?}, {followers} followers");
