@@ -34,8 +34,8 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; whether each timer fired (`fa`, `fd`, `fi`); the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside the six 49-bit equalities, then the choice; 6-bit compares of the word's T and BC with the threshold |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | 2:1 choices by edge 1's registers, adds |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier (`y1_f*_n`, `y1_f*_l`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside the six 49-bit equalities; 6-bit compares of the word's T and BC with the threshold |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the equality `late` chooses, and `limited`, one LUT each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T and BC against the threshold), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
@@ -116,19 +116,25 @@ pub struct RpNear {
     ext_pd: ZeroExt<REM_W, NUM_W>,
 
     // ---- edge 1: which timers fired ----
-    late: Signal<Local, Bit>,
-    fa_c: Signal<Local, Bit>,
-    fd_c: Signal<Local, Bit>,
-    fi_c: Signal<Local, Bit>,
     y1_w: DFF<QpWord>,
     y1_t1: DFF<Bits<ALPHA_W>>,
     y1_ev: DFF<RpEvent>,
-    y1_fa: DFF<Bit>,
-    y1_fd: DFF<Bit>,
-    y1_fi: DFF<Bit>,
-    /// The increase radix's instant (now or a microsecond earlier) and its next epoch.
-    y1_ei_e: DFF<Bits<EPOCH_W>>,
-    y1_ei_r: DFF<Bits<REM_W>>,
+    /// Whether each timer's next expiry equals now (`*_n`) and now a microsecond earlier
+    /// (`*_l`), both registered: edge 2 chooses by `y1_late` and ANDs `limited`, so edge
+    /// 1 holds only the compares (with the choice after them it missed 10 ns).
+    y1_fa_n: DFF<Bit>,
+    y1_fa_l: DFF<Bit>,
+    y1_fd_n: DFF<Bit>,
+    y1_fd_l: DFF<Bit>,
+    y1_fi_n: DFF<Bit>,
+    y1_fi_l: DFF<Bit>,
+    /// The increase radix's now and now a microsecond earlier (edge 2 chooses the instant).
+    y1_in_e: DFF<Bits<EPOCH_W>>,
+    y1_in_r: DFF<Bits<REM_W>>,
+    y1_il_e: DFF<Bits<EPOCH_W>>,
+    y1_il_r: DFF<Bits<REM_W>>,
+    /// Now's cycle within the microsecond is before the word's: the instant is a
+    /// microsecond before now.
     y1_late: DFF<Bit>,
     /// The instant's increase event's phase (fast recovery, hyper increase), from the
     /// word's counters, and whether a cut at the instant takes Rc as its Rt (`clamp`).
@@ -137,6 +143,13 @@ pub struct RpNear {
     y1_clamp: DFF<Bit>,
     // ---- edge 2 ----
     /// Only the kinds, the mode and the limited bit matter from here: the choices.
+    /// Edge 2's view of edge 1: whether each timer fired at the instant (while limited) and
+    /// the increase radix's instant.
+    fa: Signal<Local, Bit>,
+    fd: Signal<Local, Bit>,
+    fi: Signal<Local, Bit>,
+    ei_e: Signal<Local, Bits<EPOCH_W>>,
+    ei_r: Signal<Local, Bits<REM_W>>,
     cut_go: Signal<Local, Bit>,
     inc_go: Signal<Local, Bit>,
     /// The threshold, 6 bits wide (`pc.threshold`).
@@ -540,22 +553,28 @@ impl Default for RpNear {
             ext_ar: Default::default(),
             ext_ir: Default::default(),
             ext_pd: Default::default(),
-            late: Default::default(),
-            fa_c: Default::default(),
-            fd_c: Default::default(),
-            fi_c: Default::default(),
             y1_w: Default::default(),
             y1_t1: Default::default(),
             y1_ev: Default::default(),
-            y1_fa: Default::default(),
-            y1_fd: Default::default(),
-            y1_fi: Default::default(),
-            y1_ei_e: Default::default(),
-            y1_ei_r: Default::default(),
+            y1_fa_n: Default::default(),
+            y1_fa_l: Default::default(),
+            y1_fd_n: Default::default(),
+            y1_fd_l: Default::default(),
+            y1_fi_n: Default::default(),
+            y1_fi_l: Default::default(),
+            y1_in_e: Default::default(),
+            y1_in_r: Default::default(),
+            y1_il_e: Default::default(),
+            y1_il_r: Default::default(),
             y1_late: Default::default(),
             y1_ti_fr: Default::default(),
             y1_ti_hai: Default::default(),
             y1_clamp: Default::default(),
+            fa: Default::default(),
+            fd: Default::default(),
+            fi: Default::default(),
+            ei_e: Default::default(),
+            ei_r: Default::default(),
             cut_go: Default::default(),
             inc_go: Default::default(),
             th6: Default::default(),
@@ -902,11 +921,16 @@ impl Logic for RpNear {
             y1_w,
             y1_t1,
             y1_ev,
-            y1_fa,
-            y1_fd,
-            y1_fi,
-            y1_ei_e,
-            y1_ei_r,
+            y1_fa_n,
+            y1_fa_l,
+            y1_fd_n,
+            y1_fd_l,
+            y1_fi_n,
+            y1_fi_l,
+            y1_in_e,
+            y1_in_r,
+            y1_il_e,
+            y1_il_r,
             y1_late,
             y1_ti_fr,
             y1_ti_hai,
@@ -1179,32 +1203,26 @@ impl Logic for RpNear {
         self.div_i.recip.next = self.pc.q.val().recip_inc;
 
         // ---- edge 1: which timers fired at the instant (if any) since the word ----
-        self.late.next = self.x0_now.val().sub < self.w.val().sub;
-        self.fa_c.next = (self.x0_now.val().a_e == self.w.val().ta_e)
+        self.y1_late.d.next = self.x0_now.val().sub < self.w.val().sub;
+        self.y1_fa_n.d.next = (self.x0_now.val().a_e == self.w.val().ta_e)
             & (self.x0_now.val().a_r == self.w.val().ta_r);
-        self.fd_c.next = (self.x0_now.val().d_e == self.w.val().td_e)
+        self.y1_fd_n.d.next = (self.x0_now.val().d_e == self.w.val().td_e)
             & (self.x0_now.val().d_r == self.w.val().td_r);
-        self.fi_c.next = (self.x0_now.val().i_e == self.w.val().ti_e)
+        self.y1_fi_n.d.next = (self.x0_now.val().i_e == self.w.val().ti_e)
             & (self.x0_now.val().i_r == self.w.val().ti_r);
-        self.y1_ei_e.d.next = self.x0_now.val().i_e;
-        self.y1_ei_r.d.next = self.x0_now.val().i_r;
-        if self.late.val() {
-            self.fa_c.next = (self.x0_da_e.q.val() == self.w.val().ta_e)
-                & (self.x0_da_r.q.val() == self.w.val().ta_r);
-            self.fd_c.next = (self.x0_dd_e.q.val() == self.w.val().td_e)
-                & (self.x0_dd_r.q.val() == self.w.val().td_r);
-            self.fi_c.next = (self.x0_di_e.q.val() == self.w.val().ti_e)
-                & (self.x0_di_r.q.val() == self.w.val().ti_r);
-            self.y1_ei_e.d.next = self.x0_di_e.q.val();
-            self.y1_ei_r.d.next = self.x0_di_r.q.val();
-        }
+        self.y1_fa_l.d.next = (self.x0_da_e.q.val() == self.w.val().ta_e)
+            & (self.x0_da_r.q.val() == self.w.val().ta_r);
+        self.y1_fd_l.d.next = (self.x0_dd_e.q.val() == self.w.val().td_e)
+            & (self.x0_dd_r.q.val() == self.w.val().td_r);
+        self.y1_fi_l.d.next = (self.x0_di_e.q.val() == self.w.val().ti_e)
+            & (self.x0_di_r.q.val() == self.w.val().ti_r);
+        self.y1_in_e.d.next = self.x0_now.val().i_e;
+        self.y1_in_r.d.next = self.x0_now.val().i_r;
+        self.y1_il_e.d.next = self.x0_di_e.q.val();
+        self.y1_il_r.d.next = self.x0_di_r.q.val();
         self.y1_w.d.next = self.w.val();
         self.y1_t1.d.next = self.w_t1.val();
         self.y1_ev.d.next = self.x0_ev.q.val();
-        self.y1_fa.d.next = self.fa_c.val() & self.w.val().limited;
-        self.y1_fd.d.next = self.fd_c.val() & self.w.val().limited;
-        self.y1_fi.d.next = self.fi_c.val() & self.w.val().limited;
-        self.y1_late.d.next = self.late.val();
         // The phase of an increase event at the instant (golden `phases` for one event) and
         // the cut's clamp: compares of the word's counters, registered here so that edge 2
         // only chooses before its adds.
@@ -1218,13 +1236,27 @@ impl Logic for RpNear {
 
         // ---- edge 2: alpha at the instant; the cut's Rt; the increase event's Rt + step;
         // the byte counter's sum ----
-        self.cut_go.next = self.y1_fd.q.val() & self.y1_w.q.val().cnp_dec;
-        self.inc_go.next = self.y1_fi.q.val() & !self.cut_go.val();
+        // Each timer fired at the instant (now, or a microsecond earlier when late) while
+        // the QP is limited.
+        self.fa.next = self.y1_fa_n.q.val() & self.y1_w.q.val().limited;
+        self.fd.next = self.y1_fd_n.q.val() & self.y1_w.q.val().limited;
+        self.fi.next = self.y1_fi_n.q.val() & self.y1_w.q.val().limited;
+        self.ei_e.next = self.y1_in_e.q.val();
+        self.ei_r.next = self.y1_in_r.q.val();
+        if self.y1_late.q.val() {
+            self.fa.next = self.y1_fa_l.q.val() & self.y1_w.q.val().limited;
+            self.fd.next = self.y1_fd_l.q.val() & self.y1_w.q.val().limited;
+            self.fi.next = self.y1_fi_l.q.val() & self.y1_w.q.val().limited;
+            self.ei_e.next = self.y1_il_e.q.val();
+            self.ei_r.next = self.y1_il_r.q.val();
+        }
+        self.cut_go.next = self.fd.val() & self.y1_w.q.val().cnp_dec;
+        self.inc_go.next = self.fi.val() & !self.cut_go.val();
         self.y2_alpha.d.next = self.y1_w.q.val().alpha;
-        if self.y1_fa.q.val() {
+        if self.fa.val() {
             self.y2_alpha.d.next = self.y1_t1.q.val();
         }
-        self.y2_flag.d.next = self.y1_w.q.val().cnp_alpha & !self.y1_fa.q.val();
+        self.y2_flag.d.next = self.y1_w.q.val().cnp_alpha & !self.fa.val();
         if self.y1_ev.q.val().kind == self.kind_cnp.val() {
             self.y2_flag.d.next = true;
         }
@@ -1262,13 +1294,13 @@ impl Logic for RpNear {
         self.ext_acc.i.next = self.y1_w.q.val().acc;
         self.ext_bytes.i.next = self.y1_ev.q.val().bytes;
         self.y2_sum33.d.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
-        self.y2_ti_e.d.next = self.y1_ei_e.q.val() + self.one_e.val();
-        self.y2_ti_r.d.next = self.y1_ei_r.q.val();
+        self.y2_ti_e.d.next = self.ei_e.val() + self.one_e.val();
+        self.y2_ti_r.d.next = self.ei_r.val();
         self.y2_w.d.next = self.y1_w.q.val();
         self.y2_ev.d.next = self.y1_ev.q.val();
         self.y2_late.d.next = self.y1_late.q.val();
-        self.y2_fa.d.next = self.y1_fa.q.val();
-        self.y2_fd.d.next = self.y1_fd.q.val();
+        self.y2_fa.d.next = self.fa.val();
+        self.y2_fd.d.next = self.fd.val();
         self.y2_cut.d.next = self.cut_go.val();
         self.y2_inc.d.next = self.inc_go.val();
         self.y2_i_fr.d.next = self.ti_fr.val();
