@@ -42,21 +42,24 @@
 //! the first `UPD_STAGES - 2` update registers (its word would reach the RAM or the
 //! forwarding registers too late to be read), and while an older entry holds its QP
 //! (`qb_blk`), so every sequence on one QP is applied in order, exactly as the golden model
-//! applies it. For timing the check is split over three registers. In every cycle each
-//! entry's QP is compared with every slot of the window (the pipeline from S1 on moves
-//! every cycle, so a slot's event is one slot further on at each edge) and the results are
-//! registered per slot and entry (`qb_m`); at the next edge their OR per entry and group of
-//! [`HZ_G`] slots is registered (`qb_any`). S1's match is registered per entry when an
-//! event goes to S1 (`qb_hit`), and is S2's an edge later (`qb_hit2`). An entry's hazard
-//! (`qb_haz`) is an OR of those registers, exact from the second edge after the entry was
+//! applies it. For timing the check is split over registers. In the cycle after an entry
+//! is written its QP (`nw_qp`) is compared with every slot of the window (the pipeline
+//! from S1 on moves every cycle, so a slot's event is one slot further on at each edge) and
+//! the results are registered per slot (`nm`); at the next edge their OR is the entry's
+//! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
+//! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
+//! then follows one slot per edge until the writer leaves the window. S1's match is
+//! registered per entry when an event goes to S1 (`qb_hit`), is S2's an edge later
+//! (`qb_hit2`) and then the youngest writer in the tags. An entry's hazard (`qb_haz`) is an
+//! OR of `qb_hit`, `qb_hit2` and `qb_yv`, exact from the second edge after the entry was
 //! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
 //! edge before HZ chose it), a report credit is left (`cr`) and neither a writer nor an
 //! older entry holds it. When HZ is empty, its event goes or waits (`stuck`), HZ chooses
 //! the oldest other entry not known to wait (`pick`, from registers only; an entry
 //! written at the last edge is taken on trust). So events of other QPs go past an event
-//! that waits, one per cycle. Nothing the comparators read depends on the decision (an
-//! entry's QP is written only while the entry is free), so the decision's fan-out stays
-//! beside HZ.
+//! that waits, one per cycle. Nothing the comparators read depends on the decision
+//! (`nw_qp` is loaded from the arbiter's choice), so the decision's fan-out stays beside
+//! HZ.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -162,32 +165,42 @@ const _: () = assert!(HZ_W + 2 < 1 << state::SLOT_W);
 /// Index of the tag beside step E.
 const UPD_LAST: usize = UPD_STAGES - 1;
 
-/// Slots compared with the queue entries' QPs in every cycle (`slot_wr`, `slot_qp`): slot 0 is S1,
-/// slot 1 is S2, slot `2 + i` is the tag beside update register `i`. The matches are
-/// registered per slot and entry (`qb_m`, each slot's event one slot further on) and their
-/// group ORs at the next edge (`qb_any`, two slots further on), so when the decision reads
-/// them they cover the tags `0..HAZ_STAGES`; S1's match is registered from the QP of the
-/// event that goes (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the interlock's window.
+/// Slots compared with the QP of the entry written at the last edge (`slot_wr`, `slot_qp`):
+/// slot 0 is S1, slot 1 is S2, slot `2 + i` is the tag beside update register `i`. The
+/// matches are registered per slot (`nm`, each slot's event one slot further on) and their
+/// OR at the next edge (the entry's `qb_yv`, two slots further on), so when the decision
+/// reads it it covers the tags `0..HAZ_STAGES`; S1's match is registered from the QP of the
+/// event that goes (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the
+/// interlock's window.
 const HZ_W: usize = HAZ_STAGES;
 
 /// Tags compared in every cycle (two slots further on when the group ORs are used): tags
 /// `0..HZ_TAGS`.
 const HZ_TAGS: usize = HZ_W - 2;
 
-/// Slots per group: the interlock registers, for each entry of the queue, whether some
-/// slot of each group of `HZ_G` holds an event that writes its QP (`qb_any`), so HZ's
-/// decision reads [`HZ_NG`] registered bits per entry rather than [`HZ_W`] compares (the
-/// comparators' path ends at the slot registers `qb_m`, the ORs' at the groups').
-/// 64 slots make two groups, so HZ's decision ORs four registers per entry: with 16 (eight
-/// groups) the decision's path into the queue's valids is about 11 ns on an ECP5-6; a
-/// group's OR of 64 match registers is three LUT levels between registers. (`hdl_gen`
-/// evaluates an array index from loop variables and literals only: `qb_m`'s group stride
-/// `QB_N * HZ_G` is written as the literal 576 below.)
-const HZ_G: usize = 64;
-const _: () = assert!(HZ_G == 64);
+/// The compared slots but the last (`any_lt`).
+const HZ_LT: usize = HZ_W - 1;
 
-/// Groups of the window's slots: `HZ_G` each, the last one [`HZ_LAST_BITS`].
-const HZ_NG: usize = HZ_W.div_ceil(HZ_G);
+/// Slots per group of the youngest-writer search (`g_any`, `g_val`): the matches `nm` are
+/// searched in groups of 8 (the first match of a group is a function of 8 registers, two
+/// LUT levels), then the first group with a match is chosen a cycle later (`enc_r`).
+/// `hdl_gen` evaluates an array index from loop variables and literals only, so the group
+/// size 8 and the last group's 5 slots are literals in `update`.
+const HZ_GB: usize = 8;
+
+/// Groups of the window's compared slots (`HZ_GB` each, the last one [`HZ_LAST_BITS`]).
+const HZ_NG: usize = HZ_W.div_ceil(HZ_GB);
+
+/// Copies of the written entry's QP (`nw_qp`), each compared with [`HZ_CS`] slots, so no
+/// flip-flop drives all 125 comparators.
+const NW_COPIES: usize = 5;
+
+/// Slots compared with each copy of `nw_qp`.
+const HZ_CS: usize = HZ_W / NW_COPIES;
+const _: () = assert!(HZ_CS * NW_COPIES == HZ_W && HZ_CS == 25);
+
+/// Slot numbers as constants (`slot_c`): every `SLOT_W`-bit value.
+const SLOT_C_N: usize = 1 << state::SLOT_W;
 
 /// Entries of the input queue. An event from a stream of events on different QPs spends
 /// three cycles in it (accepted, chosen by HZ, sent to S1), so three entries and the one
@@ -215,11 +228,12 @@ const WK_U_N: usize = 4 * (QB_N - 1) * QB_CAP;
 const NQ_W: usize = 4;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
-// `qb_m`, `qb_any`, `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u`
-// `32 k + 4 e + j`) in
-// `update` (`hdl_gen` evaluates an array index from loop variables and literals only); the
-// window's groups are at least two (group 0 is handled as a full group).
-const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4 && HZ_NG >= 2);
+// `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u` `32 k + 4 e + j`),
+// `nm` `25 c + i` and `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
+// variables and literals only).
+const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4);
+// The youngest-writer search's literals: 15 groups of 8 slots and a last group of 5.
+const _: () = assert!(HZ_W == 125 && HZ_NG == 16 && HZ_LAST_BITS == 5);
 
 /// The follower check's entry tags, one per entry and edge of the check (`ck_t`).
 const CK_T_N: usize = CHECK_EDGES * QB_N;
@@ -230,18 +244,15 @@ const QB_OLD_N: usize = QB_N * QB_N;
 /// Signals per input class and entry (`wk_c`, `wk_b`).
 const QB_CLS_N: usize = 4 * QB_N;
 
-/// Registers of the queue's group matches (`qb_any`): one per entry and group.
-const QB_ANY_N: usize = QB_N * HZ_NG;
+/// Slots of the last group the search visits: not the last slot, whose writer is beyond
+/// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
+const HZ_LAST_SRCH: usize = HZ_LAST_BITS - 1;
 
-/// Registers of the queue's slot matches (`qb_m`): one per entry and compared slot.
-const QB_M_N: usize = QB_N * HZ_W;
+/// Full groups of the youngest-writer search (all but the last).
+const HZ_NG_FULL: usize = HZ_NG - 1;
 
-/// Index of the window's last group.
-const HZ_LAST_G: usize = HZ_NG - 1;
-
-/// Slots of the window's last group (`HZ_G` when `HZ_G` divides `HZ_W`, as the last
-/// full group then is the last).
-const HZ_LAST_BITS: usize = HZ_W - HZ_LAST_G * HZ_G;
+/// Slots of the window's last group of the youngest-writer search.
+const HZ_LAST_BITS: usize = HZ_W - (HZ_NG - 1) * HZ_GB;
 
 /// The DCQCN reaction point for `2^QB` QPs (`1 <= QB <= 14`).
 #[derive(LogicBlock)]
@@ -353,12 +364,18 @@ pub struct DcqcnRp<const QB: usize> {
     upd: RpUpdate,
     /// Entry `e` of the input queue holds an accepted event that has not gone to S1.
     qb_v: [DFF<Bit>; QB_N],
-    /// Entry `e` was written with an accepted event at the last edge (its slot matches
-    /// `qb_m` compare its new QP from this cycle on, its group ORs `qb_any` from the next).
+    /// Entry `e` was written with an accepted event at the last edge (its QP, in `nw_qp`,
+    /// is compared with the window in this cycle; `qb_yv` is loaded from the matches at
+    /// the next edge).
     qb_nw: [DFF<Bit>; QB_N],
     /// Entry `e` was written with an accepted event two edges ago (`qb_nw` an edge later):
     /// its hazard bits are exact from the next cycle on.
     qb_nw2: [DFF<Bit>; QB_N],
+    /// Entry `e` was written three edges ago (`qb_nw2` an edge later).
+    qb_nw3: [DFF<Bit>; QB_N],
+    /// Entry `e` was written four edges ago (`qb_nw3` an edge later): its youngest
+    /// writer's slot `qb_ys` is loaded at the next edge.
+    qb_nw4: [DFF<Bit>; QB_N],
     /// The age matrix: index `QB_N f + e` is set when entry `f` was written before entry
     /// `e` (the order of accepted events; meaningful while both are valid; the diagonal is
     /// clear).
@@ -378,25 +395,53 @@ pub struct DcqcnRp<const QB: usize> {
     /// choice every cycle and an accepted event stays where it was written: the queue's
     /// order is the age matrix, HZ is a one-hot pointer, no event moves.
     qb_ev: [DFF<RpEvent>; QB_N],
-    /// Each entry's QP, written with its event (and never moved): the hazard check compares
-    /// every entry's QP with the window's slots in every cycle, so no register the
-    /// comparators read depends on HZ's decision.
+    /// Each entry's QP, written with its event (and never moved): compared with the other
+    /// entries' (`qb_blk`) and with the QP of an event that goes to S1 (`qb_hit`).
     qb_qp: [DFF<Bits<QB>>; QB_N],
-    /// Entry `e`'s match with slot `p` at index `QB_N p + e`: slot `p` (see [`HZ_W`]) held
-    /// an event that writes entry `e`'s QP at the last edge (it is one slot further on now).
-    qb_m: [DFF<Bit>; QB_M_N],
-    /// Entry `e`'s matches, group `g` at index `QB_N g + e`: the OR of the slot matches
-    /// `qb_m` of group `g` (slots `HZ_G * g` on) at the last edge, whose events are two
-    /// slots further on now than when compared.
-    qb_any: [DFF<Bit>; QB_ANY_N],
+    /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
+    /// in [`NW_COPIES`] copies: the QP of the entry written at the last edge, if any.
+    nw_qp: [DFF<Bits<QB>>; NW_COPIES],
+    /// Slot `p`'s match with `nw_qp` at the last edge: slot `p` (see [`HZ_W`]) held an event
+    /// that writes the QP of the entry written the edge before (it is one slot further on
+    /// now).
+    nm: [DFF<Bit>; HZ_W],
+    /// Per group `j` of [`HZ_GB`] matches `nm`, registered an edge after them: some slot of
+    /// the group matched (`g_any`), and the slot its first (youngest) match is in two edges
+    /// after this one (`g_val`, the compared slot plus 4).
+    g_any: [DFF<Bit>; HZ_NG],
+    g_val: [DFF<Bits<SLOT_W>>; HZ_NG],
+    /// `nm`: some slot matched (`any_all`), some slot but the last (`any_lt`: the writer is
+    /// still in the window an edge after the entry's hazard bit is loaded), some slot but
+    /// the last two (`any_lt2`).
+    any_all: Signal<Local, Bit>,
+    any_lt: Signal<Local, Bit>,
+    any_lt2: Signal<Local, Bit>,
+    /// `any_lt`, `any_lt2` registered (for the entry written three edges ago) and
+    /// `any_lt2` an edge later (`lt2_d`, for the entry written four edges ago).
+    lt_r: DFF<Bit>,
+    lt2_r: DFF<Bit>,
+    lt2_d: DFF<Bit>,
+    /// The first group's `g_val`: the youngest match's slot at the next edge (`enc_r`,
+    /// registered) for the entry written four edges ago.
+    enc: Signal<Local, Bits<SLOT_W>>,
+    enc_r: DFF<Bits<SLOT_W>>,
+    /// Entry `e` has a writer of its QP in slots 2 ..= `HZ_W + 1` of the window (the tags;
+    /// S1 and S2 are `qb_hit`, `qb_hit2`). Exact from the second edge after the entry was
+    /// written.
+    qb_yv: [DFF<Bit>; QB_N],
+    /// The slot of entry `e`'s youngest writer in the tags (meaningful while `qb_yv`; exact
+    /// from the fifth edge after the entry was written).
+    qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
     /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1.
     qb_hit: [DFF<Bit>; QB_N],
     /// S2 holds an event that writes entry `e`'s QP: `qb_hit` an edge later.
     qb_hit2: [DFF<Bit>; QB_N],
+    /// Slot 2 holds an event that writes entry `e`'s QP: `qb_hit2` an edge later.
+    qb_hit3: [DFF<Bit>; QB_N],
     /// A report credit is left (`credit_next`, registered): an event may go to S1.
     cr: DFF<Bit>,
     /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hit2[e]`
-    /// or one of its groups (exact from the second edge after it was written).
+    /// or `qb_yv[e]` (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
     hz_sel: [DFF<Bit>; QB_N],
@@ -723,6 +768,8 @@ pub struct DcqcnRp<const QB: usize> {
     ext_nhai: crate::zero_ext::ZeroExt<2, EVENTS_W>,
     one_cyc: Constant<Bits<CYC_W>>,
     one_slot: Constant<Bits<SLOT_W>>,
+    /// The numbers `0..SLOT_C_N` (slots of the window).
+    slot_c: [Constant<Bits<SLOT_W>>; SLOT_C_N],
     slot8: Constant<Bits<SLOT_W>>,
     slot9: Constant<Bits<SLOT_W>>,
     slot10: Constant<Bits<SLOT_W>>,
@@ -792,6 +839,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_v: std::array::from_fn(|_| Default::default()),
             qb_nw: std::array::from_fn(|_| Default::default()),
             qb_nw2: std::array::from_fn(|_| Default::default()),
+            qb_nw3: std::array::from_fn(|_| Default::default()),
+            qb_nw4: std::array::from_fn(|_| Default::default()),
             qb_old: std::array::from_fn(|_| Default::default()),
             qb_blk: std::array::from_fn(|_| Default::default()),
             nq: Default::default(),
@@ -799,10 +848,23 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_valid: Default::default(),
             qb_ev: std::array::from_fn(|_| Default::default()),
             qb_qp: std::array::from_fn(|_| Default::default()),
-            qb_m: std::array::from_fn(|_| Default::default()),
-            qb_any: std::array::from_fn(|_| Default::default()),
+            nw_qp: std::array::from_fn(|_| Default::default()),
+            nm: std::array::from_fn(|_| Default::default()),
+            g_any: std::array::from_fn(|_| Default::default()),
+            g_val: std::array::from_fn(|_| Default::default()),
+            any_all: Default::default(),
+            any_lt: Default::default(),
+            any_lt2: Default::default(),
+            lt_r: Default::default(),
+            lt2_r: Default::default(),
+            lt2_d: Default::default(),
+            enc: Default::default(),
+            enc_r: Default::default(),
+            qb_yv: std::array::from_fn(|_| Default::default()),
+            qb_ys: std::array::from_fn(|_| Default::default()),
             qb_hit: std::array::from_fn(|_| Default::default()),
             qb_hit2: std::array::from_fn(|_| Default::default()),
+            qb_hit3: std::array::from_fn(|_| Default::default()),
             cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
             hz_sel: std::array::from_fn(|_| Default::default()),
@@ -988,6 +1050,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             ext_nhai: Default::default(),
             one_cyc: Constant::new(1.into()),
             one_slot: Constant::new(1.into()),
+            slot_c: std::array::from_fn(|i| Constant::new((i as u64).into())),
             slot8: Constant::new(8.into()),
             slot9: Constant::new(9.into()),
             slot10: Constant::new(10.into()),
@@ -1019,14 +1082,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep,
             busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m,
             cyc, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1, ck_qp, ck_now
+            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1, ck_qp, ck_now, lt_r, lt2_r, lt2_d, enc_r
         );
-        for k in 0..QB_ANY_N {
-            self.qb_any[k].clock.next = self.clock.val();
-            self.qb_any[k].d.next = false;
+        for k in 0..NW_COPIES {
+            self.nw_qp[k].clock.next = self.clock.val();
         }
-        for k in 0..QB_M_N {
-            self.qb_m[k].clock.next = self.clock.val();
+        for k in 0..HZ_W {
+            self.nm[k].clock.next = self.clock.val();
+        }
+        for k in 0..HZ_NG {
+            self.g_any[k].clock.next = self.clock.val();
+            self.g_val[k].clock.next = self.clock.val();
         }
         for k in 0..4 {
             self.cap[k].clock.next = self.clock.val();
@@ -1071,6 +1137,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_hit[i].d.next = self.qb_hit[i].q.val();
             self.qb_hit2[i].clock.next = self.clock.val();
             self.qb_hit2[i].d.next = self.qb_hit[i].q.val();
+            self.qb_hit3[i].clock.next = self.clock.val();
+            self.qb_hit3[i].d.next = self.qb_hit2[i].q.val();
+            self.qb_nw3[i].clock.next = self.clock.val();
+            self.qb_nw3[i].d.next = self.qb_nw2[i].q.val();
+            self.qb_nw4[i].clock.next = self.clock.val();
+            self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
+            self.qb_yv[i].clock.next = self.clock.val();
+            self.qb_ys[i].clock.next = self.clock.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -1218,17 +1292,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.hz_ev.next = self.qb_ev[i].q.val();
             }
         }
-        // Each entry's hazard, from registered bits only: its S1 and S2 matches and group
-        // ORs (exact from the second edge after the entry was written).
+        // Each entry's hazard, from registered bits only: its S1 and S2 matches and whether
+        // a writer of its QP is in the tags (exact from the second edge after the entry was
+        // written).
         for e in 0..QB_N {
-            self.qb_haz[e].next = self.qb_hit[e].q.val() | self.qb_hit2[e].q.val();
-        }
-        for g in 0..HZ_NG {
-            for e in 0..QB_N {
-                if self.qb_any[g * 9 + e].q.val() {
-                    self.qb_haz[e].next = true;
-                }
-            }
+            self.qb_haz[e].next =
+                self.qb_hit[e].q.val() | self.qb_hit2[e].q.val() | self.qb_yv[e].q.val();
         }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
@@ -1368,32 +1437,97 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.slot_wr[i + 2].next = self.tag_wr[i].q.val();
             self.slot_qp[i + 2].next = self.tag_qp[i].q.val();
         }
-        // ... compared with every entry's QP, a register per slot and entry (the
-        // comparators' path ends there) ...
+        // ... compared with the QP of the entry written at the last edge (one register per
+        // slot: the comparators' path ends there; the QP comes from `NW_COPIES` copies) ...
+        for k in 0..NW_COPIES {
+            self.nw_qp[k].d.next = self.in_qp.val();
+        }
+        for c in 0..NW_COPIES {
+            for i in 0..HZ_CS {
+                self.nm[c * 25 + i].d.next = self.slot_wr[c * 25 + i].val()
+                    & (self.slot_qp[c * 25 + i].val() == self.nw_qp[c].q.val());
+            }
+        }
+        // ... then, at the next edge, whether any slot matched (the entry's `qb_yv`), any
+        // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
+        // matched and its first match's slot two edges on (the youngest writer: the slot
+        // plus 4) ...
+        self.any_all.next = false;
+        self.any_lt.next = false;
+        self.any_lt2.next = false;
         for p in 0..HZ_W {
-            for e in 0..QB_N {
-                self.qb_m[p * 9 + e].d.next =
-                    self.slot_wr[p].val() & (self.slot_qp[p].val() == self.qb_qp[e].q.val());
+            if self.nm[p].q.val() {
+                self.any_all.next = true;
             }
         }
-        // ... and those ORed per entry and group of HZ_G slots at the next edge (`qb_any`
-        // is cleared above).
-        for g in 0..HZ_LAST_G {
-            for i in 0..HZ_G {
-                for e in 0..QB_N {
-                    if self.qb_m[g * 576 + i * 9 + e].q.val() {
-                        self.qb_any[g * 9 + e].d.next = true;
-                    }
+        for p in 0..HZ_LT {
+            if self.nm[p].q.val() {
+                self.any_lt.next = true;
+            }
+        }
+        for p in 0..HZ_TAGS {
+            if self.nm[p].q.val() {
+                self.any_lt2.next = true;
+            }
+        }
+        self.lt_r.d.next = self.any_lt.val();
+        self.lt2_r.d.next = self.any_lt2.val();
+        self.lt2_d.d.next = self.lt2_r.q.val();
+        // (The last assignment is the lowest slot: the slots are visited from the top.)
+        for j in 0..HZ_NG_FULL {
+            self.g_any[j].d.next = false;
+            self.g_val[j].d.next = self.slot_c[0].val();
+            for i in 0..HZ_GB {
+                if self.nm[j * 8 + 7 - i].q.val() {
+                    self.g_any[j].d.next = true;
+                    self.g_val[j].d.next = self.slot_c[j * 8 + 11 - i].val();
                 }
             }
         }
-        for g in HZ_LAST_G..HZ_NG {
-            for i in 0..HZ_LAST_BITS {
-                for e in 0..QB_N {
-                    if self.qb_m[g * 576 + i * 9 + e].q.val() {
-                        self.qb_any[g * 9 + e].d.next = true;
-                    }
+        for j in HZ_NG_FULL..HZ_NG {
+            self.g_any[j].d.next = false;
+            self.g_val[j].d.next = self.slot_c[0].val();
+            for i in 0..HZ_LAST_SRCH {
+                if self.nm[j * 8 + 3 - i].q.val() {
+                    self.g_any[j].d.next = true;
+                    self.g_val[j].d.next = self.slot_c[j * 8 + 7 - i].val();
                 }
+            }
+        }
+        // ... and at the edge after that the first group's (the youngest writer's slot an
+        // edge later).
+        self.enc.next = self.slot_c[0].val();
+        for j in 0..HZ_NG {
+            if self.g_any[15 - j].q.val() {
+                self.enc.next = self.g_val[15 - j].q.val();
+            }
+        }
+        self.enc_r.d.next = self.enc.val();
+        // Each entry's writer in the tags: loaded from the search for the entry written
+        // two, three and four edges ago (its QP was compared in the cycle after it was
+        // written); after that its youngest writer's slot moves one
+        // slot on per edge until it leaves the window (slot `HZ_W + 1` is the last), and a
+        // writer that moves from S2 into the tags (`qb_hit2`) is the youngest.
+        for e in 0..QB_N {
+            self.qb_ys[e].d.next = self.qb_ys[e].q.val() + self.slot_c[1].val();
+            self.qb_yv[e].d.next = self.qb_hit2[e].q.val()
+                | (self.qb_yv[e].q.val() & (self.qb_ys[e].q.val() != self.slot_c[126].val()));
+            if self.qb_nw4[e].q.val() {
+                self.qb_ys[e].d.next = self.enc_r.q.val();
+                if self.qb_hit3[e].q.val() {
+                    self.qb_ys[e].d.next = self.slot_c[3].val();
+                }
+                self.qb_yv[e].d.next =
+                    self.qb_hit2[e].q.val() | self.qb_hit3[e].q.val() | self.lt2_d.q.val();
+            }
+            if self.qb_nw3[e].q.val() {
+                self.qb_yv[e].d.next = self.qb_hit2[e].q.val() | self.lt_r.q.val();
+            }
+            if self.qb_hit2[e].q.val() {
+                self.qb_ys[e].d.next = self.slot_c[2].val();
+            }
+            if self.qb_nw2[e].q.val() {
+                self.qb_yv[e].d.next = self.any_all.val();
             }
         }
         // (`owed` is below REP_CREDITS: see `credit_next`.)
@@ -1878,6 +2012,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             for e in 0..QB_N {
                 self.qb_hit[e].d.next = false;
                 self.qb_hit2[e].d.next = false;
+                self.qb_hit3[e].d.next = false;
+                self.qb_nw3[e].d.next = false;
+                self.qb_nw4[e].d.next = false;
             }
             self.s2_valid.d.next = false;
             for i in 0..UPD_STAGES {
