@@ -430,7 +430,7 @@ pub struct DcqcnRp<const QB: usize> {
     /// written.
     qb_yv: [DFF<Bit>; QB_N],
     /// The slot of entry `e`'s youngest writer in the tags (meaningful while `qb_yv`; exact
-    /// from the fifth edge after the entry was written).
+    /// from the fourth edge after the entry was written).
     qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
     /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1.
     qb_hit: [DFF<Bit>; QB_N],
