@@ -45,7 +45,8 @@
 //! applies it. For timing the check is split over registers. In the cycle after an entry
 //! is written its QP (`nw_qp`) is compared with every slot of the window (the pipeline
 //! from S1 on moves every cycle, so a slot's event is one slot further on at each edge) and
-//! the results are registered per slot (`nm`); at the next edge their OR is the entry's
+//! the results are registered per slot (`nm`) and per group of 8 slots (`nmg`); at the
+//! next edge their OR is the entry's
 //! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
 //! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
 //! then follows one slot per edge until the writer leaves the window. S1's match is
@@ -58,8 +59,10 @@
 //! the oldest other entry not known to wait (`pick`, from registers only; an entry
 //! written at the last edge is taken on trust). So events of other QPs go past an event
 //! that waits, one per cycle. Nothing the comparators read depends on the decision
-//! (`nw_qp` is loaded from the arbiter's choice), so the decision's fan-out stays beside
-//! HZ.
+//! (`nw_qp` is loaded from the arbiter's choice), and of S1's event only its valid bit,
+//! kind and QP are loaded from the decision: the entry that went is registered one-hot
+//! (`s1_src`) and the rest of the event is read from it in S1's cycle (it is written
+//! again an edge later at the earliest). So the decision's fan-out stays beside HZ.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -178,9 +181,6 @@ const HZ_W: usize = HAZ_STAGES;
 /// `0..HZ_TAGS`.
 const HZ_TAGS: usize = HZ_W - 2;
 
-/// The compared slots but the last (`any_lt`).
-const HZ_LT: usize = HZ_W - 1;
-
 /// Slots per group of the youngest-writer search (`g_any`, `g_val`): the matches `nm` are
 /// searched in groups of 8 (the first match of a group is a function of 8 registers, two
 /// LUT levels), then the first group with a match is chosen a cycle later (`enc_r`).
@@ -191,13 +191,10 @@ const HZ_GB: usize = 8;
 /// Groups of the window's compared slots (`HZ_GB` each, the last one [`HZ_LAST_BITS`]).
 const HZ_NG: usize = HZ_W.div_ceil(HZ_GB);
 
-/// Copies of the written entry's QP (`nw_qp`), each compared with [`HZ_CS`] slots, so no
-/// flip-flop drives all 125 comparators.
-const NW_COPIES: usize = 5;
-
-/// Slots compared with each copy of `nw_qp`.
-const HZ_CS: usize = HZ_W / NW_COPIES;
-const _: () = assert!(HZ_CS * NW_COPIES == HZ_W && HZ_CS == 25);
+/// Slots of the last group of `nmg`: the last group's slots but the last two (`HZ_TAGS`
+/// slots are below them), whose matches `any_lt` and `any_all` add one by one.
+const HZ_LAST_OR: usize = HZ_LAST_BITS - 2;
+const _: () = assert!(HZ_NG_FULL * HZ_GB + HZ_LAST_OR == HZ_TAGS && HZ_LAST_OR == 3);
 
 /// Slot numbers as constants (`slot_c`): every `SLOT_W`-bit value.
 const SLOT_C_N: usize = 1 << state::SLOT_W;
@@ -229,7 +226,7 @@ const NQ_W: usize = 4;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
 // `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u` `32 k + 4 e + j`),
-// `nm` `25 c + i` and `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
+// `nm` and `nm_c` `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
 // variables and literals only).
 const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4);
 // The youngest-writer search's literals: 15 groups of 8 slots and a last group of 5.
@@ -395,16 +392,24 @@ pub struct DcqcnRp<const QB: usize> {
     /// choice every cycle and an accepted event stays where it was written: the queue's
     /// order is the age matrix, HZ is a one-hot pointer, no event moves.
     qb_ev: [DFF<RpEvent>; QB_N],
+    /// Entry `e`'s event's kind (`qb_ev`'s, a copy the decision's choices read: `hdl_gen`
+    /// reads a field of an array element at a literal index only).
+    qb_kind: [DFF<Bits<KIND_W>>; QB_N],
     /// Each entry's QP, written with its event (and never moved): compared with the other
     /// entries' (`qb_blk`) and with the QP of an event that goes to S1 (`qb_hit`).
     qb_qp: [DFF<Bits<QB>>; QB_N],
     /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
-    /// in [`NW_COPIES`] copies: the QP of the entry written at the last edge, if any.
-    nw_qp: [DFF<Bits<QB>>; NW_COPIES],
+    /// the QP of the entry written at the last edge, if any.
+    nw_qp: DFF<Bits<QB>>,
     /// Slot `p`'s match with `nw_qp` at the last edge: slot `p` (see [`HZ_W`]) held an event
     /// that writes the QP of the entry written the edge before (it is one slot further on
     /// now).
     nm: [DFF<Bit>; HZ_W],
+    /// Slot `p`'s match in this cycle (`nm`'s input).
+    nm_c: [Signal<Local, Bit>; HZ_W],
+    /// Per group of 8 slots (`8 j .. 8 j + 8`; the last group: slots 120 to 122), some
+    /// slot matched at the last edge: the OR of its `nm`.
+    nmg: [DFF<Bit>; HZ_NG],
     /// Per group `j` of [`HZ_GB`] matches `nm`, registered an edge after them: some slot of
     /// the group matched (`g_any`), and the slot its first (youngest) match is in two edges
     /// after this one (`g_val`, the compared slot plus 4).
@@ -452,25 +457,25 @@ pub struct DcqcnRp<const QB: usize> {
     /// at a flip-flop, not at the queue's read multiplexer (the route from a pointer through
     /// that multiplexer to the spread-out block RAMs does not fit 10 ns).
     hz_qp: DFF<Bits<QB>>,
-    /// HZ's event (read from the queue at `hz_sel`).
-    hz_ev: Signal<Local, RpEvent>,
+    /// HZ's event's kind (read from the queue at `hz_sel`).
+    hz_kind: Signal<Local, Bits<KIND_W>>,
     /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
     /// its QP (`blk_hz`).
     haz_hz: Signal<Local, Bit>,
     blk_hz: Signal<Local, Bit>,
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
-    /// Entry `e`'s event could go as a follower at this edge (`fol_can`: its check found
-    /// it may, a writer of its QP is in the window, a credit is left); an older entry's
+    /// Entry `e`'s event could go as a follower at this edge (`fol_can`: it is valid, its
+    /// check found it may, a writer of its QP is in the window, a credit is left); an older entry's
     /// could too (`fo`); it goes (`take_fol`, the oldest); some entry's event goes as a
     /// follower (`fol_any`: its word from the same-QP block).
     fol_can: [Signal<Local, Bit>; QB_N],
     fo: [Signal<Local, Bit>; QB_N],
     take_fol: [Signal<Local, Bit>; QB_N],
     fol_any: Signal<Local, Bit>,
-    /// The follower's event, QP and distance behind its QP's last writer (read from the
-    /// queue at `take_fol`).
-    tf_ev: Signal<Local, RpEvent>,
+    /// The follower's event's kind, its QP and distance behind its QP's last writer (read
+    /// from the queue at `take_fol`).
+    tf_kind: Signal<Local, Bits<KIND_W>>,
     tf_qp: Signal<Local, Bits<QB>>,
     tf_d: Signal<Local, Bits<SLOT_W>>,
     /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
@@ -487,6 +492,10 @@ pub struct DcqcnRp<const QB: usize> {
     any_pick: Signal<Local, Bit>,
     /// The chosen entry was written at the last edge.
     pick_nw: Signal<Local, Bit>,
+    /// A candidate was written at the last edge (`cand_nw`), one was written before
+    /// (`cand_old`).
+    cand_nw: Signal<Local, Bit>,
+    cand_old: Signal<Local, Bit>,
     pick_qp: Signal<Local, Bits<QB>>,
     /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
     /// known to be blocked); an older one may too; the oldest (one-hot): what the check
@@ -494,15 +503,6 @@ pub struct DcqcnRp<const QB: usize> {
     vx: [Signal<Local, Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
-    nx_qp: Signal<Local, Bits<QB>>,
-    nx_ev: Signal<Local, RpEvent>,
-    /// The fields of `nx_ev` the check does not read (Verilator does not report `*unused`
-    /// signals).
-    nx_kind_unused: Signal<Local, Bits<KIND_W>>,
-    nx_bytes_unused: Signal<Local, Bits<BYTES_W>>,
-    nx_mode_unused: Signal<Local, Bits<MODE_W>>,
-    nx_rate_unused: Signal<Local, Bits<RATE_W>>,
-    nx_ctl_unused: Signal<Local, Bit>,
     /// Entry `e`'s event goes to S1 at this edge.
     lv: [Signal<Local, Bit>; QB_N],
     /// Some entry below `e` is free; entry `e` is the lowest free one (written with the
@@ -538,14 +538,17 @@ pub struct DcqcnRp<const QB: usize> {
     /// register `i`; whether the slot's event writes back, and its QP.
     slot_wr: [Signal<Local, Bit>; HZ_W],
     slot_qp: [Signal<Local, Bits<QB>>; HZ_W],
+    /// S1: an event went from the queue at the last edge (`s1_valid`), its kind and QP
+    /// (registers: they feed the window's slot 0 and the forwarding compares).
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
-    s1_bytes: DFF<Bits<BYTES_W>>,
-    s1_mode: DFF<Bits<MODE_W>>,
-    s1_rate: DFF<Bits<RATE_W>>,
-    s1_now: DFF<TimeWord>,
-    s1_ctl: DFF<Bit>,
+    /// Entry `e`'s event went to S1 at the last edge (`lv` registered, one-hot). The rest of
+    /// S1's event (`s1_ev`) is read from that entry in S1's cycle: the entry is freed at
+    /// that edge and written again at the next one at the earliest, so it still holds the
+    /// event, and the decision's fan-out ends at these registers instead of at the event's
+    /// 189 bits.
+    s1_src: [DFF<Bit>; QB_N],
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
@@ -698,11 +701,23 @@ pub struct DcqcnRp<const QB: usize> {
     /// (`ck_now`) against it (`FolCheck`), a new entry at every edge.
     fck: FolCheck<QB>,
     lw_in: Signal<Local, LastWrite>,
-    /// The QP and stamp of the entry the check loaded at the last edge.
-    ck_qp: DFF<Bits<QB>>,
-    ck_now: DFF<TimeWord>,
+    /// The check loaded entry `e` at the last edge (`nx` registered, one-hot; none: entry
+    /// 0, whose result is not used).
+    ck_src: [DFF<Bit>; QB_N],
+    /// The QP and event of the entry the check loaded at the last edge, read from the entry
+    /// in this cycle (it was valid then, so it was not written at that edge): the check's
+    /// choice ends at `ck_src`. The check reads the event's stamp; the other fields are
+    /// not read (Verilator does not report `*unused` signals).
+    ck_qp: Signal<Local, Bits<QB>>,
+    ck_ev: Signal<Local, RpEvent>,
+    ck_kind_unused: Signal<Local, Bits<KIND_W>>,
+    ck_bytes_unused: Signal<Local, Bits<BYTES_W>>,
+    ck_mode_unused: Signal<Local, Bits<MODE_W>>,
+    ck_rate_unused: Signal<Local, Bits<RATE_W>>,
+    ck_ctl_unused: Signal<Local, Bit>,
     /// Index `QB_N s + e`: the check holds entry `e`'s event `s` edges after it loaded it
-    /// (cleared when the entry's event goes or the entry is found blocked).
+    /// (cleared at the edge after the entry's event went, or when the entry is found
+    /// blocked).
     ck_t: [DFF<Bit>; CK_T_N],
     /// Entry `e`'s event writes (it is not a query), written with it.
     qb_wr: [DFF<Bit>; QB_N],
@@ -732,6 +747,13 @@ pub struct DcqcnRp<const QB: usize> {
     s1_d: DFF<Bits<SLOT_W>>,
     s1_cyc: DFF<Bits<CYC_W>>,
     s1_ev: Signal<Local, RpEvent>,
+    /// `s1_ev`'s stamp (`hdl_gen` writes a field of a field of a local as a call); the
+    /// table reads its cycle and increase-radix fields, not the others.
+    s1_now: Signal<Local, TimeWord>,
+    s1_a_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    s1_a_r_unused: Signal<Local, Bits<REM_W>>,
+    s1_d_e_unused: Signal<Local, Bits<EPOCH_W>>,
+    s1_d_r_unused: Signal<Local, Bits<REM_W>>,
     s2_fol: DFF<Bit>,
     /// The tagged event is a follower.
     tag_fol: [DFF<Bit>; UPD_STAGES],
@@ -847,9 +869,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             full_q: Default::default(),
             hz_valid: Default::default(),
             qb_ev: std::array::from_fn(|_| Default::default()),
+            qb_kind: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
-            nw_qp: std::array::from_fn(|_| Default::default()),
+            nw_qp: Default::default(),
             nm: std::array::from_fn(|_| Default::default()),
+            nm_c: std::array::from_fn(|_| Default::default()),
+            nmg: Default::default(),
             g_any: std::array::from_fn(|_| Default::default()),
             g_val: std::array::from_fn(|_| Default::default()),
             any_all: Default::default(),
@@ -870,7 +895,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_sel: std::array::from_fn(|_| Default::default()),
             hz_yng: Default::default(),
             hz_qp: Default::default(),
-            hz_ev: Default::default(),
+            hz_kind: Default::default(),
             haz_hz: Default::default(),
             blk_hz: Default::default(),
             take_hz: Default::default(),
@@ -878,7 +903,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             fo: Default::default(),
             take_fol: Default::default(),
             fol_any: Default::default(),
-            tf_ev: Default::default(),
+            tf_kind: Default::default(),
             tf_qp: Default::default(),
             tf_d: Default::default(),
             stuck: Default::default(),
@@ -888,17 +913,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             pick: std::array::from_fn(|_| Default::default()),
             any_pick: Default::default(),
             pick_nw: Default::default(),
+            cand_nw: Default::default(),
+            cand_old: Default::default(),
             pick_qp: Default::default(),
             vx: std::array::from_fn(|_| Default::default()),
             ox: std::array::from_fn(|_| Default::default()),
             nx: std::array::from_fn(|_| Default::default()),
-            nx_qp: Default::default(),
-            nx_ev: Default::default(),
-            nx_kind_unused: Default::default(),
-            nx_bytes_unused: Default::default(),
-            nx_mode_unused: Default::default(),
-            nx_rate_unused: Default::default(),
-            nx_ctl_unused: Default::default(),
             lv: std::array::from_fn(|_| Default::default()),
             wr_fb: std::array::from_fn(|_| Default::default()),
             wr_sel: std::array::from_fn(|_| Default::default()),
@@ -917,11 +937,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
-            s1_bytes: Default::default(),
-            s1_mode: Default::default(),
-            s1_rate: Default::default(),
-            s1_now: Default::default(),
-            s1_ctl: Default::default(),
+            s1_src: Default::default(),
             s2_valid: Default::default(),
             s2_kind: Default::default(),
             s2_qp: Default::default(),
@@ -1007,7 +1023,13 @@ impl<const QB: usize> DcqcnRp<QB> {
             fck: Default::default(),
             lw_in: Default::default(),
             ck_qp: Default::default(),
-            ck_now: Default::default(),
+            ck_ev: Default::default(),
+            ck_kind_unused: Default::default(),
+            ck_bytes_unused: Default::default(),
+            ck_mode_unused: Default::default(),
+            ck_rate_unused: Default::default(),
+            ck_ctl_unused: Default::default(),
+            ck_src: Default::default(),
             ck_t: std::array::from_fn(|_| Default::default()),
             qb_wr: Default::default(),
             qb_ckf: Default::default(),
@@ -1023,6 +1045,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_d: Default::default(),
             s1_cyc: Default::default(),
             s1_ev: Default::default(),
+            s1_now: Default::default(),
+            s1_a_e_unused: Default::default(),
+            s1_a_r_unused: Default::default(),
+            s1_d_e_unused: Default::default(),
+            s1_d_r_unused: Default::default(),
             s2_fol: Default::default(),
             tag_fol: std::array::from_fn(|_| Default::default()),
             fol_line: crate::delay_line::BramDelayLine::new(FOL_LINE),
@@ -1076,21 +1103,19 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp, s1_bytes,
-            s1_mode, s1_rate, s1_now, s1_ctl, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate,
-            s2_now, s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid,
-            out_qp, out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep,
-            busy_q, cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m,
-            cyc, s1_fol, s1_d, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, w1_t1, w2_t1, w3_t1, ck_qp, ck_now, lt_r, lt2_r, lt2_d, enc_r
+            self, clock, nw_qp, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp,
+            s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word,
+            w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
+            head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
+            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_d,
+            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1,
+            w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
-        for k in 0..NW_COPIES {
-            self.nw_qp[k].clock.next = self.clock.val();
-        }
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
         }
         for k in 0..HZ_NG {
+            self.nmg[k].clock.next = self.clock.val();
             self.g_any[k].clock.next = self.clock.val();
             self.g_val[k].clock.next = self.clock.val();
         }
@@ -1108,6 +1133,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
             self.qb_ev[i].d.next = self.qb_ev[i].q.val();
+            self.qb_kind[i].clock.next = self.clock.val();
+            self.qb_kind[i].d.next = self.qb_kind[i].q.val();
             self.qb_v[i].clock.next = self.clock.val();
             self.qb_v[i].d.next = self.qb_v[i].q.val();
             self.qb_nw[i].clock.next = self.clock.val();
@@ -1145,6 +1172,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
+            self.s1_src[i].clock.next = self.clock.val();
+            self.ck_src[i].clock.next = self.clock.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -1286,10 +1315,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
         // HZ's event from the queue (a one-hot pointer: the read is a choice between
         // registers).
-        self.hz_ev.next = self.qb_ev[0].q.val();
+        self.hz_kind.next = self.qb_kind[0].q.val();
         for i in 1..QB_N {
             if self.hz_sel[i].q.val() {
-                self.hz_ev.next = self.qb_ev[i].q.val();
+                self.hz_kind.next = self.qb_kind[i].q.val();
             }
         }
         // Each entry's hazard, from registered bits only: its S1 and S2 matches and whether
@@ -1317,7 +1346,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // goes if it is not young and neither a writer nor an older entry of its QP holds
         // it.
         for e in 0..QB_N {
-            self.fol_can[e].next = self.qb_fok[e].q.val() & self.qb_haz[e].val() & self.cr.q.val();
+            self.fol_can[e].next = self.qb_v[e].q.val()
+                & self.qb_fok[e].q.val()
+                & self.qb_haz[e].val()
+                & self.cr.q.val();
         }
         self.fol_any.next = false;
         for e in 0..QB_N {
@@ -1332,12 +1364,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.fol_any.next = true;
             }
         }
-        self.tf_ev.next = self.qb_ev[0].q.val();
+        self.tf_kind.next = self.qb_kind[0].q.val();
         self.tf_qp.next = self.qb_qp[0].q.val();
         self.tf_d.next = self.qb_d[0].q.val();
         for e in 1..QB_N {
             if self.take_fol[e].val() {
-                self.tf_ev.next = self.qb_ev[e].q.val();
+                self.tf_kind.next = self.qb_kind[e].q.val();
                 self.tf_qp.next = self.qb_qp[e].q.val();
                 self.tf_d.next = self.qb_d[e].q.val();
             }
@@ -1380,44 +1412,52 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.pick[e].next = self.cand[e].val() & !self.oc[e].val();
             self.nx[e].next = self.vx[e].val() & !self.ox[e].val();
         }
-        self.any_pick.next = false;
-        self.pick_nw.next = false;
+        // Whether HZ takes an entry and whether it is the one written at the last edge, from
+        // the candidates without the age matrix: that entry is younger than every other
+        // valid one, so it is chosen exactly when it is the only candidate.
+        self.cand_nw.next = false;
+        self.cand_old.next = false;
         self.pick_qp.next = self.qb_qp[0].q.val();
-        self.nx_qp.next = self.qb_qp[0].q.val();
-        self.nx_ev.next = self.qb_ev[0].q.val();
         for e in 0..QB_N {
+            if self.cand[e].val() & self.qb_nw[e].q.val() {
+                self.cand_nw.next = true;
+            }
+            if self.cand[e].val() & !self.qb_nw[e].q.val() {
+                self.cand_old.next = true;
+            }
             if self.pick[e].val() {
-                self.any_pick.next = true;
                 self.pick_qp.next = self.qb_qp[e].q.val();
-                if self.qb_nw[e].q.val() {
-                    self.pick_nw.next = true;
-                }
             }
-            if self.nx[e].val() {
-                self.nx_qp.next = self.qb_qp[e].q.val();
-                self.nx_ev.next = self.qb_ev[e].q.val();
-            }
+            self.ck_src[e].d.next = self.nx[e].val();
         }
+        self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
+        self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
         // ---- the follower check: the last-writer table read at the loaded entry's QP
         // (registered), then the writer's stamp compared with the entry's and the distance,
         // over two registers (`FolCheck`); the result is registered in the entry (below) ----
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
-        self.ck_qp.d.next = self.nx_qp.val();
-        self.ck_now.d.next = self.nx_ev.val().now;
-        self.nx_kind_unused.next = self.nx_ev.val().kind;
-        self.nx_bytes_unused.next = self.nx_ev.val().bytes;
-        self.nx_mode_unused.next = self.nx_ev.val().mode;
-        self.nx_rate_unused.next = self.nx_ev.val().rate;
-        self.nx_ctl_unused.next = self.nx_ev.val().ctl;
-        self.fck.qp.next = self.ck_qp.q.val();
-        self.fck.now.next = self.ck_now.q.val();
+        self.ck_qp.next = self.qb_qp[0].q.val();
+        self.ck_ev.next = self.qb_ev[0].q.val();
+        for e in 0..QB_N {
+            if self.ck_src[e].q.val() {
+                self.ck_qp.next = self.qb_qp[e].q.val();
+                self.ck_ev.next = self.qb_ev[e].q.val();
+            }
+        }
+        self.ck_kind_unused.next = self.ck_ev.val().kind;
+        self.ck_bytes_unused.next = self.ck_ev.val().bytes;
+        self.ck_mode_unused.next = self.ck_ev.val().mode;
+        self.ck_rate_unused.next = self.ck_ev.val().rate;
+        self.ck_ctl_unused.next = self.ck_ev.val().ctl;
+        self.fck.qp.next = self.ck_qp.val();
+        self.fck.now.next = self.ck_ev.val().now;
         self.fck.cyc.next = self.cyc.q.val();
         self.fck.p_inc.next = self.cfg.val().p_inc;
         // S1 after the edge holds the event that goes now, if any: each entry's match with
         // it.
         for e in 0..QB_N {
             self.qb_hit[e].d.next = self.take_hz.val()
-                & (self.hz_ev.val().kind != self.kind_query.val())
+                & (self.hz_kind.val() != self.kind_query.val())
                 & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
             for f in 0..QB_N {
                 if self.take_fol[f].val()
@@ -1438,38 +1478,40 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.slot_qp[i + 2].next = self.tag_qp[i].q.val();
         }
         // ... compared with the QP of the entry written at the last edge (one register per
-        // slot: the comparators' path ends there; the QP comes from `NW_COPIES` copies) ...
-        for k in 0..NW_COPIES {
-            self.nw_qp[k].d.next = self.in_qp.val();
+        // slot: the comparators' path ends there), and the OR of each group of 8 matches
+        // (`nmg`, so that the OR over the window at the next edge has 18 inputs, not 125) ...
+        self.nw_qp.d.next = self.in_qp.val();
+        for p in 0..HZ_W {
+            self.nm_c[p].next =
+                self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qp.q.val());
+            self.nm[p].d.next = self.nm_c[p].val();
         }
-        for c in 0..NW_COPIES {
-            for i in 0..HZ_CS {
-                self.nm[c * 25 + i].d.next = self.slot_wr[c * 25 + i].val()
-                    & (self.slot_qp[c * 25 + i].val() == self.nw_qp[c].q.val());
+        for j in 0..HZ_NG_FULL {
+            self.nmg[j].d.next = false;
+            for i in 0..HZ_GB {
+                if self.nm_c[j * 8 + i].val() {
+                    self.nmg[j].d.next = true;
+                }
+            }
+        }
+        self.nmg[15].d.next = false;
+        for i in 0..HZ_LAST_OR {
+            if self.nm_c[120 + i].val() {
+                self.nmg[15].d.next = true;
             }
         }
         // ... then, at the next edge, whether any slot matched (the entry's `qb_yv`), any
         // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
         // matched and its first match's slot two edges on (the youngest writer: the slot
         // plus 4) ...
-        self.any_all.next = false;
-        self.any_lt.next = false;
         self.any_lt2.next = false;
-        for p in 0..HZ_W {
-            if self.nm[p].q.val() {
-                self.any_all.next = true;
-            }
-        }
-        for p in 0..HZ_LT {
-            if self.nm[p].q.val() {
-                self.any_lt.next = true;
-            }
-        }
-        for p in 0..HZ_TAGS {
-            if self.nm[p].q.val() {
+        for j in 0..HZ_NG {
+            if self.nmg[j].q.val() {
                 self.any_lt2.next = true;
             }
         }
+        self.any_lt.next = self.any_lt2.val() | self.nm[123].q.val();
+        self.any_all.next = self.any_lt.val() | self.nm[124].q.val();
         self.lt_r.d.next = self.any_lt.val();
         self.lt2_r.d.next = self.any_lt2.val();
         self.lt2_d.d.next = self.lt2_r.q.val();
@@ -1562,6 +1604,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw2[e].d.next = self.qb_nw[e].q.val();
             if self.wr_sel[e].val() {
                 self.qb_ev[e].d.next = self.in_ev.val();
+                self.qb_kind[e].d.next = self.in_kind.val();
                 self.qb_qp[e].d.next = self.in_qp.val();
                 self.qb_wr[e].d.next = self.in_kind.val() != self.kind_query.val();
                 for k in 0..4 {
@@ -1591,18 +1634,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
         }
         // The follower check: it loads the oldest entry not checked (`nx`) at every edge;
-        // its tag moves with the check unless the entry's event goes or the entry is found
-        // blocked, and the result is registered in the entry after `CHECK_EDGES` edges. An
-        // entry's distance grows by one at every edge after that (saturating), and whether
-        // it may follow is computed for the next edge from it.
+        // its tag moves with the check while the entry is valid and not found blocked, and
+        // the result is registered in the entry after `CHECK_EDGES` edges. An entry's
+        // distance grows by one at every edge after that (saturating), and whether it may
+        // follow is computed for the next edge from it. An entry whose event went is
+        // cleared an edge later, when it is not valid (these bits are read only for valid
+        // entries, and `fol_can` reads `qb_v`), and it is written at that edge at the
+        // earliest: so the decision (`lv`) reaches none of them.
         for e in 0..QB_N {
-            self.ck_t[e].d.next = self.nx[e].val() & !self.lv[e].val();
+            self.ck_t[e].d.next = self.nx[e].val();
             for k in 1..CHECK_EDGES {
-                self.ck_t[k * 9 + e].d.next =
-                    self.ck_t[k * 9 - 9 + e].q.val() & !self.lv[e].val() & !self.qb_void[e].val();
+                self.ck_t[k * 9 + e].d.next = self.ck_t[k * 9 - 9 + e].q.val()
+                    & self.qb_v[e].q.val()
+                    & !self.qb_void[e].val();
             }
             self.qb_res[e].next =
-                self.ck_t[27 + e].q.val() & !self.lv[e].val() & !self.qb_void[e].val();
+                self.ck_t[27 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
             }
@@ -1620,7 +1667,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_d[e].d.next = self.fck.d.val();
                 self.qb_fok[e].d.next = self.fck.ok.val();
             }
-            if self.lv[e].val() | self.qb_void[e].val() {
+            if !self.qb_v[e].q.val() | self.qb_void[e].val() {
                 self.qb_ckf[e].d.next = false;
                 self.qb_ck[e].d.next = false;
                 self.qb_fok[e].d.next = false;
@@ -1681,41 +1728,40 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (A follower's word comes from the same-QP block: what the RAM reads at HZ's QP
         // then is not used.)
         self.s1_valid.d.next = self.take.val();
-        self.s1_kind.d.next = self.hz_ev.val().kind;
+        self.s1_kind.d.next = self.hz_kind.val();
         self.s1_qp.d.next = self.hz_qp.q.val();
-        self.s1_bytes.d.next = self.hz_ev.val().bytes;
-        self.s1_mode.d.next = self.hz_ev.val().mode;
-        self.s1_rate.d.next = self.hz_ev.val().rate;
-        self.s1_now.d.next = self.hz_ev.val().now;
-        self.s1_ctl.d.next = self.hz_ev.val().ctl;
         self.s1_d.d.next = self.tf_d.val();
         if self.fol_any.val() {
-            self.s1_kind.d.next = self.tf_ev.val().kind;
+            self.s1_kind.d.next = self.tf_kind.val();
             self.s1_qp.d.next = self.tf_qp.val();
-            self.s1_bytes.d.next = self.tf_ev.val().bytes;
-            self.s1_mode.d.next = self.tf_ev.val().mode;
-            self.s1_rate.d.next = self.tf_ev.val().rate;
-            self.s1_now.d.next = self.tf_ev.val().now;
-            self.s1_ctl.d.next = self.tf_ev.val().ctl;
+        }
+        for e in 0..QB_N {
+            self.s1_src[e].d.next = self.lv[e].val();
+        }
+        // S1's event, read from the entry it left (see `s1_src`; none: entry 0's, unused).
+        self.s1_ev.next = self.qb_ev[0].q.val();
+        for e in 0..QB_N {
+            if self.s1_src[e].q.val() {
+                self.s1_ev.next = self.qb_ev[e].q.val();
+            }
         }
         self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
         // The last-writer table (each follower check's copy) is written from S1.
         self.lw_in.next.cyc = self.s1_cyc.q.val();
         self.lw_in.next.fol = self.s1_fol.q.val();
-        self.lw_in.next.sub = self.s1_now.q.val().sub;
-        self.lw_in.next.i_e = self.s1_now.q.val().i_e;
-        self.lw_in.next.i_r = self.s1_now.q.val().i_r;
+        self.s1_now.next = self.s1_ev.val().now;
+        self.lw_in.next.sub = self.s1_now.val().sub;
+        self.lw_in.next.i_e = self.s1_now.val().i_e;
+        self.lw_in.next.i_r = self.s1_now.val().i_r;
+        self.s1_a_e_unused.next = self.s1_now.val().a_e;
+        self.s1_a_r_unused.next = self.s1_now.val().a_r;
+        self.s1_d_e_unused.next = self.s1_now.val().d_e;
+        self.s1_d_r_unused.next = self.s1_now.val().d_r;
         self.fck.wr_en.next = self.s1_wr.val();
         self.fck.wr_qp.next = self.s1_qp.q.val();
         self.fck.wr_data.next = self.lw_in.val();
         // S1's event into the line to the same-QP block.
-        self.s1_ev.next.kind = self.s1_kind.q.val();
-        self.s1_ev.next.bytes = self.s1_bytes.q.val();
-        self.s1_ev.next.mode = self.s1_mode.q.val();
-        self.s1_ev.next.rate = self.s1_rate.q.val();
-        self.s1_ev.next.now = self.s1_now.q.val();
-        self.s1_ev.next.ctl = self.s1_ctl.q.val();
         self.fol_in.next.ev = self.s1_ev.val();
         self.fol_in.next.d = self.s1_d.q.val();
         self.fol_line.en.next = true;
@@ -1726,11 +1772,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_kind.d.next = self.s1_kind.q.val();
         self.s2_qp.d.next = self.s1_qp.q.val();
-        self.s2_bytes.d.next = self.s1_bytes.q.val();
-        self.s2_mode.d.next = self.s1_mode.q.val();
-        self.s2_rate.d.next = self.s1_rate.q.val();
-        self.s2_now.d.next = self.s1_now.q.val();
-        self.s2_ctl.d.next = self.s1_ctl.q.val();
+        self.s2_bytes.d.next = self.s1_ev.val().bytes;
+        self.s2_mode.d.next = self.s1_ev.val().mode;
+        self.s2_rate.d.next = self.s1_ev.val().rate;
+        self.s2_now.d.next = self.s1_ev.val().now;
+        self.s2_ctl.d.next = self.s1_ev.val().ctl;
         self.s2_word.d.next = self.ram.read_data.val();
         // ---- the event's tag through the update's steps (A -> tag 0 -> .. -> tag
         // UPD_STAGES - 1 = E) ----

@@ -653,8 +653,15 @@ pub struct RpUpdate {
     sum_hai: Signal<Local, Bits<EVENTS_W>>,
     sum_hai1: Signal<Local, Bits<EVENTS_W>>,
     acc_sat: Signal<Local, Bits<ACC_W>>,
-    /// The byte counter after the cut (step C): 0 after a cut, else the old word's.
-    acc_c: Signal<Local, Bits<ACC_W>>,
+    /// After a cut the byte counter is 0 before the event's bytes: `bytes - byte_reset`
+    /// (`acc_dcut`, one carry chain: `-byte_reset` (`neg_br`) depends on the parameters
+    /// only) and `bytes` itself. Both cases are computed side by side and the cut chooses
+    /// after the carry chains, so `do_cut`'s wide fan-out is not in front of them.
+    neg_br: Signal<Local, Bits<34>>,
+    acc_dcut: Signal<Local, Bits<34>>,
+    /// Bit 32 of `acc_dcut`, used by nothing.
+    acc_dcut_unused: Signal<Local, Bits<34>>,
+    ext_bytes32: ZeroExt<BYTES_W, ACC_W>,
     /// The byte event's phase: fast recovery (`max(T, BC) < threshold`) or hyper increase
     /// (`min(T, BC) > threshold`), else additive increase. Written as four comparisons side
     /// by side (`T` and `BC` each against the threshold), not a compare that picks the
@@ -987,7 +994,10 @@ impl Default for RpUpdate {
             sum_hai: Default::default(),
             sum_hai1: Default::default(),
             acc_sat: Default::default(),
-            acc_c: Default::default(),
+            neg_br: Default::default(),
+            acc_dcut: Default::default(),
+            acc_dcut_unused: Default::default(),
+            ext_bytes32: Default::default(),
             byte_in_fr: Default::default(),
             byte_in_hai: Default::default(),
             th6: Default::default(),
@@ -1441,12 +1451,8 @@ impl Logic for RpUpdate {
             self.c_seg1.d.next = self.cs.val();
         }
         // ---- the byte counter with the event's bytes (`acc` after the cut: 0 after a cut,
-        // else the old word's; nothing later changes it before step E) ----
-        self.acc_c.next = self.b_old.val().acc;
-        if self.b_do_cut.val() {
-            self.acc_c.next = 0.into();
-        }
-        self.ext_acc.i.next = self.acc_c.val();
+        // else the old word's; nothing later changes it before step E). Without a cut: ----
+        self.ext_acc.i.next = self.b_old.val().acc;
         self.ext_bytes.i.next = self.b_ev.val().bytes;
         self.acc_sum.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
         self.acc_sat.next = self.acc_sum.val().get_bits::<ACC_W>(0);
@@ -1456,7 +1462,7 @@ impl Logic for RpUpdate {
         // acc_sat >= byte_reset: saturated (all ones), or acc + bytes - byte_reset >= 0.
         // The difference is a + b + !c + 1 summed as a carry-save layer (sum and majority
         // bits) and one add, so it runs beside `acc + bytes`, not after it.
-        self.csa_a.i.next = self.acc_c.val();
+        self.csa_a.i.next = self.b_old.val().acc;
         self.csa_b.i.next = self.b_ev.val().bytes;
         self.csa_c.i.next = self.cfg.val().byte_reset;
         self.csa_nc.next = !self.csa_c.o.val();
@@ -1468,6 +1474,11 @@ impl Logic for RpUpdate {
             | self.one_34.val();
         self.acc_diff.next = self.csa_s.val() + self.csa_k.val();
         self.acc_diff_unused.next = self.acc_diff.val();
+        // ... and after a cut (`bytes` < 2^16 does not saturate).
+        self.neg_br.next = self.csa_nc.val() + self.one_34.val();
+        self.acc_dcut.next = self.csa_b.o.val() + self.neg_br.val();
+        self.acc_dcut_unused.next = self.acc_dcut.val();
+        self.ext_bytes32.i.next = self.b_ev.val().bytes;
         if self.en.val() {
             self.c_acc_sat.d.next = self.acc_sat.val();
             self.c_byte_fire.d.next = !self.byte_off.val()
@@ -1476,6 +1487,11 @@ impl Logic for RpUpdate {
             self.c_acc_byte.d.next = self.acc_diff.val().get_bits::<ACC_W>(0);
             if self.acc_sum.val().get_bit(32) {
                 self.c_acc_byte.d.next = !self.cfg.val().byte_reset;
+            }
+            if self.b_do_cut.val() {
+                self.c_acc_sat.d.next = self.ext_bytes32.o.val();
+                self.c_byte_fire.d.next = !self.byte_off.val() & !self.acc_dcut.val().get_bit(33);
+                self.c_acc_byte.d.next = self.acc_dcut.val().get_bits::<ACC_W>(0);
             }
         }
         // The expiry count after the cut, first half (the word's next increase check is
