@@ -34,8 +34,8 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier (`y1_f*_n`, `y1_f*_l`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside the six 49-bit equalities; 6-bit compares of the word's T and BC with the threshold |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the equality `late` chooses, and `limited`, one LUT each), then 2:1 choices by them and edge 1's registers, adds |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17); 6-bit compares of the word's T and BC with the threshold |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T and BC against the threshold), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
@@ -120,14 +120,23 @@ pub struct RpNear {
     y1_t1: DFF<Bits<ALPHA_W>>,
     y1_ev: DFF<RpEvent>,
     /// Whether each timer's next expiry equals now (`*_n`) and now a microsecond earlier
-    /// (`*_l`), both registered: edge 2 chooses by `y1_late` and ANDs `limited`, so edge
-    /// 1 holds only the compares (with the choice after them it missed 10 ns).
-    y1_fa_n: DFF<Bit>,
-    y1_fa_l: DFF<Bit>,
-    y1_fd_n: DFF<Bit>,
-    y1_fd_l: DFF<Bit>,
-    y1_fi_n: DFF<Bit>,
-    y1_fi_l: DFF<Bit>,
+    /// (`*_l`), as two registers each: the epochs are equal (`*_e`, 32 bits) and the
+    /// remainders are (`*_r`, 17 bits). Edge 2 ANDs the halves, chooses by `y1_late` and
+    /// ANDs `limited` (one 6-input function), so edge 1 holds only the compares of its
+    /// registers with the word, which comes late in the cycle through the caller's choice
+    /// of its writer (with the whole 49-bit equality there it missed 10 ns).
+    y1_fa_n_e: DFF<Bit>,
+    y1_fa_n_r: DFF<Bit>,
+    y1_fa_l_e: DFF<Bit>,
+    y1_fa_l_r: DFF<Bit>,
+    y1_fd_n_e: DFF<Bit>,
+    y1_fd_n_r: DFF<Bit>,
+    y1_fd_l_e: DFF<Bit>,
+    y1_fd_l_r: DFF<Bit>,
+    y1_fi_n_e: DFF<Bit>,
+    y1_fi_n_r: DFF<Bit>,
+    y1_fi_l_e: DFF<Bit>,
+    y1_fi_l_r: DFF<Bit>,
     /// The increase radix's now and now a microsecond earlier (edge 2 chooses the instant).
     y1_in_e: DFF<Bits<EPOCH_W>>,
     y1_in_r: DFF<Bits<REM_W>>,
@@ -556,12 +565,18 @@ impl Default for RpNear {
             y1_w: Default::default(),
             y1_t1: Default::default(),
             y1_ev: Default::default(),
-            y1_fa_n: Default::default(),
-            y1_fa_l: Default::default(),
-            y1_fd_n: Default::default(),
-            y1_fd_l: Default::default(),
-            y1_fi_n: Default::default(),
-            y1_fi_l: Default::default(),
+            y1_fa_n_e: Default::default(),
+            y1_fa_n_r: Default::default(),
+            y1_fa_l_e: Default::default(),
+            y1_fa_l_r: Default::default(),
+            y1_fd_n_e: Default::default(),
+            y1_fd_n_r: Default::default(),
+            y1_fd_l_e: Default::default(),
+            y1_fd_l_r: Default::default(),
+            y1_fi_n_e: Default::default(),
+            y1_fi_n_r: Default::default(),
+            y1_fi_l_e: Default::default(),
+            y1_fi_l_r: Default::default(),
             y1_in_e: Default::default(),
             y1_in_r: Default::default(),
             y1_il_e: Default::default(),
@@ -921,12 +936,18 @@ impl Logic for RpNear {
             y1_w,
             y1_t1,
             y1_ev,
-            y1_fa_n,
-            y1_fa_l,
-            y1_fd_n,
-            y1_fd_l,
-            y1_fi_n,
-            y1_fi_l,
+            y1_fa_n_e,
+            y1_fa_n_r,
+            y1_fa_l_e,
+            y1_fa_l_r,
+            y1_fd_n_e,
+            y1_fd_n_r,
+            y1_fd_l_e,
+            y1_fd_l_r,
+            y1_fi_n_e,
+            y1_fi_n_r,
+            y1_fi_l_e,
+            y1_fi_l_r,
             y1_in_e,
             y1_in_r,
             y1_il_e,
@@ -1204,18 +1225,18 @@ impl Logic for RpNear {
 
         // ---- edge 1: which timers fired at the instant (if any) since the word ----
         self.y1_late.d.next = self.x0_now.val().sub < self.w.val().sub;
-        self.y1_fa_n.d.next = (self.x0_now.val().a_e == self.w.val().ta_e)
-            & (self.x0_now.val().a_r == self.w.val().ta_r);
-        self.y1_fd_n.d.next = (self.x0_now.val().d_e == self.w.val().td_e)
-            & (self.x0_now.val().d_r == self.w.val().td_r);
-        self.y1_fi_n.d.next = (self.x0_now.val().i_e == self.w.val().ti_e)
-            & (self.x0_now.val().i_r == self.w.val().ti_r);
-        self.y1_fa_l.d.next = (self.x0_da_e.q.val() == self.w.val().ta_e)
-            & (self.x0_da_r.q.val() == self.w.val().ta_r);
-        self.y1_fd_l.d.next = (self.x0_dd_e.q.val() == self.w.val().td_e)
-            & (self.x0_dd_r.q.val() == self.w.val().td_r);
-        self.y1_fi_l.d.next = (self.x0_di_e.q.val() == self.w.val().ti_e)
-            & (self.x0_di_r.q.val() == self.w.val().ti_r);
+        self.y1_fa_n_e.d.next = self.x0_now.val().a_e == self.w.val().ta_e;
+        self.y1_fa_n_r.d.next = self.x0_now.val().a_r == self.w.val().ta_r;
+        self.y1_fd_n_e.d.next = self.x0_now.val().d_e == self.w.val().td_e;
+        self.y1_fd_n_r.d.next = self.x0_now.val().d_r == self.w.val().td_r;
+        self.y1_fi_n_e.d.next = self.x0_now.val().i_e == self.w.val().ti_e;
+        self.y1_fi_n_r.d.next = self.x0_now.val().i_r == self.w.val().ti_r;
+        self.y1_fa_l_e.d.next = self.x0_da_e.q.val() == self.w.val().ta_e;
+        self.y1_fa_l_r.d.next = self.x0_da_r.q.val() == self.w.val().ta_r;
+        self.y1_fd_l_e.d.next = self.x0_dd_e.q.val() == self.w.val().td_e;
+        self.y1_fd_l_r.d.next = self.x0_dd_r.q.val() == self.w.val().td_r;
+        self.y1_fi_l_e.d.next = self.x0_di_e.q.val() == self.w.val().ti_e;
+        self.y1_fi_l_r.d.next = self.x0_di_r.q.val() == self.w.val().ti_r;
         self.y1_in_e.d.next = self.x0_now.val().i_e;
         self.y1_in_r.d.next = self.x0_now.val().i_r;
         self.y1_il_e.d.next = self.x0_di_e.q.val();
@@ -1238,15 +1259,18 @@ impl Logic for RpNear {
         // the byte counter's sum ----
         // Each timer fired at the instant (now, or a microsecond earlier when late) while
         // the QP is limited.
-        self.fa.next = self.y1_fa_n.q.val() & self.y1_w.q.val().limited;
-        self.fd.next = self.y1_fd_n.q.val() & self.y1_w.q.val().limited;
-        self.fi.next = self.y1_fi_n.q.val() & self.y1_w.q.val().limited;
+        self.fa.next = self.y1_fa_n_e.q.val() & self.y1_fa_n_r.q.val() & self.y1_w.q.val().limited;
+        self.fd.next = self.y1_fd_n_e.q.val() & self.y1_fd_n_r.q.val() & self.y1_w.q.val().limited;
+        self.fi.next = self.y1_fi_n_e.q.val() & self.y1_fi_n_r.q.val() & self.y1_w.q.val().limited;
         self.ei_e.next = self.y1_in_e.q.val();
         self.ei_r.next = self.y1_in_r.q.val();
         if self.y1_late.q.val() {
-            self.fa.next = self.y1_fa_l.q.val() & self.y1_w.q.val().limited;
-            self.fd.next = self.y1_fd_l.q.val() & self.y1_w.q.val().limited;
-            self.fi.next = self.y1_fi_l.q.val() & self.y1_w.q.val().limited;
+            self.fa.next =
+                self.y1_fa_l_e.q.val() & self.y1_fa_l_r.q.val() & self.y1_w.q.val().limited;
+            self.fd.next =
+                self.y1_fd_l_e.q.val() & self.y1_fd_l_r.q.val() & self.y1_w.q.val().limited;
+            self.fi.next =
+                self.y1_fi_l_e.q.val() & self.y1_fi_l_r.q.val() & self.y1_w.q.val().limited;
             self.ei_e.next = self.y1_il_e.q.val();
             self.ei_r.next = self.y1_il_r.q.val();
         }
