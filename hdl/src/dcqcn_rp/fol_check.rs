@@ -3,9 +3,9 @@
 //!
 //! It holds the last-writer table (one [`LastWrite`] per QP in block RAM, written from S1
 //! by every event that writes) and checks one queued event per cycle against it: the RP
-//! loads the event's QP and stamp into its registers (`ck_qp`, `ck_now`) at an edge, and
-//! [`FOL_CHECK_EDGES`] edges later the RP registers the result into the event's queue
-//! entry. The check is a pipeline: a new event may be loaded at every edge.
+//! loads the event at an edge (its entry, registered one-hot; in the next cycle its QP and
+//! stamp, `ck_qp` and `ck_ev`, are read from the entry), and [`FOL_CHECK_EDGES`] edges
+//! later the RP registers the result into the event's queue entry. The check is a pipeline: a new event may be loaded at every edge.
 //!
 //! | edge after the load | registers |
 //! |---|---|
@@ -20,7 +20,7 @@ use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
 use super::widths::*;
 use rust_hdl::prelude::*;
 
-/// Edges from the one that loads the checked QP and stamp (the RP's `ck_qp`, `ck_now`) to
+/// Edges from the one that loads the checked entry (the RP's `ck_src`) to
 /// the one that registers the result in the entry: the RAM's output register, `lw_r`, the
 /// compares, the result (the table above).
 pub const FOL_CHECK_EDGES: usize = 4;

@@ -466,9 +466,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
     /// Entry `e`'s event could go as a follower at this edge (`fol_can`: it is valid, its
-    /// check found it may, a writer of its QP is in the window, a credit is left); an older entry's
-    /// could too (`fo`); it goes (`take_fol`, the oldest); some entry's event goes as a
-    /// follower (`fol_any`: its word from the same-QP block).
+    /// check found it may, a writer of its QP is in the window, a credit is left); an older
+    /// entry's could too (`fo`); it goes (`take_fol`, the oldest); some entry's event goes
+    /// as a follower (`fol_any`: its word from the same-QP block).
     fol_can: [Signal<Local, Bit>; QB_N],
     fo: [Signal<Local, Bit>; QB_N],
     take_fol: [Signal<Local, Bit>; QB_N],
@@ -698,7 +698,7 @@ pub struct DcqcnRp<const QB: usize> {
     cyc: DFF<Bits<CYC_W>>,
     /// The follower check: the last-writer table (one entry per QP, written from S1 for
     /// every event that writes), read at `ck_qp`, and the check of the loaded stamp
-    /// (`ck_now`) against it (`FolCheck`), a new entry at every edge.
+    /// (`ck_ev`'s) against it (`FolCheck`), a new entry at every edge.
     fck: FolCheck<QB>,
     lw_in: Signal<Local, LastWrite>,
     /// The check loaded entry `e` at the last edge (`nx` registered, one-hot; none: entry
