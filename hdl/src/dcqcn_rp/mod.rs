@@ -547,7 +547,7 @@ pub struct DcqcnRp<const QB: usize> {
     /// S1's event (`s1_ev`) is read from that entry in S1's cycle: the entry is freed at
     /// that edge and written again at the next one at the earliest, so it still holds the
     /// event, and the decision's fan-out ends at these registers instead of at the event's
-    /// 189 bits.
+    /// 204 other bits.
     s1_src: [DFF<Bit>; QB_N],
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
