@@ -157,6 +157,11 @@ pub struct CfgCompiler {
     /// DSPs: `c` (Q.10, an integer up to 1024) through the low table, `c^128` (Q.24)
     /// through the high one. Loaded when each table starts.
     mul_b: DFF<Bits<POW_W>>,
+    /// `acc` and `mul_b` load at the next edge (each is its condition one cycle ahead, like
+    /// `div_end_q`): their enables (64 and 74 flip-flops) start at a register instead of
+    /// at the sequencer's compares of `phase`, `sub` and `div_idx`.
+    acc_ld_q: DFF<Bit>,
+    mul_b_ld_q: DFF<Bit>,
     /// The power-table write port (`tbl_we`, `tbl_addr`, `tbl_data`), registered: it
     /// reaches the RP's table RAMs across the core, so it starts at flip-flops.
     tbl_we_q: DFF<Bit>,
@@ -274,6 +279,8 @@ impl Default for CfgCompiler {
             max_cut: Default::default(),
             acc: Default::default(),
             mul_b: Default::default(),
+            acc_ld_q: Default::default(),
+            mul_b_ld_q: Default::default(),
             tbl_we_q: Default::default(),
             tbl_addr_q: Default::default(),
             tbl_data_q: Default::default(),
@@ -367,6 +374,8 @@ impl Logic for CfgCompiler {
             max_cut,
             acc,
             mul_b,
+            acc_ld_q,
+            mul_b_ld_q,
             div_end_q,
             tbl_end_q,
             commit_q,
@@ -485,8 +494,6 @@ impl Logic for CfgCompiler {
                 }
                 if self.div_idx.q.val() == self.k_div_last.val() {
                     self.phase.d.next = self.k_lo.val();
-                    self.acc.d.next = self.k_one_pow.val();
-                    self.mul_b.d.next = self.ext_c.o.val();
                 }
             }
         } else if self.sub.q.val() != self.k_last_sub.val() {
@@ -495,21 +502,35 @@ impl Logic for CfgCompiler {
         } else {
             self.sub.d.next = 0.into();
             self.step.d.next = self.step.q.val() + self.k_one_step.val();
-            if self.phase.q.val() == self.k_lo.val() {
-                self.acc.d.next = self.product.val().get_bits::<POW_W>(10);
-            } else {
-                self.acc.d.next = self.product.val().get_bits::<POW_W>(24);
-            }
             if self.tbl_end_q.q.val() {
                 self.step.d.next = 0.into();
                 if self.phase.q.val() == self.k_lo.val() {
                     self.phase.d.next = self.k_hi.val();
-                    self.mul_b.d.next = self.product.val().get_bits::<POW_W>(10);
-                    self.acc.d.next = self.k_one_pow.val();
                 } else {
                     self.phase.d.next = self.k_idle.val();
                     self.busy_q.d.next = false;
                 }
+            }
+        }
+        // ---- the running power and the multiplier's operand, loaded on their flags: at
+        // the end of the divisions (1 and `c`), at the end of each table entry (the
+        // product), and at the end of the low table (1 and `c^128`) ----
+        if self.acc_ld_q.q.val() {
+            if self.phase.q.val() == self.k_div.val() {
+                self.acc.d.next = self.k_one_pow.val();
+            } else if self.phase.q.val() == self.k_lo.val() {
+                self.acc.d.next = self.product.val().get_bits::<POW_W>(10);
+                if self.tbl_end_q.q.val() {
+                    self.acc.d.next = self.k_one_pow.val();
+                }
+            } else {
+                self.acc.d.next = self.product.val().get_bits::<POW_W>(24);
+            }
+        }
+        if self.mul_b_ld_q.q.val() {
+            self.mul_b.d.next = self.product.val().get_bits::<POW_W>(10);
+            if self.phase.q.val() == self.k_div.val() {
+                self.mul_b.d.next = self.ext_c.o.val();
             }
         }
         // ---- commit: the last table entry's last sub-cycle in TABLE_HI (`commit_q`, a
@@ -565,7 +586,20 @@ impl Logic for CfgCompiler {
         self.commit_q.d.next = (self.phase.q.val() == self.k_hi.val())
             & (self.sub.q.val() == self.k_pre_last_sub.val())
             & (self.step.q.val() == self.k_last_step_tbl.val());
+        self.acc_ld_q.d.next = ((self.phase.q.val() == self.k_div.val())
+            & (self.step.q.val() == self.k_pre_last_step_div.val())
+            & (self.div_idx.q.val() == self.k_div_last.val()))
+            | (((self.phase.q.val() == self.k_lo.val()) | (self.phase.q.val() == self.k_hi.val()))
+                & (self.sub.q.val() == self.k_pre_last_sub.val()));
+        self.mul_b_ld_q.d.next = ((self.phase.q.val() == self.k_div.val())
+            & (self.step.q.val() == self.k_pre_last_step_div.val())
+            & (self.div_idx.q.val() == self.k_div_last.val()))
+            | ((self.phase.q.val() == self.k_lo.val())
+                & (self.sub.q.val() == self.k_pre_last_sub.val())
+                & (self.step.q.val() == self.k_last_step_tbl.val()));
         if self.reset.val() {
+            self.acc_ld_q.d.next = false;
+            self.mul_b_ld_q.d.next = false;
             self.tbl_we_q.d.next = false;
             self.div_end_q.d.next = false;
             self.tbl_end_q.d.next = false;

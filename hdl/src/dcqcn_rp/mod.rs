@@ -61,8 +61,9 @@
 //! that waits, one per cycle. Nothing the comparators read depends on the decision
 //! (`nw_qp` is loaded from the arbiter's choice), and of S1's event only its valid bit,
 //! kind and QP are loaded from the decision: the entry that went is registered one-hot
-//! (`s1_src`) and the rest of the event is read from it in S1's cycle (it is written
-//! again an edge later at the earliest). So the decision's fan-out stays beside HZ.
+//! (`s1_src`) and the rest of the event, and a follower's distance (`qb_dp`), are read
+//! from it in S1's cycle (it is written again an edge later at the earliest). So the
+//! decision's fan-out stays beside HZ.
 //!
 //! The pipeline from S1 on has no enable: it moves every cycle. Reports enter a report
 //! FIFO ([`REP_FIFO_AW`], block RAM) and leave through an output register (`m_rate_*`).
@@ -159,6 +160,11 @@ pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 /// (W1 chooses between it and step E's word), so the block takes the word `NEAR_STAGES`
 /// cycles before step E and the event `NEAR_PRE` before that.
 const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
+/// The first window slot compared with `nw_qpn` instead of `nw_qp`.
+const NW_HALF: usize = HZ_W / 2;
+/// Copies of the same-QP block's source choice, one per group of compared fields
+/// (`sk_near`).
+const NT_COPIES: usize = 3;
 
 /// A follower's distance (`fol_d`, `FolCtx::d`, `SLOT_W` = 7 bits) and the history's depth
 /// (`2^SLOT_W` words) hold every distance a follower can have: it follows a writer still in
@@ -401,6 +407,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
     /// the QP of the entry written at the last edge, if any.
     nw_qp: DFF<Bits<QB>>,
+    /// `nw_qp` inverted: the slots from [`NW_HALF`] on compare with this copy, so each
+    /// register drives half of the 125 comparators. (An inverted copy, because yosys merges
+    /// flip-flops with the same input, bit by bit.)
+    nw_qpn: DFF<Bits<QB>>,
     /// Slot `p`'s match with `nw_qp` at the last edge: slot `p` (see [`HZ_W`]) held an event
     /// that writes the QP of the entry written the edge before (it is one slot further on
     /// now).
@@ -448,6 +458,13 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hit2[e]`
     /// or `qb_yv[e]` (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
+    /// `qb_hit2[e] | qb_yv[e]` and `qb_v[e] & qb_fok[e]`, each one register (loaded with
+    /// the OR or AND of the two registers' inputs, at the end of `update`), so the
+    /// decision reads an entry's hazard as `qb_hit | qb_hy` and its follower candidacy as
+    /// one 4-input function (`qb_vf`, `qb_haz`, `cr`): a LUT level less on the path from
+    /// the decision back to `qb_hit`.
+    qb_hy: [DFF<Bit>; QB_N],
+    qb_vf: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
     hz_sel: [DFF<Bit>; QB_N],
     /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
@@ -473,11 +490,9 @@ pub struct DcqcnRp<const QB: usize> {
     fo: [Signal<Local, Bit>; QB_N],
     take_fol: [Signal<Local, Bit>; QB_N],
     fol_any: Signal<Local, Bit>,
-    /// The follower's event's kind, its QP and distance behind its QP's last writer (read
-    /// from the queue at `take_fol`).
+    /// The follower's event's kind and its QP (read from the queue at `take_fol`).
     tf_kind: Signal<Local, Bits<KIND_W>>,
     tf_qp: Signal<Local, Bits<QB>>,
-    tf_d: Signal<Local, Bits<SLOT_W>>,
     /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
     stuck: Signal<Local, Bit>,
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
@@ -733,6 +748,9 @@ pub struct DcqcnRp<const QB: usize> {
     qb_st: [DFF<Bit>; QB_N],
     qb_wf: [DFF<Bit>; QB_N],
     qb_d: [DFF<Bits<SLOT_W>>; QB_N],
+    /// `qb_d` a cycle ago: in S1's cycle, the distance entry `e` had when its event went
+    /// (`qb_d` has counted on since), read through `s1_src` like the rest of S1's event.
+    qb_dp: [DFF<Bits<SLOT_W>>; QB_N],
     qb_fok: [DFF<Bit>; QB_N],
     /// Entry `e` was found blocked since it was written: until its check is in, a writer
     /// of its QP in the window makes it known to wait (`wk`; its event most likely waits
@@ -744,7 +762,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// The check's result for entry `e` is registered at this edge.
     qb_res: [Signal<Local, Bit>; QB_N],
     s1_fol: DFF<Bit>,
-    s1_d: DFF<Bits<SLOT_W>>,
+    /// S1's distance behind its QP's last writer (meaningful for a follower), from the
+    /// entry it left (`qb_dp`, `s1_src`).
+    s1_d: Signal<Local, Bits<SLOT_W>>,
     s1_cyc: DFF<Bits<CYC_W>>,
     s1_ev: Signal<Local, RpEvent>,
     /// `s1_ev`'s stamp (`hdl_gen` writes a field of a field of a local as a call); the
@@ -763,7 +783,7 @@ pub struct DcqcnRp<const QB: usize> {
     fol_out: Signal<Local, FolCtx>,
     fol_ev: Signal<Local, RpEvent>,
     /// The words written back (W1) of the last 128 cycles and their `t1`, written every
-    /// cycle at `hp`: a follower more than 11 slots behind its writer reads its word here.
+    /// cycle at `hp - 11`: a follower more than 11 slots behind its writer reads its word here.
     hist: RAM<QpWord, SLOT_W>,
     hist_t1: RAM<Bits<ALPHA_W>, SLOT_W>,
     hp: DFF<Bits<SLOT_W>>,
@@ -777,6 +797,20 @@ pub struct DcqcnRp<const QB: usize> {
     sel_w1: DFF<Bit>,
     sel_w2: DFF<Bit>,
     sel_w3: DFF<Bit>,
+    /// The same choice once more for each of three groups of the word's fields that
+    /// `RpNear` compares at its first edge (`sk_*[0]`: `sub`, `ta_*`, `t`, `bc`; `[1]`:
+    /// `td_*`; `[2]`: `ti_*`), so that no register of the choice drives more than about 70
+    /// of the word's 409 multiplexers and each can sit near its compares (a register that
+    /// drives all 409 reaches the far ones through routes of several nanoseconds, before
+    /// the compares). Each group's copy of the distance is
+    /// `nt_d` XOR a key (`nt_key`): a plain copy would have the same input as `nt_d`, and
+    /// yosys merges such flip-flops back into one.
+    nt_dk: [DFF<Bits<SLOT_W>>; NT_COPIES],
+    nt_key: [Constant<Bits<SLOT_W>>; NT_COPIES],
+    sk_near: [DFF<Bit>; NT_COPIES],
+    sk_w1: [DFF<Bit>; NT_COPIES],
+    sk_w2: [DFF<Bit>; NT_COPIES],
+    sk_w3: [DFF<Bit>; NT_COPIES],
     near_w: Signal<Local, QpWord>,
     near_t1: Signal<Local, Bits<ALPHA_W>>,
     /// `alpha_after(alpha, cnp_alpha, 1)` of W1's, W2's and W3's words.
@@ -872,6 +906,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_kind: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
             nw_qp: Default::default(),
+            nw_qpn: Default::default(),
             nm: std::array::from_fn(|_| Default::default()),
             nm_c: std::array::from_fn(|_| Default::default()),
             nmg: Default::default(),
@@ -892,6 +927,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_hit3: std::array::from_fn(|_| Default::default()),
             cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
+            qb_hy: Default::default(),
+            qb_vf: Default::default(),
             hz_sel: std::array::from_fn(|_| Default::default()),
             hz_yng: Default::default(),
             hz_qp: Default::default(),
@@ -905,7 +942,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             fol_any: Default::default(),
             tf_kind: Default::default(),
             tf_qp: Default::default(),
-            tf_d: Default::default(),
             stuck: Default::default(),
             hz_leave: Default::default(),
             cand: std::array::from_fn(|_| Default::default()),
@@ -1037,6 +1073,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_st: Default::default(),
             qb_wf: Default::default(),
             qb_d: Default::default(),
+            qb_dp: Default::default(),
             qb_fok: Default::default(),
             qb_wb: Default::default(),
             qb_void: Default::default(),
@@ -1066,6 +1103,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             sel_w1: Default::default(),
             sel_w2: Default::default(),
             sel_w3: Default::default(),
+            nt_dk: Default::default(),
+            nt_key: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
+            sk_near: Default::default(),
+            sk_w1: Default::default(),
+            sk_w2: Default::default(),
+            sk_w3: Default::default(),
             near_w: Default::default(),
             near_t1: Default::default(),
             w1_t1: Default::default(),
@@ -1103,13 +1146,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nw_qp, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp,
+            self, clock, nw_qp, nw_qpn, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp,
             s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word,
             w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
             head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
-            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_d,
-            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1,
-            w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_cyc,
+            s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1,
+            w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -1150,6 +1193,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_wf[i].d.next = self.qb_wf[i].q.val();
             self.qb_d[i].clock.next = self.clock.val();
             self.qb_d[i].d.next = self.qb_d[i].q.val();
+            self.qb_dp[i].clock.next = self.clock.val();
+            self.qb_dp[i].d.next = self.qb_d[i].q.val();
             self.qb_fok[i].clock.next = self.clock.val();
             self.qb_fok[i].d.next = self.qb_fok[i].q.val();
             self.qb_wb[i].clock.next = self.clock.val();
@@ -1171,6 +1216,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw4[i].clock.next = self.clock.val();
             self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
             self.qb_yv[i].clock.next = self.clock.val();
+            self.qb_hy[i].clock.next = self.clock.val();
+            self.qb_vf[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
             self.s1_src[i].clock.next = self.clock.val();
             self.ck_src[i].clock.next = self.clock.val();
@@ -1188,6 +1235,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
             self.tag_fol[i].clock.next = self.clock.val();
             self.tag_fol[i].d.next = self.tag_fol[i].q.val();
+        }
+        for k in 0..NT_COPIES {
+            self.nt_dk[k].clock.next = self.clock.val();
+            self.sk_near[k].clock.next = self.clock.val();
+            self.sk_w1[k].clock.next = self.clock.val();
+            self.sk_w2[k].clock.next = self.clock.val();
+            self.sk_w3[k].clock.next = self.clock.val();
         }
         for i in 0..CK_T_N {
             self.ck_t[i].clock.next = self.clock.val();
@@ -1325,8 +1379,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // a writer of its QP is in the tags (exact from the second edge after the entry was
         // written).
         for e in 0..QB_N {
-            self.qb_haz[e].next =
-                self.qb_hit[e].q.val() | self.qb_hit2[e].q.val() | self.qb_yv[e].q.val();
+            self.qb_haz[e].next = self.qb_hit[e].q.val() | self.qb_hy[e].q.val();
         }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
@@ -1346,10 +1399,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // goes if it is not young and neither a writer nor an older entry of its QP holds
         // it.
         for e in 0..QB_N {
-            self.fol_can[e].next = self.qb_v[e].q.val()
-                & self.qb_fok[e].q.val()
-                & self.qb_haz[e].val()
-                & self.cr.q.val();
+            self.fol_can[e].next = self.qb_vf[e].q.val() & self.qb_haz[e].val() & self.cr.q.val();
         }
         self.fol_any.next = false;
         for e in 0..QB_N {
@@ -1366,12 +1416,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.tf_kind.next = self.qb_kind[0].q.val();
         self.tf_qp.next = self.qb_qp[0].q.val();
-        self.tf_d.next = self.qb_d[0].q.val();
         for e in 1..QB_N {
             if self.take_fol[e].val() {
                 self.tf_kind.next = self.qb_kind[e].q.val();
                 self.tf_qp.next = self.qb_qp[e].q.val();
-                self.tf_d.next = self.qb_d[e].q.val();
             }
         }
         self.take_hz.next = self.hz_valid.q.val()
@@ -1481,9 +1529,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // slot: the comparators' path ends there), and the OR of each group of 8 matches
         // (`nmg`, so that the OR over the window at the next edge has 18 inputs, not 125) ...
         self.nw_qp.d.next = self.in_qp.val();
-        for p in 0..HZ_W {
+        self.nw_qpn.d.next = !self.in_qp.val();
+        for p in 0..NW_HALF {
             self.nm_c[p].next =
                 self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qp.q.val());
+        }
+        for p in NW_HALF..HZ_W {
+            self.nm_c[p].next =
+                self.slot_wr[p].val() & (self.slot_qp[p].val() == !self.nw_qpn.q.val());
+        }
+        for p in 0..HZ_W {
             self.nm[p].d.next = self.nm_c[p].val();
         }
         for j in 0..HZ_NG_FULL {
@@ -1730,7 +1785,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s1_valid.d.next = self.take.val();
         self.s1_kind.d.next = self.hz_kind.val();
         self.s1_qp.d.next = self.hz_qp.q.val();
-        self.s1_d.d.next = self.tf_d.val();
         if self.fol_any.val() {
             self.s1_kind.d.next = self.tf_kind.val();
             self.s1_qp.d.next = self.tf_qp.val();
@@ -1740,9 +1794,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         // S1's event, read from the entry it left (see `s1_src`; none: entry 0's, unused).
         self.s1_ev.next = self.qb_ev[0].q.val();
+        self.s1_d.next = self.qb_dp[0].q.val();
         for e in 0..QB_N {
             if self.s1_src[e].q.val() {
                 self.s1_ev.next = self.qb_ev[e].q.val();
+                self.s1_d.next = self.qb_dp[e].q.val();
             }
         }
         self.s1_fol.d.next = self.fol_any.val();
@@ -1763,7 +1819,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.fck.wr_data.next = self.lw_in.val();
         // S1's event into the line to the same-QP block.
         self.fol_in.next.ev = self.s1_ev.val();
-        self.fol_in.next.d = self.s1_d.q.val();
+        self.fol_in.next.d = self.s1_d.val();
         self.fol_line.en.next = true;
         self.fol_line.d.next = self.fol_in.val();
         self.s2_fol.d.next = self.s1_fol.q.val();
@@ -1855,16 +1911,19 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.near.ev.next = self.fol_ev.val();
         self.near.cfg.next = self.cfg.val();
         self.hp.d.next = self.hp.q.val() + self.one_slot.val();
+        // The word W1 holds in the cycle `hp` counts is written at `hp - 11`, so that the
+        // read below is one subtraction from registers (the RAM's address inputs).
         self.hist.write_enable.next = true;
-        self.hist.write_address.next = self.hp.q.val();
+        self.hist.write_address.next = self.hp.q.val() - self.slot11.val();
         self.hist.write_data.next = self.w1_word.q.val();
         self.hist_t1.write_enable.next = true;
-        self.hist_t1.write_address.next = self.hp.q.val();
+        self.hist_t1.write_address.next = self.hp.q.val() - self.slot11.val();
         self.hist_t1.write_data.next = self.w1_t1.q.val();
         // The writer's word went into W1 `d - 1` cycles before the block takes it, and the
-        // read here is two cycles before that (RAM, then `hist_q`).
-        self.hist.read_address.next = self.hp.q.val() + self.slot11.val() - self.fol_out.val().d;
-        self.hist_t1.read_address.next = self.hp.q.val() + self.slot11.val() - self.fol_out.val().d;
+        // read here is two cycles before that (RAM, then `hist_q`): at `hp + 11 - d` in
+        // W1's count, `hp - d` in the RAM.
+        self.hist.read_address.next = self.hp.q.val() - self.fol_out.val().d;
+        self.hist_t1.read_address.next = self.hp.q.val() - self.fol_out.val().d;
         self.hist_q.d.next = self.hist.read_data.val();
         self.hist_t1_q.d.next = self.hist_t1.read_data.val();
         self.nt_d.d.next = self.fol_out.val().d;
@@ -1872,6 +1931,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.sel_w1.d.next = self.nt_d.q.val() == self.slot9.val();
         self.sel_w2.d.next = self.nt_d.q.val() == self.slot10.val();
         self.sel_w3.d.next = self.nt_d.q.val() == self.slot11.val();
+        for k in 0..NT_COPIES {
+            self.nt_dk[k].d.next = self.fol_out.val().d ^ self.nt_key[k].val();
+            self.sk_near[k].d.next =
+                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot8.val();
+            self.sk_w1[k].d.next =
+                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot9.val();
+            self.sk_w2[k].d.next =
+                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot10.val();
+            self.sk_w3[k].d.next =
+                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot11.val();
+        }
         self.near_w.next = self.hist_q.q.val();
         self.near_t1.next = self.hist_t1_q.q.val();
         if self.sel_w3.q.val() {
@@ -1889,6 +1959,76 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.sel_near.q.val() {
             self.near_w.next = self.near.w_o.val();
             self.near_t1.next = self.near.t1_o.val();
+        }
+        // The compared fields, by their group's copy of the choice.
+        self.near_w.next.sub = self.hist_q.q.val().sub;
+        self.near_w.next.ta_e = self.hist_q.q.val().ta_e;
+        self.near_w.next.ta_r = self.hist_q.q.val().ta_r;
+        self.near_w.next.t = self.hist_q.q.val().t;
+        self.near_w.next.bc = self.hist_q.q.val().bc;
+        if self.sk_w3[0].q.val() {
+            self.near_w.next.sub = self.w3_word.q.val().sub;
+            self.near_w.next.ta_e = self.w3_word.q.val().ta_e;
+            self.near_w.next.ta_r = self.w3_word.q.val().ta_r;
+            self.near_w.next.t = self.w3_word.q.val().t;
+            self.near_w.next.bc = self.w3_word.q.val().bc;
+        }
+        if self.sk_w2[0].q.val() {
+            self.near_w.next.sub = self.w2_word.q.val().sub;
+            self.near_w.next.ta_e = self.w2_word.q.val().ta_e;
+            self.near_w.next.ta_r = self.w2_word.q.val().ta_r;
+            self.near_w.next.t = self.w2_word.q.val().t;
+            self.near_w.next.bc = self.w2_word.q.val().bc;
+        }
+        if self.sk_w1[0].q.val() {
+            self.near_w.next.sub = self.w1_word.q.val().sub;
+            self.near_w.next.ta_e = self.w1_word.q.val().ta_e;
+            self.near_w.next.ta_r = self.w1_word.q.val().ta_r;
+            self.near_w.next.t = self.w1_word.q.val().t;
+            self.near_w.next.bc = self.w1_word.q.val().bc;
+        }
+        if self.sk_near[0].q.val() {
+            self.near_w.next.sub = self.near.w_o.val().sub;
+            self.near_w.next.ta_e = self.near.w_o.val().ta_e;
+            self.near_w.next.ta_r = self.near.w_o.val().ta_r;
+            self.near_w.next.t = self.near.w_o.val().t;
+            self.near_w.next.bc = self.near.w_o.val().bc;
+        }
+        self.near_w.next.td_e = self.hist_q.q.val().td_e;
+        self.near_w.next.td_r = self.hist_q.q.val().td_r;
+        if self.sk_w3[1].q.val() {
+            self.near_w.next.td_e = self.w3_word.q.val().td_e;
+            self.near_w.next.td_r = self.w3_word.q.val().td_r;
+        }
+        if self.sk_w2[1].q.val() {
+            self.near_w.next.td_e = self.w2_word.q.val().td_e;
+            self.near_w.next.td_r = self.w2_word.q.val().td_r;
+        }
+        if self.sk_w1[1].q.val() {
+            self.near_w.next.td_e = self.w1_word.q.val().td_e;
+            self.near_w.next.td_r = self.w1_word.q.val().td_r;
+        }
+        if self.sk_near[1].q.val() {
+            self.near_w.next.td_e = self.near.w_o.val().td_e;
+            self.near_w.next.td_r = self.near.w_o.val().td_r;
+        }
+        self.near_w.next.ti_e = self.hist_q.q.val().ti_e;
+        self.near_w.next.ti_r = self.hist_q.q.val().ti_r;
+        if self.sk_w3[2].q.val() {
+            self.near_w.next.ti_e = self.w3_word.q.val().ti_e;
+            self.near_w.next.ti_r = self.w3_word.q.val().ti_r;
+        }
+        if self.sk_w2[2].q.val() {
+            self.near_w.next.ti_e = self.w2_word.q.val().ti_e;
+            self.near_w.next.ti_r = self.w2_word.q.val().ti_r;
+        }
+        if self.sk_w1[2].q.val() {
+            self.near_w.next.ti_e = self.w1_word.q.val().ti_e;
+            self.near_w.next.ti_r = self.w1_word.q.val().ti_r;
+        }
+        if self.sk_near[2].q.val() {
+            self.near_w.next.ti_e = self.near.w_o.val().ti_e;
+            self.near_w.next.ti_r = self.near.w_o.val().ti_r;
         }
         self.near.w.next = self.near_w.val();
         self.near.w_t1.next = self.near_t1.val();
@@ -2103,5 +2243,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.m_rate_alpha.next = self.o_rep.q.val().alpha;
         self.m_rate_mode.next = self.o_rep.q.val().mode;
         self.m_rate_ctl.next = self.o_rep.q.val().ctl;
+        // Last, after every assignment to the registers they combine (reset included).
+        for e in 0..QB_N {
+            self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
+            self.qb_vf[e].d.next = self.qb_v[e].d.val() & self.qb_fok[e].d.val();
+        }
     }
 }

@@ -36,7 +36,7 @@
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
 //! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17); 6-bit compares of the word's T and BC with the threshold |
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
-//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T and BC against the threshold), its sum (4: `Rt + step`) and test | |
+//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
@@ -169,7 +169,6 @@ pub struct RpNear {
     ti_fr: Signal<Local, Bit>,
     ti_hai: Signal<Local, Bit>,
     t_inc: Signal<Local, Bits<STAGE_W>>,
-    t_n: Signal<Local, Bits<STAGE_W>>,
     step_i: Signal<Local, Bits<RATE_W>>,
     rt_c: Signal<Local, Bits<RATE_W>>,
     ext_rt: ZeroExt<RATE_W, SUM_W>,
@@ -193,7 +192,10 @@ pub struct RpNear {
     y2_i_fr: DFF<Bit>,
     y2_i_hai: DFF<Bit>,
     y2_rt_plus: DFF<Bits<SUM_W>>,
-    y2_t_n: DFF<Bits<STAGE_W>>,
+    /// T after the instant's increase event (`T + 1`, saturating); edge 3 chooses between
+    /// it and the word's T by `y2_inc`, so `inc_go` ends at one register here instead of
+    /// a multiplexer into T.
+    y2_t_i: DFF<Bits<STAGE_W>>,
     y2_rt_c: DFF<Bits<RATE_W>>,
     /// `Rc + Rt_c + 1` (the cut's byte event sums from it).
     y2_x: DFF<Bits<SUM_W>>,
@@ -417,7 +419,7 @@ pub struct RpNear {
     /// Edge 8's choices, decided at edge 7 (the last edge chooses between registers by
     /// registered selects): limited at the instant (`lim_i`); a first CNP; a CNP or a packet
     /// while limited; a byte event (`fire`) and whether it releases; the decrease check's
-    /// next expiries to be written (`upd_td`); the alpha and decrease timers fired while
+    /// next expiries to be written (`fd_l6` without `rel_byte`); the alpha and decrease timers fired while
     /// limited; a QP not in DCQCN mode (`moded`: the word stays); a command (`cmd`: the word
     /// is replaced), a mode command.
     y7_lim_i: DFF<Bit>,
@@ -426,7 +428,10 @@ pub struct RpNear {
     y7_tx_lim: DFF<Bit>,
     y7_fire: DFF<Bit>,
     y7_rel_byte: DFF<Bit>,
-    y7_upd_td: DFF<Bit>,
+    /// The decrease timer fired while limited (`y6_fd_lim`): the last edge writes the next
+    /// decrease check in the other radices unless the byte event released (`y7_rel_byte`);
+    /// the AND is there, not here, where it would follow the cut's compares.
+    y7_fd_l6: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
     y7_fd_lim: DFF<Bit>,
     y7_moded: DFF<Bit>,
@@ -598,7 +603,6 @@ impl Default for RpNear {
             ti_fr: Default::default(),
             ti_hai: Default::default(),
             t_inc: Default::default(),
-            t_n: Default::default(),
             step_i: Default::default(),
             rt_c: Default::default(),
             ext_rt: Default::default(),
@@ -620,7 +624,7 @@ impl Default for RpNear {
             y2_i_fr: Default::default(),
             y2_i_hai: Default::default(),
             y2_rt_plus: Default::default(),
-            y2_t_n: Default::default(),
+            y2_t_i: Default::default(),
             y2_rt_c: Default::default(),
             y2_x: Default::default(),
             y2_sum33: Default::default(),
@@ -836,7 +840,7 @@ impl Default for RpNear {
             y7_tx_lim: Default::default(),
             y7_fire: Default::default(),
             y7_rel_byte: Default::default(),
-            y7_upd_td: Default::default(),
+            y7_fd_l6: Default::default(),
             y7_fa_lim: Default::default(),
             y7_fd_lim: Default::default(),
             y7_moded: Default::default(),
@@ -968,7 +972,7 @@ impl Logic for RpNear {
             y2_i_fr,
             y2_i_hai,
             y2_rt_plus,
-            y2_t_n,
+            y2_t_i,
             y2_rt_c,
             y2_x,
             y2_sum33,
@@ -1123,7 +1127,7 @@ impl Logic for RpNear {
             y7_tx_lim,
             y7_fire,
             y7_rel_byte,
-            y7_upd_td,
+            y7_fd_l6,
             y7_fa_lim,
             y7_fd_lim,
             y7_moded,
@@ -1301,11 +1305,7 @@ impl Logic for RpNear {
         if self.y1_w.q.val().t.all() {
             self.t_inc.next = self.y1_w.q.val().t;
         }
-        self.t_n.next = self.y1_w.q.val().t;
-        if self.inc_go.val() {
-            self.t_n.next = self.t_inc.val();
-        }
-        self.y2_t_n.d.next = self.t_n.val();
+        self.y2_t_i.d.next = self.t_inc.val();
         // The cut's Rt (golden `cut`): Rc on a clamp.
         self.rt_c.next = self.y1_w.q.val().rt;
         if self.y1_clamp.q.val() {
@@ -1386,11 +1386,20 @@ impl Logic for RpNear {
         self.y3_flag.d.next = self.y2_flag.q.val();
         self.y3_i_fr.d.next = self.y2_i_fr.q.val();
         self.y3_i_hai.d.next = self.y2_i_hai.q.val();
-        self.y3_t_n.d.next = self.y2_t_n.q.val();
+        // T after the instant, and the byte event's phase from it: both candidates'
+        // compares, then the choice.
+        self.y3_t_n.d.next = self.y2_w.q.val().t;
         self.y3_b_fr.d.next =
-            (self.y2_t_n.q.val() < self.th6.q.val()) & (self.y2_w.q.val().bc < self.th6.q.val());
+            (self.y2_w.q.val().t < self.th6.q.val()) & (self.y2_w.q.val().bc < self.th6.q.val());
         self.y3_b_hai.d.next =
-            (self.y2_t_n.q.val() > self.th6.q.val()) & (self.y2_w.q.val().bc > self.th6.q.val());
+            (self.y2_w.q.val().t > self.th6.q.val()) & (self.y2_w.q.val().bc > self.th6.q.val());
+        if self.y2_inc.q.val() {
+            self.y3_t_n.d.next = self.y2_t_i.q.val();
+            self.y3_b_fr.d.next = (self.y2_t_i.q.val() < self.th6.q.val())
+                & (self.y2_w.q.val().bc < self.th6.q.val());
+            self.y3_b_hai.d.next = (self.y2_t_i.q.val() > self.th6.q.val())
+                & (self.y2_w.q.val().bc > self.th6.q.val());
+        }
         self.y3_rt_c.d.next = self.y2_rt_c.q.val();
         self.y3_ti_e.d.next = self.y2_ti_e.q.val();
         self.y3_ti_r.d.next = self.y2_ti_r.q.val();
@@ -1650,7 +1659,7 @@ impl Logic for RpNear {
         }
         self.y7_fire.d.next = self.fire7.val();
         self.y7_rel_byte.d.next = self.fire7.val() & self.rel7.val();
-        self.y7_upd_td.d.next = self.y6_fd_lim.q.val() & !(self.fire7.val() & self.rel7.val());
+        self.y7_fd_l6.d.next = self.y6_fd_lim.q.val();
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
         self.y7_moded.d.next = self.y6_w.q.val().mode.any();
@@ -1736,7 +1745,7 @@ impl Logic for RpNear {
             self.s.next.limited = false;
         }
         // The next decrease check in the other radices, while limited.
-        if self.y7_upd_td.q.val() {
+        if self.y7_fd_l6.q.val() & !self.y7_rel_byte.q.val() {
             self.s.next.tda_e = self.y7_tda_se.q.val();
             self.s.next.tda_r = self.y7_tda_sr.q.val();
             self.s.next.tdi_e = self.y7_tdi_se.q.val();
