@@ -11,7 +11,8 @@ period, its worst slack, how many of its endpoints miss, and the cell that drive
 input (the last logic level of that path). The endpoint delays do not include the setup time, so
 the setup times nextpnr's ECP5 model charges are subtracted by port (`SETUP_NS`, read from
 the `setup` steps of the reports' critical paths: 0 at a flip-flop's data, `M` and `CE`
-inputs, 0.424 ns at its synchronous set/reset `LSR`, about 0.2 ns at block RAM inputs;
+inputs, 0.424 ns at its synchronous set/reset `LSR`, about 0.2 ns at block RAM inputs,
+3.49 ns at a `MULT18X18D`'s `A` and `B` inputs (the multiply before its output register);
 without the `LSR` figure a path that missed by 0.3 ns through a reset yosys built from a
 data condition was not listed). Clock skew is not: nextpnr's own Fmax stays the figure
 to quote.
@@ -27,9 +28,11 @@ import sys
 
 
 # Setup time by endpoint port, ns (nextpnr 0.11 ECP5 -6, as its critical paths report it);
-# ports not matched: 0 (a flip-flop's DI, M and CE, DSP inputs).
+# ports not matched: 0 (a flip-flop's DI, M and CE). The only timing endpoints with ports
+# named `A<n>`/`B<n>` are the DSPs' operand inputs (a CCU2C's are not endpoints).
 SETUP_NS = [
     (re.compile(r"LSR$"), 0.424),
+    (re.compile(r"^[AB]\d+$"), 3.49),
     (re.compile(r"^AD[AB]\d+$"), 0.205),
     (re.compile(r"^DI[AB]\d+$"), 0.218),
 ]
