@@ -419,17 +419,23 @@ pub struct RpNear {
     /// Edge 8's choices, decided at edge 7 (the last edge chooses between registers by
     /// registered selects): limited at the instant (`lim_i`); a first CNP; a CNP or a packet
     /// while limited; a byte event (`fire`) and whether it releases; the decrease check's
-    /// next expiries to be written (`fd_l6` without `rel_byte`); the alpha and decrease timers fired while
-    /// limited; a QP not in DCQCN mode (`moded`: the word stays); a command (`cmd`: the word
-    /// is replaced), a mode command.
+    /// next expiries to be written (`fd_l6` unless the release, `rel_byte8`); the alpha and
+    /// decrease timers fired while limited; a QP not in DCQCN mode (`moded`: the word
+    /// stays); a command (`cmd`: the word is replaced), a mode command.
     y7_lim_i: DFF<Bit>,
     y7_first: DFF<Bit>,
     y7_cnp_lim: DFF<Bit>,
     y7_tx_lim: DFF<Bit>,
     y7_fire: DFF<Bit>,
-    y7_rel_byte: DFF<Bit>,
+    /// The byte event releases, for each cut candidate (`rb_a` if the cut is `cut_a`,
+    /// `rb_m` if `cut_m`; equal without a cut), and which candidate the cut is (`sel_a`):
+    /// the last edge chooses (`rel_byte8`), so no register here waits for the compare
+    /// that picks the cut after the candidates' own compares.
+    y7_rb_a: DFF<Bit>,
+    y7_rb_m: DFF<Bit>,
+    y7_sel_a: DFF<Bit>,
     /// The decrease timer fired while limited (`y6_fd_lim`): the last edge writes the next
-    /// decrease check in the other radices unless the byte event released (`y7_rel_byte`);
+    /// decrease check in the other radices unless the byte event released (`rel_byte8`);
     /// the AND is there, not here, where it would follow the cut's compares.
     y7_fd_l6: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
@@ -487,10 +493,12 @@ pub struct RpNear {
     tx_lim7: Signal<Local, Bit>,
     fire7: Signal<Local, Bit>,
     rel_b7: Signal<Local, Bit>,
-    rel_c7: Signal<Local, Bit>,
-    rel7: Signal<Local, Bit>,
+    /// The release after a clamped cut: `M >= 2 max`.
+    rel_m7: Signal<Local, Bit>,
     bc_inc7: Signal<Local, Bits<STAGE_W>>,
     // ---- edge 8: the result ----
+    /// The byte event releases the limiter (`y7_rb_a` or `y7_rb_m` by `y7_sel_a`).
+    rel_byte8: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
     o_w: DFF<QpWord>,
     o_t1: DFF<Bits<ALPHA_W>>,
@@ -839,7 +847,9 @@ impl Default for RpNear {
             y7_cnp_lim: Default::default(),
             y7_tx_lim: Default::default(),
             y7_fire: Default::default(),
-            y7_rel_byte: Default::default(),
+            y7_rb_a: Default::default(),
+            y7_rb_m: Default::default(),
+            y7_sel_a: Default::default(),
             y7_fd_l6: Default::default(),
             y7_fa_lim: Default::default(),
             y7_fd_lim: Default::default(),
@@ -872,9 +882,9 @@ impl Default for RpNear {
             tx_lim7: Default::default(),
             fire7: Default::default(),
             rel_b7: Default::default(),
-            rel_c7: Default::default(),
-            rel7: Default::default(),
+            rel_m7: Default::default(),
             bc_inc7: Default::default(),
+            rel_byte8: Default::default(),
             s: Default::default(),
             o_w: Default::default(),
             o_t1: Default::default(),
@@ -1126,7 +1136,9 @@ impl Logic for RpNear {
             y7_cnp_lim,
             y7_tx_lim,
             y7_fire,
-            y7_rel_byte,
+            y7_rb_a,
+            y7_rb_m,
+            y7_sel_a,
             y7_fd_l6,
             y7_fa_lim,
             y7_fd_lim,
@@ -1594,19 +1606,17 @@ impl Logic for RpNear {
             !self.y6_z.q.val().get_bit(29) & (self.ext_cm30.o.val() <= self.y6_z.q.val());
         self.y7_rc_cut.d.next = self.rcc_m.val();
         self.y7_rc_bc.d.next = self.bc_m.val().get_bits::<RATE_W>(1);
-        self.rel_c7.next = self.rel_cm.val();
         if self.sel_a.val() {
             self.y7_rc_cut.d.next = self.rcc_a.val();
             self.y7_rc_bc.d.next = self.bc_a.val().get_bits::<RATE_W>(1);
-            self.rel_c7.next = self.rel_ca.val();
         }
         // A clamped cut leaves min_rate: the byte event's sum is M = min_rate + Rt_c + 1.
         if (self.sel_a.val() & self.clamp_a.val()) | (!self.sel_a.val() & self.clamp_m.val()) {
             self.y7_rc_cut.d.next = self.pc.q.val().min_rate;
             self.y7_rc_bc.d.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
-            self.rel_c7.next = self.y6_m.q.val() >= self.two_max.q.val();
         }
         self.rel_b7.next = self.y6_rc_b.q.val() >= self.pc.q.val().max_rate;
+        self.rel_m7.next = self.y6_m.q.val() >= self.two_max.q.val();
         self.y7_rc_b.d.next = self.y6_rc_b.q.val();
         self.y7_t1.d.next = self.y6_t1.q.val();
         self.y7_t1i.d.next = self.y6_t1i.q.val();
@@ -1644,7 +1654,9 @@ impl Logic for RpNear {
         self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
         self.y7_tx_lim.d.next = self.tx_lim7.val();
         self.fire7.next = self.y6_fire.q.val();
-        self.rel7.next = self.rel_b7.val();
+        self.y7_rb_a.d.next = self.fire7.val() & self.rel_b7.val();
+        self.y7_rb_m.d.next = self.fire7.val() & self.rel_b7.val();
+        self.y7_sel_a.d.next = self.sel_a.val();
         self.y7_acc_sel.d.next = self.y6_acc_n.q.val();
         self.bc_inc7.next = self.y6_w.q.val().bc + self.one6.val();
         if self.y6_w.q.val().bc.all() {
@@ -1652,13 +1664,19 @@ impl Logic for RpNear {
         }
         self.y7_bc_inc.d.next = self.bc_inc7.val();
         if self.y6_cut.q.val() {
-            self.rel7.next = self.rel_c7.val();
+            self.y7_rb_a.d.next = self.fire7.val() & self.rel_ca.val();
+            if self.clamp_a.val() {
+                self.y7_rb_a.d.next = self.fire7.val() & self.rel_m7.val();
+            }
+            self.y7_rb_m.d.next = self.fire7.val() & self.rel_cm.val();
+            if self.clamp_m.val() {
+                self.y7_rb_m.d.next = self.fire7.val() & self.rel_m7.val();
+            }
             self.y7_acc_sel.d.next = self.y6_acc_c.q.val();
             // The cut cleared BC.
             self.y7_bc_inc.d.next = 1.into();
         }
         self.y7_fire.d.next = self.fire7.val();
-        self.y7_rel_byte.d.next = self.fire7.val() & self.rel7.val();
         self.y7_fd_l6.d.next = self.y6_fd_lim.q.val();
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
@@ -1741,11 +1759,15 @@ impl Logic for RpNear {
                 self.s.next.rt = self.y7_rt_b.q.val();
             }
         }
-        if self.y7_rel_byte.q.val() {
+        self.rel_byte8.next = self.y7_rb_m.q.val();
+        if self.y7_sel_a.q.val() {
+            self.rel_byte8.next = self.y7_rb_a.q.val();
+        }
+        if self.rel_byte8.val() {
             self.s.next.limited = false;
         }
         // The next decrease check in the other radices, while limited.
-        if self.y7_fd_l6.q.val() & !self.y7_rel_byte.q.val() {
+        if self.y7_fd_l6.q.val() & !self.rel_byte8.val() {
             self.s.next.tda_e = self.y7_tda_se.q.val();
             self.s.next.tda_r = self.y7_tda_sr.q.val();
             self.s.next.tdi_e = self.y7_tdi_se.q.val();

@@ -991,6 +991,13 @@ pub struct IncSegment {
     /// `max`, registered every cycle, for the release compares beside the runs (as in
     /// [`IncRun`]).
     max_q: DFF<Bits<RATE_W>>,
+    /// `ai` and `hai`, registered every cycle, as the additive and hyper runs' steps (their
+    /// multipliers' operands): a DSP's operand input has 3.49 ns of setup (the multiply
+    /// before its output register), too little for the route from the parameter register,
+    /// which feeds the whole RP. (In the segments the steps are parameters; the byte
+    /// event's run chooses its step per event and takes it as it is.)
+    ai_q: DFF<Bits<RATE_W>>,
+    hai_q: DFF<Bits<RATE_W>>,
     side_c: Signal<Local, SegSide>,
     line_c: DelayLine<SegSide, 4>,
     /// What waited beside the hyper run.
@@ -1049,6 +1056,8 @@ impl Default for IncSegment {
             line_b: DelayLine::new(RUN_STAGES),
             p2: Default::default(),
             max_q: Default::default(),
+            ai_q: Default::default(),
+            hai_q: Default::default(),
             side_c: Default::default(),
             line_c: DelayLine::new(RUN_STAGES),
             c: Default::default(),
@@ -1060,8 +1069,12 @@ impl Default for IncSegment {
 impl Logic for IncSegment {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_pa, s_pa_t, s_pa_k, s_pb, p1, p2, max_q);
+        dff_setup!(
+            self, clock, s_pa, s_pa_t, s_pa_k, s_pb, p1, p2, max_q, ai_q, hai_q
+        );
         self.max_q.d.next = self.max.val();
+        self.ai_q.d.next = self.ai.val();
+        self.hai_q.d.next = self.hai.val();
         self.run_fr.clock.next = self.clock.val();
         self.run_ai.clock.next = self.clock.val();
         self.run_hai.clock.next = self.clock.val();
@@ -1119,7 +1132,7 @@ impl Logic for IncSegment {
         }
         // ---- the additive run; the rest waits beside it ----
         self.run_ai.n.next = self.p1.q.val().n_ai;
-        self.run_ai.step.next = self.ai.val();
+        self.run_ai.step.next = self.ai_q.q.val();
         self.run_ai.rc.next = self.p1.q.val().fr_rc;
         self.run_ai.rt.next = self.p1.q.val().fr_rt;
         self.run_ai.max.next = self.max.val();
@@ -1134,7 +1147,7 @@ impl Logic for IncSegment {
         }
         // ---- the hyper run ----
         self.run_hai.n.next = self.p2.q.val().n_hai;
-        self.run_hai.step.next = self.hai.val();
+        self.run_hai.step.next = self.hai_q.q.val();
         self.run_hai.rc.next = self.p2.q.val().ai_rc;
         self.run_hai.rt.next = self.p2.q.val().ai_rt;
         self.run_hai.max.next = self.max.val();
@@ -1215,6 +1228,9 @@ pub struct Cut {
     pub rc_o: Signal<Out, Bits<RATE_W>>,
     mul_alpha: PipeMul<RATE_W, ALPHA_W>,
     mul_max: PipeMul<RATE_W, 18>,
+    /// `max_cut_q16`, registered every cycle, as the multiplier's operand (as `IncRun`'s
+    /// `step_q`: a DSP input's setup leaves little for the route from the parameters).
+    q16_q: DFF<Bits<CUTFRAC_W>>,
     ext_q16: ZeroExt<CUTFRAC_W, 18>,
     k1_rc: DFF<Bits<RATE_W>>,
     k2_rc: DFF<Bits<RATE_W>>,
@@ -1258,14 +1274,15 @@ impl Logic for Cut {
     fn update(&mut self) {
         dff_setup!(
             self, clock, k1_rc, k2_rc, k3_rc, r4_a_hi0, r4_a_hi1, r4_a_hi2, r4_cut_a, r4_cut_m,
-            r4_rc, r4_rc_mm, r4_rc_low, r5_cut, r5_rc, r5_rc_mm, r5_rc_low
+            r4_rc, r4_rc_mm, r4_rc_low, r5_cut, r5_rc, r5_rc_mm, r5_rc_low, q16_q
         );
         // ---- registers 1..3: the two products ----
         self.mul_alpha.clock.next = self.clock.val();
         self.mul_alpha.en.next = self.en.val();
         self.mul_alpha.a.next = self.rc.val();
         self.mul_alpha.b.next = self.alpha.val();
-        self.ext_q16.i.next = self.max_cut_q16.val();
+        self.q16_q.d.next = self.max_cut_q16.val();
+        self.ext_q16.i.next = self.q16_q.q.val();
         self.mul_max.clock.next = self.clock.val();
         self.mul_max.en.next = self.en.val();
         self.mul_max.a.next = self.rc.val();
