@@ -158,7 +158,7 @@ pub struct CfgCompiler {
     /// through the high one. Loaded when each table starts.
     mul_b: DFF<Bits<POW_W>>,
     /// `acc` and `mul_b` load at the next edge (each is its condition one cycle ahead, like
-    /// `div_end_q`): their enables (64 and 74 flip-flops) start at a register instead of
+    /// `div_end_q`): their enables (`POW_W` flip-flops each) start at a register instead of
     /// at the sequencer's compares of `phase`, `sub` and `div_idx`.
     acc_ld_q: DFF<Bit>,
     mul_b_ld_q: DFF<Bit>,

@@ -1228,8 +1228,10 @@ pub struct Cut {
     pub rc_o: Signal<Out, Bits<RATE_W>>,
     mul_alpha: PipeMul<RATE_W, ALPHA_W>,
     mul_max: PipeMul<RATE_W, 18>,
-    /// `max_cut_q16`, registered every cycle, as the multiplier's operand (as `IncRun`'s
-    /// `step_q`: a DSP input's setup leaves little for the route from the parameters).
+    /// `max_cut_q16`, registered every cycle, as the multiplier's operand (as the segment's
+    /// `ai_q`, `hai_q`: a DSP input's setup leaves little for the route from the parameters).
+    /// The parameter reaches the multiply a cycle later; it is steady while events are in
+    /// flight.
     q16_q: DFF<Bits<CUTFRAC_W>>,
     ext_q16: ZeroExt<CUTFRAC_W, 18>,
     k1_rc: DFF<Bits<RATE_W>>,
