@@ -8,7 +8,9 @@
 //! event is presented exactly `NEAR_STAGES` cycles after the one before it and its word is
 //! the block's own result for that one (the same-QP recurrence at its shortest); now and
 //! then a QP's event is far (tens of microseconds) and the golden `update` supplies its
-//! word instead, as the RP's deep path would. Both models' outputs are compared with each
+//! word instead, as the RP's deep path would. The word reaches the block as the RP's does:
+//! on one of its four word ports (W1, W2, W3, history) or as its own result, by the selects,
+//! with other QPs' words on the ports not selected; every source is taken thousands of times. Both models' outputs are compared with each
 //! other every cycle, and with the golden model for every near event.
 //!
 //! Streams of one QP's events (CNPs, packets, queries, resets, mode changes) at gaps
@@ -186,6 +188,8 @@ struct Lane {
     t1: u32,
     t_write: u64,
     cycle: u64,
+    /// The block's result now is this lane's word: its last event was a near write.
+    own_ok: bool,
 }
 
 /// An event presented to the block; `old`, `t1` are filled in when its word is.
@@ -209,6 +213,8 @@ struct BlockSeen {
     releases: u64,
     alpha_updates: u64,
     first_cnps: u64,
+    /// Words taken from each source: own result, W1, W2, W3, history.
+    sources: [u64; 5],
 }
 
 /// `runs` runs of `cycles` cycles, each with its own parameters.
@@ -239,6 +245,7 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
                     t1: 0,
                     t_write: c0,
                     cycle: c0,
+                    own_ok: false,
                 }
             })
             .collect();
@@ -286,13 +293,54 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
                 let lane = &mut lanes[sl.lane];
                 sl.old = lane.s;
                 sl.t1 = lane.t1;
-                let w = qp_word(&lane.s);
-                hdl.w.next = w;
-                hdl.w_t1.next = (lane.t1 as u64).into();
-                let wb: Bits<QP_BITS> = w.into();
-                v.set_w(&words_of::<QP_BITS, QP_WORDS>(wb));
-                v.set_w_t1(lane.t1 as u64);
+                // The word's source: the block's own result when it is the QP's word (the
+                // lane's last event was a near write), else or by chance one of the four
+                // ports; the other ports carry other lanes' words (a wrong choice shows).
+                let own_ok = lane.own_ok;
+                let (s_now, t1_now) = (lane.s, lane.t1);
+                let src = if own_ok { r.below(5) } else { 1 + r.below(4) };
+                let mut ports = [(QpWord::default(), 0u64); 4];
+                for (i, pw) in ports.iter_mut().enumerate() {
+                    *pw = if src == i as u64 + 1 {
+                        (qp_word(&s_now), t1_now as u64)
+                    } else {
+                        let o = &lanes[r.below(NEAR_STAGES as u64) as usize];
+                        (qp_word(&o.s), o.t1 as u64)
+                    };
+                }
+                seen.sources[src as usize] += 1;
+                let sel = [src == 0, src == 1, src == 2, src == 3];
+                hdl.sel_own.next = sel[0];
+                hdl.sel_1.next = sel[1];
+                hdl.sel_2.next = sel[2];
+                hdl.sel_3.next = sel[3];
+                hdl.w_1.next = ports[0].0;
+                hdl.w_2.next = ports[1].0;
+                hdl.w_3.next = ports[2].0;
+                hdl.w_h.next = ports[3].0;
+                hdl.t1_1.next = ports[0].1.into();
+                hdl.t1_2.next = ports[1].1.into();
+                hdl.t1_3.next = ports[2].1.into();
+                hdl.t1_h.next = ports[3].1.into();
+                v.set_sel_own(sel[0] as u64);
+                v.set_sel_1(sel[1] as u64);
+                v.set_sel_2(sel[2] as u64);
+                v.set_sel_3(sel[3] as u64);
+                let wbits = |w: QpWord| {
+                    let b: Bits<QP_BITS> = w.into();
+                    words_of::<QP_BITS, QP_WORDS>(b)
+                };
+                v.set_w_1(&wbits(ports[0].0));
+                v.set_w_2(&wbits(ports[1].0));
+                v.set_w_3(&wbits(ports[2].0));
+                v.set_w_h(&wbits(ports[3].0));
+                v.set_t1_1(ports[0].1);
+                v.set_t1_2(ports[1].1);
+                v.set_t1_3(ports[2].1);
+                v.set_t1_h(ports[3].1);
+                let lane = &mut lanes[sl.lane];
                 if !sl.near {
+                    lane.own_ok = false;
                     // The golden catch-up stands in for the RP's deep path.
                     let (ns, _, _) = update(&cfg, &lane.s, &sl.now, sl.kind);
                     if sl.kind != RpKind::Query {
@@ -353,6 +401,9 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
                 lanes[sl.lane].s = out;
                 lanes[sl.lane].t1 = got.1 as u32;
             }
+            // A query's result is not written: the block's next result is the lane's word
+            // only after a write.
+            lanes[sl.lane].own_ok = sl.kind != RpKind::Query;
         }
     }
     seen
@@ -369,4 +420,5 @@ fn rp_near_three_way() {
     assert!(seen.releases > 300, "{seen:?}");
     assert!(seen.alpha_updates > 1_000, "{seen:?}");
     assert!(seen.first_cnps > 300, "{seen:?}");
+    assert!(seen.sources.iter().all(|&n| n > 5_000), "{seen:?}");
 }

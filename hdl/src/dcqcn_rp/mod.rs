@@ -98,6 +98,7 @@ pub mod alpha;
 pub mod fol_check;
 pub mod inc_count;
 pub mod near;
+pub mod near_check;
 pub mod rate;
 pub mod state;
 pub mod timer;
@@ -162,9 +163,6 @@ pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
 /// The first window slot compared with `nw_qpn` instead of `nw_qp`.
 const NW_HALF: usize = HZ_W / 2;
-/// Copies of the same-QP block's source choice, one per group of compared fields
-/// (`sk_near`).
-const NT_COPIES: usize = 3;
 
 /// A follower's distance (`fol_d`, `FolCtx::d`, `SLOT_W` = 7 bits) and the history's depth
 /// (`2^SLOT_W` words) hold every distance a follower can have: it follows a writer still in
@@ -790,29 +788,13 @@ pub struct DcqcnRp<const QB: usize> {
     hist_q: DFF<QpWord>,
     hist_t1_q: DFF<Bits<ALPHA_W>>,
     /// The follower's distance a cycle after its event reached the block, and the source
-    /// of its word chosen from it (registered): the block's own result (8), W1 (9), W2
-    /// (10), W3 (11), else the history.
+    /// of its word chosen from it (registered; `RpNear`'s selects): the block's own result
+    /// (8), W1 (9), W2 (10), W3 (11), else the history.
     nt_d: DFF<Bits<SLOT_W>>,
     sel_near: DFF<Bit>,
     sel_w1: DFF<Bit>,
     sel_w2: DFF<Bit>,
     sel_w3: DFF<Bit>,
-    /// The same choice once more for each of three groups of the word's fields that
-    /// `RpNear` compares at its first edge (`sk_*[0]`: `sub`, `ta_*`, `t`, `bc`; `[1]`:
-    /// `td_*`; `[2]`: `ti_*`), so that no register of the choice drives more than about 70
-    /// of the word's 409 multiplexers and each can sit near its compares (a register that
-    /// drives all 409 reaches the far ones through routes of several nanoseconds, before
-    /// the compares). Each group's copy of the distance is
-    /// `nt_d` XOR a key (`nt_key`): a plain copy would have the same input as `nt_d`, and
-    /// yosys merges such flip-flops back into one.
-    nt_dk: [DFF<Bits<SLOT_W>>; NT_COPIES],
-    nt_key: [Constant<Bits<SLOT_W>>; NT_COPIES],
-    sk_near: [DFF<Bit>; NT_COPIES],
-    sk_w1: [DFF<Bit>; NT_COPIES],
-    sk_w2: [DFF<Bit>; NT_COPIES],
-    sk_w3: [DFF<Bit>; NT_COPIES],
-    near_w: Signal<Local, QpWord>,
-    near_t1: Signal<Local, Bits<ALPHA_W>>,
     /// `alpha_after(alpha, cnp_alpha, 1)` of W1's, W2's and W3's words.
     w1_t1: DFF<Bits<ALPHA_W>>,
     w2_t1: DFF<Bits<ALPHA_W>>,
@@ -1103,14 +1085,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             sel_w1: Default::default(),
             sel_w2: Default::default(),
             sel_w3: Default::default(),
-            nt_dk: Default::default(),
-            nt_key: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
-            sk_near: Default::default(),
-            sk_w1: Default::default(),
-            sk_w2: Default::default(),
-            sk_w3: Default::default(),
-            near_w: Default::default(),
-            near_t1: Default::default(),
             w1_t1: Default::default(),
             w2_t1: Default::default(),
             w3_t1: Default::default(),
@@ -1235,13 +1209,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.tag_ctl[i].d.next = self.tag_ctl[i].q.val();
             self.tag_fol[i].clock.next = self.clock.val();
             self.tag_fol[i].d.next = self.tag_fol[i].q.val();
-        }
-        for k in 0..NT_COPIES {
-            self.nt_dk[k].clock.next = self.clock.val();
-            self.sk_near[k].clock.next = self.clock.val();
-            self.sk_w1[k].clock.next = self.clock.val();
-            self.sk_w2[k].clock.next = self.clock.val();
-            self.sk_w3[k].clock.next = self.clock.val();
         }
         for i in 0..CK_T_N {
             self.ck_t[i].clock.next = self.clock.val();
@@ -1931,107 +1898,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.sel_w1.d.next = self.nt_d.q.val() == self.slot9.val();
         self.sel_w2.d.next = self.nt_d.q.val() == self.slot10.val();
         self.sel_w3.d.next = self.nt_d.q.val() == self.slot11.val();
-        for k in 0..NT_COPIES {
-            self.nt_dk[k].d.next = self.fol_out.val().d ^ self.nt_key[k].val();
-            self.sk_near[k].d.next =
-                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot8.val();
-            self.sk_w1[k].d.next =
-                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot9.val();
-            self.sk_w2[k].d.next =
-                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot10.val();
-            self.sk_w3[k].d.next =
-                (self.nt_dk[k].q.val() ^ self.nt_key[k].val()) == self.slot11.val();
-        }
-        self.near_w.next = self.hist_q.q.val();
-        self.near_t1.next = self.hist_t1_q.q.val();
-        if self.sel_w3.q.val() {
-            self.near_w.next = self.w3_word.q.val();
-            self.near_t1.next = self.w3_t1.q.val();
-        }
-        if self.sel_w2.q.val() {
-            self.near_w.next = self.w2_word.q.val();
-            self.near_t1.next = self.w2_t1.q.val();
-        }
-        if self.sel_w1.q.val() {
-            self.near_w.next = self.w1_word.q.val();
-            self.near_t1.next = self.w1_t1.q.val();
-        }
-        if self.sel_near.q.val() {
-            self.near_w.next = self.near.w_o.val();
-            self.near_t1.next = self.near.t1_o.val();
-        }
-        // The compared fields, by their group's copy of the choice.
-        self.near_w.next.sub = self.hist_q.q.val().sub;
-        self.near_w.next.ta_e = self.hist_q.q.val().ta_e;
-        self.near_w.next.ta_r = self.hist_q.q.val().ta_r;
-        self.near_w.next.t = self.hist_q.q.val().t;
-        self.near_w.next.bc = self.hist_q.q.val().bc;
-        if self.sk_w3[0].q.val() {
-            self.near_w.next.sub = self.w3_word.q.val().sub;
-            self.near_w.next.ta_e = self.w3_word.q.val().ta_e;
-            self.near_w.next.ta_r = self.w3_word.q.val().ta_r;
-            self.near_w.next.t = self.w3_word.q.val().t;
-            self.near_w.next.bc = self.w3_word.q.val().bc;
-        }
-        if self.sk_w2[0].q.val() {
-            self.near_w.next.sub = self.w2_word.q.val().sub;
-            self.near_w.next.ta_e = self.w2_word.q.val().ta_e;
-            self.near_w.next.ta_r = self.w2_word.q.val().ta_r;
-            self.near_w.next.t = self.w2_word.q.val().t;
-            self.near_w.next.bc = self.w2_word.q.val().bc;
-        }
-        if self.sk_w1[0].q.val() {
-            self.near_w.next.sub = self.w1_word.q.val().sub;
-            self.near_w.next.ta_e = self.w1_word.q.val().ta_e;
-            self.near_w.next.ta_r = self.w1_word.q.val().ta_r;
-            self.near_w.next.t = self.w1_word.q.val().t;
-            self.near_w.next.bc = self.w1_word.q.val().bc;
-        }
-        if self.sk_near[0].q.val() {
-            self.near_w.next.sub = self.near.w_o.val().sub;
-            self.near_w.next.ta_e = self.near.w_o.val().ta_e;
-            self.near_w.next.ta_r = self.near.w_o.val().ta_r;
-            self.near_w.next.t = self.near.w_o.val().t;
-            self.near_w.next.bc = self.near.w_o.val().bc;
-        }
-        self.near_w.next.td_e = self.hist_q.q.val().td_e;
-        self.near_w.next.td_r = self.hist_q.q.val().td_r;
-        if self.sk_w3[1].q.val() {
-            self.near_w.next.td_e = self.w3_word.q.val().td_e;
-            self.near_w.next.td_r = self.w3_word.q.val().td_r;
-        }
-        if self.sk_w2[1].q.val() {
-            self.near_w.next.td_e = self.w2_word.q.val().td_e;
-            self.near_w.next.td_r = self.w2_word.q.val().td_r;
-        }
-        if self.sk_w1[1].q.val() {
-            self.near_w.next.td_e = self.w1_word.q.val().td_e;
-            self.near_w.next.td_r = self.w1_word.q.val().td_r;
-        }
-        if self.sk_near[1].q.val() {
-            self.near_w.next.td_e = self.near.w_o.val().td_e;
-            self.near_w.next.td_r = self.near.w_o.val().td_r;
-        }
-        self.near_w.next.ti_e = self.hist_q.q.val().ti_e;
-        self.near_w.next.ti_r = self.hist_q.q.val().ti_r;
-        if self.sk_w3[2].q.val() {
-            self.near_w.next.ti_e = self.w3_word.q.val().ti_e;
-            self.near_w.next.ti_r = self.w3_word.q.val().ti_r;
-        }
-        if self.sk_w2[2].q.val() {
-            self.near_w.next.ti_e = self.w2_word.q.val().ti_e;
-            self.near_w.next.ti_r = self.w2_word.q.val().ti_r;
-        }
-        if self.sk_w1[2].q.val() {
-            self.near_w.next.ti_e = self.w1_word.q.val().ti_e;
-            self.near_w.next.ti_r = self.w1_word.q.val().ti_r;
-        }
-        if self.sk_near[2].q.val() {
-            self.near_w.next.ti_e = self.near.w_o.val().ti_e;
-            self.near_w.next.ti_r = self.near.w_o.val().ti_r;
-        }
-        self.near.w.next = self.near_w.val();
-        self.near.w_t1.next = self.near_t1.val();
+        // `RpNear` chooses among them (and compares each with the event's instants before
+        // the choice).
+        self.near.sel_own.next = self.sel_near.q.val();
+        self.near.sel_1.next = self.sel_w1.q.val();
+        self.near.sel_2.next = self.sel_w2.q.val();
+        self.near.sel_3.next = self.sel_w3.q.val();
+        self.near.w_1.next = self.w1_word.q.val();
+        self.near.w_2.next = self.w2_word.q.val();
+        self.near.w_3.next = self.w3_word.q.val();
+        self.near.w_h.next = self.hist_q.q.val();
+        self.near.t1_1.next = self.w1_t1.q.val();
+        self.near.t1_2.next = self.w2_t1.q.val();
+        self.near.t1_3.next = self.w3_t1.q.val();
+        self.near.t1_h.next = self.hist_t1_q.q.val();
 
         // ---- write back (or sweep) from step E, history for forwarding, report ----
         self.wb_writes.next = self.e_wr.val();

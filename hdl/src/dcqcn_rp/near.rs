@@ -8,7 +8,7 @@
 //! equality between its next expiry and the instant the event's `now` reaches (`now`, or a
 //! microsecond before it when now's cycle within the microsecond is before the QP's), and
 //! each fires at most once: alpha is updated once (`t1 = alpha_after(alpha, flag, 1)`,
-//! which the word carries beside it, `w_t1`, so the cut's multiply starts two registers in);
+//! which the word carries beside it as its `t1`, so the cut's multiply starts two registers in);
 //! a decrease check with its CNP flag set cuts with alpha as it is at that instant; else a
 //! fired increase timer is one increase event (`Rt := min(Rt + step, max)`,
 //! `Rc := ceil((Rc + Rt) / 2)`). Then the event: a CNP sets the flags or starts limiting;
@@ -16,16 +16,18 @@
 //! commands replace the word.
 //!
 //! Timing of the ports: the event (`ev`, with its `now`) is presented [`NEAR_PRE`] = 2
-//! cycles before its word (`w`, `w_t1`), which may arrive late in its cycle (the caller's
-//! forwarding choice) and is not registered first; the results (`w_o`, `t1_o` and the
-//! event's increase and cut counts) are registers loaded at the [`NEAR_STAGES`]-th edge
-//! after `w` was presented. So a result can be the `w` of an event presented
-//! `NEAR_STAGES` cycles after the one it answers: one event of a QP every 8 cycles.
+//! cycles before its word. The word and its `t1` are one of five registers, chosen here by
+//! the caller's registered selects (its forwarding choice): the block's own result
+//! (`w_o`, `t1_o`), or the ports `w_1`, `w_2`, `w_3`, `w_h` with their `t1_*`. The results
+//! (`w_o`, `t1_o` and the event's increase and cut counts) are registers loaded at the
+//! [`NEAR_STAGES`]-th edge after the word was presented. So a result can be the word of an
+//! event presented `NEAR_STAGES` cycles after the one it answers: one event of a QP every
+//! 8 cycles.
 //! The parameters come through registers of this block (`pc`, a copy of `cfg`, and values
 //! derived from it such as `2 max_rate`, [`NEAR_CFG_CYCLES`] = 3 cycles after `cfg`):
 //! `cfg` is steady while events are in flight, and an event reaches this block more than
 //! three cycles after the RP takes it.
-//! Everything that does not depend on `w` is computed before it or beside the path: now a
+//! Everything that does not depend on the word is computed before it or beside the path: now a
 //! microsecond earlier in each radix, and the next decrease check in the alpha and increase
 //! radices as a first CNP or a decrease check at this instant leaves it (two `DivSmall`s
 //! of `now + p_dec`, the earlier-microsecond candidate one microsecond less).
@@ -34,13 +36,14 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17); 6-bit compares of the word's T and BC with the threshold |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17) and 6-bit compares of T and BC with the threshold; then the 5:1 choice of the word and of those 16 results by the selects |
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
 
+use super::near_check::{NearCheck, NearHits};
 use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use super::timer::DivSmall;
 use super::widths::*;
@@ -71,15 +74,30 @@ pub struct RpNear {
     pub clock: Signal<In, Clock>,
     /// The event and its `now`, [`NEAR_PRE`] cycles before its word.
     pub ev: Signal<In, RpEvent>,
-    /// The QP's word as its last write left it.
-    pub w: Signal<In, QpWord>,
-    /// `alpha_after(w.alpha, w.cnp_alpha, 1)`: alpha after one alpha-timer expiry, Q.20
-    /// (meaningful while `w.limited`).
-    pub w_t1: Signal<In, Bits<ALPHA_W>>,
+    /// The QP's word as its last write left it comes from one of five registers, chosen
+    /// here (the caller's forwarding choice): the block's own result `w_o` when `sel_own`,
+    /// else `w_1` when `sel_1`, `w_2` when `sel_2`, `w_3` when `sel_3`, else `w_h`. The
+    /// selects are registers of the caller; so are the words (module docs, edge 1).
+    pub sel_own: Signal<In, Bit>,
+    pub sel_1: Signal<In, Bit>,
+    pub sel_2: Signal<In, Bit>,
+    pub sel_3: Signal<In, Bit>,
+    /// The candidate words other than the block's own: the RP's write-back registers W1,
+    /// W2, W3 and the history's output register.
+    pub w_1: Signal<In, QpWord>,
+    pub w_2: Signal<In, QpWord>,
+    pub w_3: Signal<In, QpWord>,
+    pub w_h: Signal<In, QpWord>,
+    /// Each candidate's `alpha_after(w.alpha, w.cnp_alpha, 1)`: alpha after one
+    /// alpha-timer expiry, Q.20 (meaningful while `w.limited`); chosen with the word.
+    pub t1_1: Signal<In, Bits<ALPHA_W>>,
+    pub t1_2: Signal<In, Bits<ALPHA_W>>,
+    pub t1_3: Signal<In, Bits<ALPHA_W>>,
+    pub t1_h: Signal<In, Bits<ALPHA_W>>,
     /// Parameters (constant while events are in flight).
     pub cfg: Signal<In, RpCfgWord>,
     /// The QP's word after the event (for a query: its state now, which the caller does not
-    /// write); [`NEAR_STAGES`] edges after `w`.
+    /// write); [`NEAR_STAGES`] edges after the word was presented.
     pub w_o: Signal<Out, QpWord>,
     /// `alpha_after(w_o.alpha, w_o.cnp_alpha, 1)` (meaningful while `w_o.limited`).
     pub t1_o: Signal<Out, Bits<ALPHA_W>>,
@@ -116,6 +134,17 @@ pub struct RpNear {
     ext_pd: ZeroExt<REM_W, NUM_W>,
 
     // ---- edge 1: which timers fired ----
+    /// The first edge's compares, one block per candidate word (own result, W1, W2, W3,
+    /// history), each from the candidate's registers.
+    chk_own: NearCheck,
+    chk_1: NearCheck,
+    chk_2: NearCheck,
+    chk_3: NearCheck,
+    chk_h: NearCheck,
+    /// The chosen candidate's compares, word and `t1`.
+    hit: Signal<Local, NearHits>,
+    w_in: Signal<Local, QpWord>,
+    t1_in: Signal<Local, Bits<ALPHA_W>>,
     y1_w: DFF<QpWord>,
     y1_t1: DFF<Bits<ALPHA_W>>,
     y1_ev: DFF<RpEvent>,
@@ -123,8 +152,7 @@ pub struct RpNear {
     /// (`*_l`), as two registers each: the epochs are equal (`*_e`, 32 bits) and the
     /// remainders are (`*_r`, 17 bits). Edge 2 ANDs the halves, chooses by `y1_late` and
     /// ANDs `limited` (one 6-input function), so edge 1 holds only the compares of its
-    /// registers with the word, which comes late in the cycle through the caller's choice
-    /// of its writer (with the whole 49-bit equality there it missed 10 ns).
+    /// registers with each candidate word and the choice of one candidate's results.
     y1_fa_n_e: DFF<Bit>,
     y1_fa_n_r: DFF<Bit>,
     y1_fa_l_e: DFF<Bit>,
@@ -550,8 +578,26 @@ impl Default for RpNear {
         Self {
             clock: Default::default(),
             ev: Default::default(),
-            w: Default::default(),
-            w_t1: Default::default(),
+            sel_own: Default::default(),
+            sel_1: Default::default(),
+            sel_2: Default::default(),
+            sel_3: Default::default(),
+            w_1: Default::default(),
+            w_2: Default::default(),
+            w_3: Default::default(),
+            w_h: Default::default(),
+            t1_1: Default::default(),
+            t1_2: Default::default(),
+            t1_3: Default::default(),
+            t1_h: Default::default(),
+            chk_own: Default::default(),
+            chk_1: Default::default(),
+            chk_2: Default::default(),
+            chk_3: Default::default(),
+            chk_h: Default::default(),
+            hit: Default::default(),
+            w_in: Default::default(),
+            t1_in: Default::default(),
             cfg: Default::default(),
             w_o: Default::default(),
             t1_o: Default::default(),
@@ -1240,36 +1286,159 @@ impl Logic for RpNear {
         self.div_i.recip.next = self.pc.q.val().recip_inc;
 
         // ---- edge 1: which timers fired at the instant (if any) since the word ----
-        self.y1_late.d.next = self.x0_now.val().sub < self.w.val().sub;
-        self.y1_fa_n_e.d.next = self.x0_now.val().a_e == self.w.val().ta_e;
-        self.y1_fa_n_r.d.next = self.x0_now.val().a_r == self.w.val().ta_r;
-        self.y1_fd_n_e.d.next = self.x0_now.val().d_e == self.w.val().td_e;
-        self.y1_fd_n_r.d.next = self.x0_now.val().d_r == self.w.val().td_r;
-        self.y1_fi_n_e.d.next = self.x0_now.val().i_e == self.w.val().ti_e;
-        self.y1_fi_n_r.d.next = self.x0_now.val().i_r == self.w.val().ti_r;
-        self.y1_fa_l_e.d.next = self.x0_da_e.q.val() == self.w.val().ta_e;
-        self.y1_fa_l_r.d.next = self.x0_da_r.q.val() == self.w.val().ta_r;
-        self.y1_fd_l_e.d.next = self.x0_dd_e.q.val() == self.w.val().td_e;
-        self.y1_fd_l_r.d.next = self.x0_dd_r.q.val() == self.w.val().td_r;
-        self.y1_fi_l_e.d.next = self.x0_di_e.q.val() == self.w.val().ti_e;
-        self.y1_fi_l_r.d.next = self.x0_di_r.q.val() == self.w.val().ti_r;
+        // Each candidate word's compares with the instants (`NearCheck`), from the
+        // candidate's registers; then the choice of one candidate's results, word and t1.
+        // The compares: `late` (the instant is a microsecond before now), each timer's next
+        // expiry against now and now a microsecond earlier, epochs and remainders apart
+        // (edge 2 ANDs the halves, chooses by `late` and ANDs `limited`: one 6-input
+        // function), the phase of an increase event at the instant (golden `phases` for one
+        // event) and the cut's clamp.
+        self.chk_own.sub.next = self.o_w.q.val().sub;
+        self.chk_own.ta_e.next = self.o_w.q.val().ta_e;
+        self.chk_own.ta_r.next = self.o_w.q.val().ta_r;
+        self.chk_own.td_e.next = self.o_w.q.val().td_e;
+        self.chk_own.td_r.next = self.o_w.q.val().td_r;
+        self.chk_own.ti_e.next = self.o_w.q.val().ti_e;
+        self.chk_own.ti_r.next = self.o_w.q.val().ti_r;
+        self.chk_own.t.next = self.o_w.q.val().t;
+        self.chk_own.bc.next = self.o_w.q.val().bc;
+        self.chk_own.now.next = self.x0_now.val();
+        self.chk_own.ago_a_e.next = self.x0_da_e.q.val();
+        self.chk_own.ago_a_r.next = self.x0_da_r.q.val();
+        self.chk_own.ago_d_e.next = self.x0_dd_e.q.val();
+        self.chk_own.ago_d_r.next = self.x0_dd_r.q.val();
+        self.chk_own.ago_i_e.next = self.x0_di_e.q.val();
+        self.chk_own.ago_i_r.next = self.x0_di_r.q.val();
+        self.chk_own.th6.next = self.th6.q.val();
+        self.chk_own.byte_off.next = self.byte_off.q.val();
+        self.chk_own.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
+        self.chk_own.clamp_after_t.next = self.pc.q.val().clamp_after_t;
+        self.chk_1.sub.next = self.w_1.val().sub;
+        self.chk_1.ta_e.next = self.w_1.val().ta_e;
+        self.chk_1.ta_r.next = self.w_1.val().ta_r;
+        self.chk_1.td_e.next = self.w_1.val().td_e;
+        self.chk_1.td_r.next = self.w_1.val().td_r;
+        self.chk_1.ti_e.next = self.w_1.val().ti_e;
+        self.chk_1.ti_r.next = self.w_1.val().ti_r;
+        self.chk_1.t.next = self.w_1.val().t;
+        self.chk_1.bc.next = self.w_1.val().bc;
+        self.chk_1.now.next = self.x0_now.val();
+        self.chk_1.ago_a_e.next = self.x0_da_e.q.val();
+        self.chk_1.ago_a_r.next = self.x0_da_r.q.val();
+        self.chk_1.ago_d_e.next = self.x0_dd_e.q.val();
+        self.chk_1.ago_d_r.next = self.x0_dd_r.q.val();
+        self.chk_1.ago_i_e.next = self.x0_di_e.q.val();
+        self.chk_1.ago_i_r.next = self.x0_di_r.q.val();
+        self.chk_1.th6.next = self.th6.q.val();
+        self.chk_1.byte_off.next = self.byte_off.q.val();
+        self.chk_1.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
+        self.chk_1.clamp_after_t.next = self.pc.q.val().clamp_after_t;
+        self.chk_2.sub.next = self.w_2.val().sub;
+        self.chk_2.ta_e.next = self.w_2.val().ta_e;
+        self.chk_2.ta_r.next = self.w_2.val().ta_r;
+        self.chk_2.td_e.next = self.w_2.val().td_e;
+        self.chk_2.td_r.next = self.w_2.val().td_r;
+        self.chk_2.ti_e.next = self.w_2.val().ti_e;
+        self.chk_2.ti_r.next = self.w_2.val().ti_r;
+        self.chk_2.t.next = self.w_2.val().t;
+        self.chk_2.bc.next = self.w_2.val().bc;
+        self.chk_2.now.next = self.x0_now.val();
+        self.chk_2.ago_a_e.next = self.x0_da_e.q.val();
+        self.chk_2.ago_a_r.next = self.x0_da_r.q.val();
+        self.chk_2.ago_d_e.next = self.x0_dd_e.q.val();
+        self.chk_2.ago_d_r.next = self.x0_dd_r.q.val();
+        self.chk_2.ago_i_e.next = self.x0_di_e.q.val();
+        self.chk_2.ago_i_r.next = self.x0_di_r.q.val();
+        self.chk_2.th6.next = self.th6.q.val();
+        self.chk_2.byte_off.next = self.byte_off.q.val();
+        self.chk_2.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
+        self.chk_2.clamp_after_t.next = self.pc.q.val().clamp_after_t;
+        self.chk_3.sub.next = self.w_3.val().sub;
+        self.chk_3.ta_e.next = self.w_3.val().ta_e;
+        self.chk_3.ta_r.next = self.w_3.val().ta_r;
+        self.chk_3.td_e.next = self.w_3.val().td_e;
+        self.chk_3.td_r.next = self.w_3.val().td_r;
+        self.chk_3.ti_e.next = self.w_3.val().ti_e;
+        self.chk_3.ti_r.next = self.w_3.val().ti_r;
+        self.chk_3.t.next = self.w_3.val().t;
+        self.chk_3.bc.next = self.w_3.val().bc;
+        self.chk_3.now.next = self.x0_now.val();
+        self.chk_3.ago_a_e.next = self.x0_da_e.q.val();
+        self.chk_3.ago_a_r.next = self.x0_da_r.q.val();
+        self.chk_3.ago_d_e.next = self.x0_dd_e.q.val();
+        self.chk_3.ago_d_r.next = self.x0_dd_r.q.val();
+        self.chk_3.ago_i_e.next = self.x0_di_e.q.val();
+        self.chk_3.ago_i_r.next = self.x0_di_r.q.val();
+        self.chk_3.th6.next = self.th6.q.val();
+        self.chk_3.byte_off.next = self.byte_off.q.val();
+        self.chk_3.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
+        self.chk_3.clamp_after_t.next = self.pc.q.val().clamp_after_t;
+        self.chk_h.sub.next = self.w_h.val().sub;
+        self.chk_h.ta_e.next = self.w_h.val().ta_e;
+        self.chk_h.ta_r.next = self.w_h.val().ta_r;
+        self.chk_h.td_e.next = self.w_h.val().td_e;
+        self.chk_h.td_r.next = self.w_h.val().td_r;
+        self.chk_h.ti_e.next = self.w_h.val().ti_e;
+        self.chk_h.ti_r.next = self.w_h.val().ti_r;
+        self.chk_h.t.next = self.w_h.val().t;
+        self.chk_h.bc.next = self.w_h.val().bc;
+        self.chk_h.now.next = self.x0_now.val();
+        self.chk_h.ago_a_e.next = self.x0_da_e.q.val();
+        self.chk_h.ago_a_r.next = self.x0_da_r.q.val();
+        self.chk_h.ago_d_e.next = self.x0_dd_e.q.val();
+        self.chk_h.ago_d_r.next = self.x0_dd_r.q.val();
+        self.chk_h.ago_i_e.next = self.x0_di_e.q.val();
+        self.chk_h.ago_i_r.next = self.x0_di_r.q.val();
+        self.chk_h.th6.next = self.th6.q.val();
+        self.chk_h.byte_off.next = self.byte_off.q.val();
+        self.chk_h.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
+        self.chk_h.clamp_after_t.next = self.pc.q.val().clamp_after_t;
+        self.hit.next = self.chk_h.o.val();
+        self.w_in.next = self.w_h.val();
+        self.t1_in.next = self.t1_h.val();
+        if self.sel_3.val() {
+            self.hit.next = self.chk_3.o.val();
+            self.w_in.next = self.w_3.val();
+            self.t1_in.next = self.t1_3.val();
+        }
+        if self.sel_2.val() {
+            self.hit.next = self.chk_2.o.val();
+            self.w_in.next = self.w_2.val();
+            self.t1_in.next = self.t1_2.val();
+        }
+        if self.sel_1.val() {
+            self.hit.next = self.chk_1.o.val();
+            self.w_in.next = self.w_1.val();
+            self.t1_in.next = self.t1_1.val();
+        }
+        if self.sel_own.val() {
+            self.hit.next = self.chk_own.o.val();
+            self.w_in.next = self.o_w.q.val();
+            self.t1_in.next = self.o_t1.q.val();
+        }
+        self.y1_late.d.next = self.hit.val().late;
+        self.y1_fa_n_e.d.next = self.hit.val().fa_n_e;
+        self.y1_fa_n_r.d.next = self.hit.val().fa_n_r;
+        self.y1_fa_l_e.d.next = self.hit.val().fa_l_e;
+        self.y1_fa_l_r.d.next = self.hit.val().fa_l_r;
+        self.y1_fd_n_e.d.next = self.hit.val().fd_n_e;
+        self.y1_fd_n_r.d.next = self.hit.val().fd_n_r;
+        self.y1_fd_l_e.d.next = self.hit.val().fd_l_e;
+        self.y1_fd_l_r.d.next = self.hit.val().fd_l_r;
+        self.y1_fi_n_e.d.next = self.hit.val().fi_n_e;
+        self.y1_fi_n_r.d.next = self.hit.val().fi_n_r;
+        self.y1_fi_l_e.d.next = self.hit.val().fi_l_e;
+        self.y1_fi_l_r.d.next = self.hit.val().fi_l_r;
+        self.y1_ti_fr.d.next = self.hit.val().ti_fr;
+        self.y1_ti_hai.d.next = self.hit.val().ti_hai;
+        self.y1_clamp.d.next = self.hit.val().clamp;
         self.y1_in_e.d.next = self.x0_now.val().i_e;
         self.y1_in_r.d.next = self.x0_now.val().i_r;
         self.y1_il_e.d.next = self.x0_di_e.q.val();
         self.y1_il_r.d.next = self.x0_di_r.q.val();
-        self.y1_w.d.next = self.w.val();
-        self.y1_t1.d.next = self.w_t1.val();
+        self.y1_w.d.next = self.w_in.val();
+        self.y1_t1.d.next = self.t1_in.val();
         self.y1_ev.d.next = self.x0_ev.q.val();
-        // The phase of an increase event at the instant (golden `phases` for one event) and
-        // the cut's clamp: compares of the word's counters, registered here so that edge 2
-        // only chooses before its adds.
-        self.y1_ti_fr.d.next = (self.byte_off.q.val() | (self.w.val().bc < self.th6.q.val()))
-            & (self.w.val().t < self.th6.q.val());
-        self.y1_ti_hai.d.next = (self.byte_off.q.val() | (self.w.val().bc > self.th6.q.val()))
-            & (self.w.val().t > self.th6.q.val());
-        self.y1_clamp.d.next = self.pc.q.val().clamp_tgt_rate
-            | self.w.val().bc.any()
-            | (self.pc.q.val().clamp_after_t & self.w.val().t.any());
 
         // ---- edge 2: alpha at the instant; the cut's Rt; the increase event's Rt + step;
         // the byte counter's sum ----
