@@ -210,6 +210,8 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// [`QB_CAP`] of its entries are known to wait, `cap`, and one more may be on its way in
 /// then).
 pub const QB_N: usize = 9;
+// `tf_kind`, `tf_qp` and `pick_qp` OR the nine entries' terms by literal index.
+const _: () = assert!(QB_N == 9);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
 /// `QB_N - 5`, so the waiting events of one class (this many and one on its way in) leave
@@ -488,9 +490,14 @@ pub struct DcqcnRp<const QB: usize> {
     fo: [Signal<Local, Bit>; QB_N],
     take_fol: [Signal<Local, Bit>; QB_N],
     fol_any: Signal<Local, Bit>,
-    /// The follower's event's kind and its QP (read from the queue at `take_fol`).
+    /// The follower's event's kind and its QP (read from the queue at `take_fol`; zero
+    /// when none goes). `take_fol` is one-hot, so each is the OR of the entries' fields
+    /// masked by it (`tf_k`, `tf_q`): an AND-OR of two LUT levels where a chain of
+    /// priority multiplexers would be eight deep.
     tf_kind: Signal<Local, Bits<KIND_W>>,
     tf_qp: Signal<Local, Bits<QB>>,
+    tf_k: [Signal<Local, Bits<KIND_W>>; QB_N],
+    tf_q: [Signal<Local, Bits<QB>>; QB_N],
     /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
     stuck: Signal<Local, Bit>,
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
@@ -509,7 +516,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// (`cand_old`).
     cand_nw: Signal<Local, Bit>,
     cand_old: Signal<Local, Bit>,
+    /// The chosen entry's QP (zero when none): the OR of the entries' QPs masked by the
+    /// one-hot `pick` (`pk_q`), as `tf_qp`.
     pick_qp: Signal<Local, Bits<QB>>,
+    pk_q: [Signal<Local, Bits<QB>>; QB_N],
     /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
     /// known to be blocked); an older one may too; the oldest (one-hot): what the check
     /// loads, its event and QP.
@@ -924,6 +934,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             fol_any: Default::default(),
             tf_kind: Default::default(),
             tf_qp: Default::default(),
+            tf_k: Default::default(),
+            tf_q: Default::default(),
             stuck: Default::default(),
             hz_leave: Default::default(),
             cand: std::array::from_fn(|_| Default::default()),
@@ -934,6 +946,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             cand_nw: Default::default(),
             cand_old: Default::default(),
             pick_qp: Default::default(),
+            pk_q: Default::default(),
             vx: std::array::from_fn(|_| Default::default()),
             ox: std::array::from_fn(|_| Default::default()),
             nx: std::array::from_fn(|_| Default::default()),
@@ -1381,14 +1394,32 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.fol_any.next = true;
             }
         }
-        self.tf_kind.next = self.qb_kind[0].q.val();
-        self.tf_qp.next = self.qb_qp[0].q.val();
-        for e in 1..QB_N {
+        for e in 0..QB_N {
+            self.tf_k[e].next = 0.into();
+            self.tf_q[e].next = 0.into();
             if self.take_fol[e].val() {
-                self.tf_kind.next = self.qb_kind[e].q.val();
-                self.tf_qp.next = self.qb_qp[e].q.val();
+                self.tf_k[e].next = self.qb_kind[e].q.val();
+                self.tf_q[e].next = self.qb_qp[e].q.val();
             }
         }
+        self.tf_kind.next = self.tf_k[0].val()
+            | self.tf_k[1].val()
+            | self.tf_k[2].val()
+            | self.tf_k[3].val()
+            | self.tf_k[4].val()
+            | self.tf_k[5].val()
+            | self.tf_k[6].val()
+            | self.tf_k[7].val()
+            | self.tf_k[8].val();
+        self.tf_qp.next = self.tf_q[0].val()
+            | self.tf_q[1].val()
+            | self.tf_q[2].val()
+            | self.tf_q[3].val()
+            | self.tf_q[4].val()
+            | self.tf_q[5].val()
+            | self.tf_q[6].val()
+            | self.tf_q[7].val()
+            | self.tf_q[8].val();
         self.take_hz.next = self.hz_valid.q.val()
             & self.cr.q.val()
             & !self.hz_yng.q.val()
@@ -1432,7 +1463,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // valid one, so it is chosen exactly when it is the only candidate.
         self.cand_nw.next = false;
         self.cand_old.next = false;
-        self.pick_qp.next = self.qb_qp[0].q.val();
         for e in 0..QB_N {
             if self.cand[e].val() & self.qb_nw[e].q.val() {
                 self.cand_nw.next = true;
@@ -1440,11 +1470,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.cand[e].val() & !self.qb_nw[e].q.val() {
                 self.cand_old.next = true;
             }
+            self.pk_q[e].next = 0.into();
             if self.pick[e].val() {
-                self.pick_qp.next = self.qb_qp[e].q.val();
+                self.pk_q[e].next = self.qb_qp[e].q.val();
             }
             self.ck_src[e].d.next = self.nx[e].val();
         }
+        self.pick_qp.next = self.pk_q[0].val()
+            | self.pk_q[1].val()
+            | self.pk_q[2].val()
+            | self.pk_q[3].val()
+            | self.pk_q[4].val()
+            | self.pk_q[5].val()
+            | self.pk_q[6].val()
+            | self.pk_q[7].val()
+            | self.pk_q[8].val();
         self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
         self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
         // ---- the follower check: the last-writer table read at the loaded entry's QP
