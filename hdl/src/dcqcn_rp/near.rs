@@ -36,14 +36,14 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17) and 6-bit compares of T and BC with the threshold; then the 5:1 choice of the word and of those 16 results by the selects |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
-//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
+//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
 
-use super::near_check::{NearCheck, NearHits};
+use super::near_check::NearCheck;
 use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
 use super::timer::DivSmall;
 use super::widths::*;
@@ -77,7 +77,8 @@ pub struct RpNear {
     /// The QP's word as its last write left it comes from one of five registers, chosen
     /// here (the caller's forwarding choice): the block's own result `w_o` when `sel_own`,
     /// else `w_1` when `sel_1`, `w_2` when `sel_2`, `w_3` when `sel_3`, else `w_h`. The
-    /// selects are registers of the caller; so are the words (module docs, edge 1).
+    /// selects are registers of the caller; so are the words (module docs, edge 1). At
+    /// most one select is high (the caller decodes them from one distance).
     pub sel_own: Signal<In, Bit>,
     pub sel_1: Signal<In, Bit>,
     pub sel_2: Signal<In, Bit>,
@@ -141,8 +142,10 @@ pub struct RpNear {
     chk_2: NearCheck,
     chk_3: NearCheck,
     chk_h: NearCheck,
-    /// The chosen candidate's compares, word and `t1`.
-    hit: Signal<Local, NearHits>,
+    /// No select is high: the history word is the candidate (`chk_h`'s `take`).
+    take_h: Signal<Local, Bit>,
+    /// The chosen candidate's word and `t1` (its compares are the OR of the five checks':
+    /// only the chosen one's are not zero).
     w_in: Signal<Local, QpWord>,
     t1_in: Signal<Local, Bits<ALPHA_W>>,
     y1_w: DFF<QpWord>,
@@ -447,7 +450,7 @@ pub struct RpNear {
     /// Edge 8's choices, decided at edge 7 (the last edge chooses between registers by
     /// registered selects): limited at the instant (`lim_i`); a first CNP; a CNP or a packet
     /// while limited; a byte event (`fire`) and whether it releases; the decrease check's
-    /// next expiries to be written (`fd_l6` unless the release, `rel_byte8`); the alpha and
+    /// next expiries to be written (`tw_a`, `tw_m`: unless the release); the alpha and
     /// decrease timers fired while limited; a QP not in DCQCN mode (`moded`: the word
     /// stays); a command (`cmd`: the word is replaced), a mode command.
     y7_lim_i: DFF<Bit>,
@@ -462,10 +465,12 @@ pub struct RpNear {
     y7_rb_a: DFF<Bit>,
     y7_rb_m: DFF<Bit>,
     y7_sel_a: DFF<Bit>,
-    /// The decrease timer fired while limited (`y6_fd_lim`): the last edge writes the next
-    /// decrease check in the other radices unless the byte event released (`rel_byte8`);
-    /// the AND is there, not here, where it would follow the cut's compares.
-    y7_fd_l6: DFF<Bit>,
+    /// The decrease timer fired while limited (`y6_fd_lim`) and the byte event does not
+    /// release, for each cut candidate (`!y7_rb_a`, `!y7_rb_m`): the last edge writes the
+    /// next decrease check in the other radices when the chosen one is set, so it only
+    /// chooses by `y7_sel_a` before the 98 multiplexers it drives.
+    y7_tw_a: DFF<Bit>,
+    y7_tw_m: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
     y7_fd_lim: DFF<Bit>,
     y7_moded: DFF<Bit>,
@@ -507,6 +512,12 @@ pub struct RpNear {
     rcc_m: Signal<Local, Bits<RATE_W>>,
     bc_a: Signal<Local, Bits<SUM_W>>,
     bc_m: Signal<Local, Bits<SUM_W>>,
+    /// Each candidate's Rc after the cut and after the cut's byte event with its clamp
+    /// applied (`min_rate`, `M / 2` when it clamps), so that `sel_a` is the last choice.
+    rct_a: Signal<Local, Bits<RATE_W>>,
+    rct_m: Signal<Local, Bits<RATE_W>>,
+    rbc_a: Signal<Local, Bits<RATE_W>>,
+    rbc_m: Signal<Local, Bits<RATE_W>>,
     rel_ca: Signal<Local, Bit>,
     rel_cm: Signal<Local, Bit>,
     ext_ca29: ZeroExt<RATE_W, SUM_W>,
@@ -527,6 +538,8 @@ pub struct RpNear {
     // ---- edge 8: the result ----
     /// The byte event releases the limiter (`y7_rb_a` or `y7_rb_m` by `y7_sel_a`).
     rel_byte8: Signal<Local, Bit>,
+    /// The other-radix decrease check is written (`y7_tw_a` or `y7_tw_m` by `y7_sel_a`).
+    tw8: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
     o_w: DFF<QpWord>,
     o_t1: DFF<Bits<ALPHA_W>>,
@@ -595,7 +608,7 @@ impl Default for RpNear {
             chk_2: Default::default(),
             chk_3: Default::default(),
             chk_h: Default::default(),
-            hit: Default::default(),
+            take_h: Default::default(),
             w_in: Default::default(),
             t1_in: Default::default(),
             cfg: Default::default(),
@@ -896,7 +909,8 @@ impl Default for RpNear {
             y7_rb_a: Default::default(),
             y7_rb_m: Default::default(),
             y7_sel_a: Default::default(),
-            y7_fd_l6: Default::default(),
+            y7_tw_a: Default::default(),
+            y7_tw_m: Default::default(),
             y7_fa_lim: Default::default(),
             y7_fd_lim: Default::default(),
             y7_moded: Default::default(),
@@ -917,6 +931,10 @@ impl Default for RpNear {
             rcc_m: Default::default(),
             bc_a: Default::default(),
             bc_m: Default::default(),
+            rct_a: Default::default(),
+            rct_m: Default::default(),
+            rbc_a: Default::default(),
+            rbc_m: Default::default(),
             rel_ca: Default::default(),
             rel_cm: Default::default(),
             ext_ca29: Default::default(),
@@ -931,6 +949,7 @@ impl Default for RpNear {
             rel_m7: Default::default(),
             bc_inc7: Default::default(),
             rel_byte8: Default::default(),
+            tw8: Default::default(),
             s: Default::default(),
             o_w: Default::default(),
             o_t1: Default::default(),
@@ -1185,7 +1204,8 @@ impl Logic for RpNear {
             y7_rb_a,
             y7_rb_m,
             y7_sel_a,
-            y7_fd_l6,
+            y7_tw_a,
+            y7_tw_m,
             y7_fa_lim,
             y7_fd_lim,
             y7_moded,
@@ -1287,12 +1307,20 @@ impl Logic for RpNear {
 
         // ---- edge 1: which timers fired at the instant (if any) since the word ----
         // Each candidate word's compares with the instants (`NearCheck`), from the
-        // candidate's registers; then the choice of one candidate's results, word and t1.
+        // candidate's registers, zero unless the candidate is the chosen one, so the
+        // registered results are the OR of the five; then the choice of the word and t1.
         // The compares: `late` (the instant is a microsecond before now), each timer's next
         // expiry against now and now a microsecond earlier, epochs and remainders apart
         // (edge 2 ANDs the halves, chooses by `late` and ANDs `limited`: one 6-input
         // function), the phase of an increase event at the instant (golden `phases` for one
         // event) and the cut's clamp.
+        self.take_h.next =
+            !(self.sel_own.val() | self.sel_1.val() | self.sel_2.val() | self.sel_3.val());
+        self.chk_own.take.next = self.sel_own.val();
+        self.chk_1.take.next = self.sel_1.val();
+        self.chk_2.take.next = self.sel_2.val();
+        self.chk_3.take.next = self.sel_3.val();
+        self.chk_h.take.next = self.take_h.val();
         self.chk_own.sub.next = self.o_w.q.val().sub;
         self.chk_own.ta_e.next = self.o_w.q.val().ta_e;
         self.chk_own.ta_r.next = self.o_w.q.val().ta_r;
@@ -1393,45 +1421,104 @@ impl Logic for RpNear {
         self.chk_h.byte_off.next = self.byte_off.q.val();
         self.chk_h.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
         self.chk_h.clamp_after_t.next = self.pc.q.val().clamp_after_t;
-        self.hit.next = self.chk_h.o.val();
         self.w_in.next = self.w_h.val();
         self.t1_in.next = self.t1_h.val();
         if self.sel_3.val() {
-            self.hit.next = self.chk_3.o.val();
             self.w_in.next = self.w_3.val();
             self.t1_in.next = self.t1_3.val();
         }
         if self.sel_2.val() {
-            self.hit.next = self.chk_2.o.val();
             self.w_in.next = self.w_2.val();
             self.t1_in.next = self.t1_2.val();
         }
         if self.sel_1.val() {
-            self.hit.next = self.chk_1.o.val();
             self.w_in.next = self.w_1.val();
             self.t1_in.next = self.t1_1.val();
         }
         if self.sel_own.val() {
-            self.hit.next = self.chk_own.o.val();
             self.w_in.next = self.o_w.q.val();
             self.t1_in.next = self.o_t1.q.val();
         }
-        self.y1_late.d.next = self.hit.val().late;
-        self.y1_fa_n_e.d.next = self.hit.val().fa_n_e;
-        self.y1_fa_n_r.d.next = self.hit.val().fa_n_r;
-        self.y1_fa_l_e.d.next = self.hit.val().fa_l_e;
-        self.y1_fa_l_r.d.next = self.hit.val().fa_l_r;
-        self.y1_fd_n_e.d.next = self.hit.val().fd_n_e;
-        self.y1_fd_n_r.d.next = self.hit.val().fd_n_r;
-        self.y1_fd_l_e.d.next = self.hit.val().fd_l_e;
-        self.y1_fd_l_r.d.next = self.hit.val().fd_l_r;
-        self.y1_fi_n_e.d.next = self.hit.val().fi_n_e;
-        self.y1_fi_n_r.d.next = self.hit.val().fi_n_r;
-        self.y1_fi_l_e.d.next = self.hit.val().fi_l_e;
-        self.y1_fi_l_r.d.next = self.hit.val().fi_l_r;
-        self.y1_ti_fr.d.next = self.hit.val().ti_fr;
-        self.y1_ti_hai.d.next = self.hit.val().ti_hai;
-        self.y1_clamp.d.next = self.hit.val().clamp;
+        self.y1_late.d.next = self.chk_own.o.val().late
+            | self.chk_1.o.val().late
+            | self.chk_2.o.val().late
+            | self.chk_3.o.val().late
+            | self.chk_h.o.val().late;
+        self.y1_fa_n_e.d.next = self.chk_own.o.val().fa_n_e
+            | self.chk_1.o.val().fa_n_e
+            | self.chk_2.o.val().fa_n_e
+            | self.chk_3.o.val().fa_n_e
+            | self.chk_h.o.val().fa_n_e;
+        self.y1_fa_n_r.d.next = self.chk_own.o.val().fa_n_r
+            | self.chk_1.o.val().fa_n_r
+            | self.chk_2.o.val().fa_n_r
+            | self.chk_3.o.val().fa_n_r
+            | self.chk_h.o.val().fa_n_r;
+        self.y1_fa_l_e.d.next = self.chk_own.o.val().fa_l_e
+            | self.chk_1.o.val().fa_l_e
+            | self.chk_2.o.val().fa_l_e
+            | self.chk_3.o.val().fa_l_e
+            | self.chk_h.o.val().fa_l_e;
+        self.y1_fa_l_r.d.next = self.chk_own.o.val().fa_l_r
+            | self.chk_1.o.val().fa_l_r
+            | self.chk_2.o.val().fa_l_r
+            | self.chk_3.o.val().fa_l_r
+            | self.chk_h.o.val().fa_l_r;
+        self.y1_fd_n_e.d.next = self.chk_own.o.val().fd_n_e
+            | self.chk_1.o.val().fd_n_e
+            | self.chk_2.o.val().fd_n_e
+            | self.chk_3.o.val().fd_n_e
+            | self.chk_h.o.val().fd_n_e;
+        self.y1_fd_n_r.d.next = self.chk_own.o.val().fd_n_r
+            | self.chk_1.o.val().fd_n_r
+            | self.chk_2.o.val().fd_n_r
+            | self.chk_3.o.val().fd_n_r
+            | self.chk_h.o.val().fd_n_r;
+        self.y1_fd_l_e.d.next = self.chk_own.o.val().fd_l_e
+            | self.chk_1.o.val().fd_l_e
+            | self.chk_2.o.val().fd_l_e
+            | self.chk_3.o.val().fd_l_e
+            | self.chk_h.o.val().fd_l_e;
+        self.y1_fd_l_r.d.next = self.chk_own.o.val().fd_l_r
+            | self.chk_1.o.val().fd_l_r
+            | self.chk_2.o.val().fd_l_r
+            | self.chk_3.o.val().fd_l_r
+            | self.chk_h.o.val().fd_l_r;
+        self.y1_fi_n_e.d.next = self.chk_own.o.val().fi_n_e
+            | self.chk_1.o.val().fi_n_e
+            | self.chk_2.o.val().fi_n_e
+            | self.chk_3.o.val().fi_n_e
+            | self.chk_h.o.val().fi_n_e;
+        self.y1_fi_n_r.d.next = self.chk_own.o.val().fi_n_r
+            | self.chk_1.o.val().fi_n_r
+            | self.chk_2.o.val().fi_n_r
+            | self.chk_3.o.val().fi_n_r
+            | self.chk_h.o.val().fi_n_r;
+        self.y1_fi_l_e.d.next = self.chk_own.o.val().fi_l_e
+            | self.chk_1.o.val().fi_l_e
+            | self.chk_2.o.val().fi_l_e
+            | self.chk_3.o.val().fi_l_e
+            | self.chk_h.o.val().fi_l_e;
+        self.y1_fi_l_r.d.next = self.chk_own.o.val().fi_l_r
+            | self.chk_1.o.val().fi_l_r
+            | self.chk_2.o.val().fi_l_r
+            | self.chk_3.o.val().fi_l_r
+            | self.chk_h.o.val().fi_l_r;
+        self.y1_ti_fr.d.next = self.chk_own.o.val().ti_fr
+            | self.chk_1.o.val().ti_fr
+            | self.chk_2.o.val().ti_fr
+            | self.chk_3.o.val().ti_fr
+            | self.chk_h.o.val().ti_fr;
+        self.y1_ti_hai.d.next = self.chk_own.o.val().ti_hai
+            | self.chk_1.o.val().ti_hai
+            | self.chk_2.o.val().ti_hai
+            | self.chk_3.o.val().ti_hai
+            | self.chk_h.o.val().ti_hai;
+        self.y1_clamp.d.next = self.chk_own.o.val().clamp
+            | self.chk_1.o.val().clamp
+            | self.chk_2.o.val().clamp
+            | self.chk_3.o.val().clamp
+            | self.chk_h.o.val().clamp;
         self.y1_in_e.d.next = self.x0_now.val().i_e;
         self.y1_in_r.d.next = self.x0_now.val().i_r;
         self.y1_il_e.d.next = self.x0_di_e.q.val();
@@ -1773,16 +1860,25 @@ impl Logic for RpNear {
             !self.y6_z.q.val().get_bit(29) & (self.ext_ca30.o.val() <= self.y6_z.q.val());
         self.rel_cm.next =
             !self.y6_z.q.val().get_bit(29) & (self.ext_cm30.o.val() <= self.y6_z.q.val());
-        self.y7_rc_cut.d.next = self.rcc_m.val();
-        self.y7_rc_bc.d.next = self.bc_m.val().get_bits::<RATE_W>(1);
-        if self.sel_a.val() {
-            self.y7_rc_cut.d.next = self.rcc_a.val();
-            self.y7_rc_bc.d.next = self.bc_a.val().get_bits::<RATE_W>(1);
-        }
         // A clamped cut leaves min_rate: the byte event's sum is M = min_rate + Rt_c + 1.
-        if (self.sel_a.val() & self.clamp_a.val()) | (!self.sel_a.val() & self.clamp_m.val()) {
-            self.y7_rc_cut.d.next = self.pc.q.val().min_rate;
-            self.y7_rc_bc.d.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
+        // Each candidate's results with its clamp, then the choice of the candidate.
+        self.rct_a.next = self.rcc_a.val();
+        self.rbc_a.next = self.bc_a.val().get_bits::<RATE_W>(1);
+        if self.clamp_a.val() {
+            self.rct_a.next = self.pc.q.val().min_rate;
+            self.rbc_a.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
+        }
+        self.rct_m.next = self.rcc_m.val();
+        self.rbc_m.next = self.bc_m.val().get_bits::<RATE_W>(1);
+        if self.clamp_m.val() {
+            self.rct_m.next = self.pc.q.val().min_rate;
+            self.rbc_m.next = self.y6_m.q.val().get_bits::<RATE_W>(1);
+        }
+        self.y7_rc_cut.d.next = self.rct_m.val();
+        self.y7_rc_bc.d.next = self.rbc_m.val();
+        if self.sel_a.val() {
+            self.y7_rc_cut.d.next = self.rct_a.val();
+            self.y7_rc_bc.d.next = self.rbc_a.val();
         }
         self.rel_b7.next = self.y6_rc_b.q.val() >= self.pc.q.val().max_rate;
         self.rel_m7.next = self.y6_m.q.val() >= self.two_max.q.val();
@@ -1846,7 +1942,9 @@ impl Logic for RpNear {
             self.y7_bc_inc.d.next = 1.into();
         }
         self.y7_fire.d.next = self.fire7.val();
-        self.y7_fd_l6.d.next = self.y6_fd_lim.q.val();
+        // (Reads the release registers' inputs as chosen above.)
+        self.y7_tw_a.d.next = self.y6_fd_lim.q.val() & !self.y7_rb_a.d.val();
+        self.y7_tw_m.d.next = self.y6_fd_lim.q.val() & !self.y7_rb_m.d.val();
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
         self.y7_moded.d.next = self.y6_w.q.val().mode.any();
@@ -1936,7 +2034,11 @@ impl Logic for RpNear {
             self.s.next.limited = false;
         }
         // The next decrease check in the other radices, while limited.
-        if self.y7_fd_l6.q.val() & !self.rel_byte8.val() {
+        self.tw8.next = self.y7_tw_m.q.val();
+        if self.y7_sel_a.q.val() {
+            self.tw8.next = self.y7_tw_a.q.val();
+        }
+        if self.tw8.val() {
             self.s.next.tda_e = self.y7_tda_se.q.val();
             self.s.next.tda_r = self.y7_tda_sr.q.val();
             self.s.next.tdi_e = self.y7_tdi_se.q.val();

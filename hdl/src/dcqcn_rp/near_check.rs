@@ -3,10 +3,12 @@
 //!
 //! `RpNear` takes its word from one of five sources (its own result, the RP's write-back
 //! registers W1, W2, W3, or the history of written words), all of them registers. It
-//! runs one `NearCheck` per source and registers the chosen source's [`NearHits`], so each
-//! compare starts at the source's flip-flops and the choice is a multiplexer of 16 bits
-//! after it. Comparing after the choice put the select's route (it reaches every bit of
-//! the 409-bit word) in front of 32-bit equalities.
+//! runs one `NearCheck` per source and registers the OR of the five checks' [`NearHits`]:
+//! each check's results are zero unless its source is the chosen one (`take`), so each
+//! compare starts at the source's flip-flops and the choice is one AND-OR level after it.
+//! Comparing after the choice put the select's route (it reaches every bit of the 409-bit
+//! word) in front of 32-bit equalities; a priority chain of five 2:1 choices after the
+//! compares was up to three more logic levels.
 //!
 //! Purely combinational: no clock, no registers.
 
@@ -77,32 +79,37 @@ pub struct NearCheck {
     /// The cut's clamp parameters (`clamp_tgt_rate`, `clamp_tgt_rate_after_time_inc`).
     pub clamp_tgt_rate: Signal<In, Bit>,
     pub clamp_after_t: Signal<In, Bit>,
-    /// The compares' results.
+    /// This candidate is the chosen one: the results are the compares' (else all 0).
+    pub take: Signal<In, Bit>,
+    /// The compares' results, each ANDed with `take`.
     pub o: Signal<Out, NearHits>,
 }
 
 impl Logic for NearCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        self.o.next.late = self.now.val().sub < self.sub.val();
-        self.o.next.fa_n_e = self.now.val().a_e == self.ta_e.val();
-        self.o.next.fa_n_r = self.now.val().a_r == self.ta_r.val();
-        self.o.next.fa_l_e = self.ago_a_e.val() == self.ta_e.val();
-        self.o.next.fa_l_r = self.ago_a_r.val() == self.ta_r.val();
-        self.o.next.fd_n_e = self.now.val().d_e == self.td_e.val();
-        self.o.next.fd_n_r = self.now.val().d_r == self.td_r.val();
-        self.o.next.fd_l_e = self.ago_d_e.val() == self.td_e.val();
-        self.o.next.fd_l_r = self.ago_d_r.val() == self.td_r.val();
-        self.o.next.fi_n_e = self.now.val().i_e == self.ti_e.val();
-        self.o.next.fi_n_r = self.now.val().i_r == self.ti_r.val();
-        self.o.next.fi_l_e = self.ago_i_e.val() == self.ti_e.val();
-        self.o.next.fi_l_r = self.ago_i_r.val() == self.ti_r.val();
-        self.o.next.ti_fr = (self.byte_off.val() | (self.bc.val() < self.th6.val()))
-            & (self.t.val() < self.th6.val());
-        self.o.next.ti_hai = (self.byte_off.val() | (self.bc.val() > self.th6.val()))
-            & (self.t.val() > self.th6.val());
-        self.o.next.clamp = self.clamp_tgt_rate.val()
-            | self.bc.val().any()
-            | (self.clamp_after_t.val() & self.t.val().any());
+        self.o.next.late = self.take.val() & (self.now.val().sub < self.sub.val());
+        self.o.next.fa_n_e = self.take.val() & (self.now.val().a_e == self.ta_e.val());
+        self.o.next.fa_n_r = self.take.val() & (self.now.val().a_r == self.ta_r.val());
+        self.o.next.fa_l_e = self.take.val() & (self.ago_a_e.val() == self.ta_e.val());
+        self.o.next.fa_l_r = self.take.val() & (self.ago_a_r.val() == self.ta_r.val());
+        self.o.next.fd_n_e = self.take.val() & (self.now.val().d_e == self.td_e.val());
+        self.o.next.fd_n_r = self.take.val() & (self.now.val().d_r == self.td_r.val());
+        self.o.next.fd_l_e = self.take.val() & (self.ago_d_e.val() == self.td_e.val());
+        self.o.next.fd_l_r = self.take.val() & (self.ago_d_r.val() == self.td_r.val());
+        self.o.next.fi_n_e = self.take.val() & (self.now.val().i_e == self.ti_e.val());
+        self.o.next.fi_n_r = self.take.val() & (self.now.val().i_r == self.ti_r.val());
+        self.o.next.fi_l_e = self.take.val() & (self.ago_i_e.val() == self.ti_e.val());
+        self.o.next.fi_l_r = self.take.val() & (self.ago_i_r.val() == self.ti_r.val());
+        self.o.next.ti_fr = self.take.val()
+            & ((self.byte_off.val() | (self.bc.val() < self.th6.val()))
+                & (self.t.val() < self.th6.val()));
+        self.o.next.ti_hai = self.take.val()
+            & ((self.byte_off.val() | (self.bc.val() > self.th6.val()))
+                & (self.t.val() > self.th6.val()));
+        self.o.next.clamp = self.take.val()
+            & (self.clamp_tgt_rate.val()
+                | self.bc.val().any()
+                | (self.clamp_after_t.val() & self.t.val().any()));
     }
 }

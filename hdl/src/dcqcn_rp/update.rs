@@ -22,7 +22,7 @@
 //! | B (`SEG_STAGES + 1` = 50 steps) | alpha at now and at the cut (`AlphaPow`: power table, two pipelined multipliers, `POW_STAGES` = 9 registers, then a delay line to the cut); `seg1` (the increases before the cut, three `IncRun`s) | `ctx_b`, `alpha_b`: the context beside `seg1` (delay lines in RAM); `b_seg1` with its result |
 //! | C (`CUT_STAGES + 1` = 6 steps) | the cut's rate (`Cut`: two pipelined multipliers), beside it `seg1`'s result (`seg1_c`, a delay line); then the cut's target rate and the word after the cut; the epoch difference and remainder comparison of the expiries after the cut (both cases of the cut side by side); the byte counter with the event's bytes, its value after a byte event and its test (`acc` does not change after the cut) | `c_word`: the word after `seg1` and the cut; `c_k2_diff`, `c_k2_ge`; `c_acc_sat`, `c_acc_byte`, `c_byte_fire` |
 //! | D (50 steps) | the expiries after the cut (`f_k2`, a `FiredSum`: `diff + ge`, saturating), `seg2` | `ctx_d`: the context beside `seg2` (a delay line); `d_seg2` with its result |
-//! | E0 | the caught-up word, whether the QP stays limited, the byte event's phase and whether it applies, BC + 1, an initial CNP, a command's override, the decrease check's base as E1 leaves it and `p_dec + td_r` | `e0_*`: these, the context and `seg2`'s result |
+//! | E0 | the caught-up word, whether the QP stays limited, the byte event's phase, its step and whether it applies, BC + 1, an initial CNP, a command's override, the decrease check's base as E1 leaves it and `p_dec + td_r` | `e0_*`: these, the context and `seg2`'s result |
 //! | E1 | the event applied but for the byte event's run (which starts here), choosing by E0's registers; the divisions' dividends' parts, the counters' inputs, commands and modes | `e1_*` |
 //! | E2.. (`RUN_STAGES` - 1 = 14 steps) | the divisions' dividends (`e2_num_*`: the remainder plus the lead, registered apart in E1), the two divisions (`DivSmall`, `DIV_STAGES` = 5: the next decrease check in the alpha and increase radices), then their results wait (`div_line`); everything else waits for the byte event's run (`e_line`) | `e2_num_*`, `e_line`, `div_line` (delay lines) |
 //! | E4 | the byte event's result and whether it is limited, the next decrease check's epochs (`na_e + qa`, `ni_e + qi`), what E1 left for the counters and the report | `e5` ([`EEnd`]) |
@@ -609,6 +609,10 @@ pub struct RpUpdate {
     e0_still: DFF<Bit>,
     e0_in_fr: DFF<Bit>,
     e0_in_hai: DFF<Bit>,
+    /// The byte event's step by its phase (0 in FR, `hai_rate` in HAI, else `ai_rate`),
+    /// Mb/s Q.8: registered here so that the byte run's multiplier operands come straight
+    /// from a register (a DSP's operand input has 3.5 ns of setup at speed grade 6).
+    e0_step: DFF<Bits<RATE_W>>,
     e0_bc_inc: DFF<Bits<STAGE_W>>,
     e0_byte_count: DFF<Bit>,
     e0_is_init: DFF<Bit>,
@@ -960,6 +964,7 @@ impl Default for RpUpdate {
             e0_still: Default::default(),
             e0_in_fr: Default::default(),
             e0_in_hai: Default::default(),
+            e0_step: Default::default(),
             e0_bc_inc: Default::default(),
             e0_byte_count: Default::default(),
             e0_is_init: Default::default(),
@@ -1179,6 +1184,7 @@ impl Logic for RpUpdate {
             e0_still,
             e0_in_fr,
             e0_in_hai,
+            e0_step,
             e0_bc_inc,
             e0_byte_count,
             e0_is_init,
@@ -1665,6 +1671,12 @@ impl Logic for RpUpdate {
             self.e0_still.d.next = self.still_limited.val();
             self.e0_in_fr.d.next = self.byte_in_fr.val();
             self.e0_in_hai.d.next = self.byte_in_hai.val();
+            self.e0_step.d.next = self.cfg.val().ai_rate;
+            if self.byte_in_fr.val() {
+                self.e0_step.d.next = 0.into();
+            } else if self.byte_in_hai.val() {
+                self.e0_step.d.next = self.cfg.val().hai_rate;
+            }
             self.e0_bc_inc.d.next = self.bc_inc.val();
             self.e0_byte_count.d.next = self.byte_count.val();
             self.e0_is_init.d.next = self.is_init.val();
@@ -1702,12 +1714,7 @@ impl Logic for RpUpdate {
         self.byte_run.clock.next = self.clock.val();
         self.byte_run.en.next = self.en.val();
         self.byte_run.n.next = 1.into();
-        self.byte_run.step.next = self.cfg.val().ai_rate;
-        if self.e0_in_fr.q.val() {
-            self.byte_run.step.next = 0.into();
-        } else if self.e0_in_hai.q.val() {
-            self.byte_run.step.next = self.cfg.val().hai_rate;
-        }
+        self.byte_run.step.next = self.e0_step.q.val();
         self.byte_run.rc.next = self.e_cu.val().rc;
         self.byte_run.rt.next = self.e_cu.val().rt;
         self.byte_run.max.next = self.cfg.val().max_rate;
