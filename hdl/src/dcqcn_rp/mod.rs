@@ -60,8 +60,8 @@
 //! written at the last edge is taken on trust). So events of other QPs go past an event
 //! that waits, one per cycle. Nothing the comparators read depends on the decision
 //! (`nw_qp` is loaded from the arbiter's choice), and of S1's event only its valid bit,
-//! kind and QP are loaded from the decision: the entry that went is registered one-hot
-//! (`s1_src`) and the rest of the event, and a follower's distance (`qb_dp`), are read
+//! kind and QP are loaded from the decision: the entry that went is registered in binary
+//! (`s1_b`) and the rest of the event, and a follower's distance (`qb_dp`), are read
 //! from it in S1's cycle (it is written again an edge later at the earliest). So the
 //! decision's fan-out stays beside HZ.
 //!
@@ -210,8 +210,12 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// [`QB_CAP`] of its entries are known to wait, `cap`, and one more may be on its way in
 /// then).
 pub const QB_N: usize = 9;
-// `tf_kind`, `tf_qp` and `pick_qp` OR the nine entries' terms by literal index.
+// `tf_kind`, `tf_qp` and `pick_qp` OR the nine entries' terms by literal index, and S1's
+// read of the entry that went (`s1_b`, `s1_m`) is written out for nine entries.
 const _: () = assert!(QB_N == 9);
+/// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=8.
+const S1_B_W: usize = 4;
+const _: () = assert!(QB_N <= 1 << S1_B_W);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
 /// `QB_N - 5`, so the waiting events of one class (this many and one on its way in) leave
@@ -566,12 +570,18 @@ pub struct DcqcnRp<const QB: usize> {
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<KIND_W>>,
     s1_qp: DFF<Bits<QB>>,
-    /// Entry `e`'s event went to S1 at the last edge (`lv` registered, one-hot). The rest of
-    /// S1's event (`s1_ev`) is read from that entry in S1's cycle: the entry is freed at
-    /// that edge and written again at the next one at the earliest, so it still holds the
-    /// event, and the decision's fan-out ends at these registers instead of at the event's
-    /// 204 other bits.
-    s1_src: [DFF<Bit>; QB_N],
+    /// The entry whose event went to S1 at the last edge, binary (`lv` encoded; 0 when
+    /// none went). The rest of S1's event (`s1_ev`) is read from that entry in S1's cycle:
+    /// the entry is freed at that edge and written again at the next one at the earliest,
+    /// so it still holds the event, and the decision's fan-out ends at these registers
+    /// instead of at the event's 204 other bits. Binary, not one-hot, so that the read is
+    /// a balanced tree of 2:1 multiplexers (`s1_m`, `s1_n`): two logic levels where the
+    /// one-hot select's priority chain was five.
+    s1_b: [DFF<Bit>; S1_B_W],
+    /// The read's tree: `[0..4]` entries 0/1, 2/3, 4/5, 6/7 by bit 0; `[4]`, `[5]` by
+    /// bit 1; `[6]` by bit 2 (entry 8 by bit 3 after it).
+    s1_m: [Signal<Local, RpEvent>; 7],
+    s1_n: [Signal<Local, Bits<SLOT_W>>; 7],
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
@@ -757,7 +767,7 @@ pub struct DcqcnRp<const QB: usize> {
     qb_wf: [DFF<Bit>; QB_N],
     qb_d: [DFF<Bits<SLOT_W>>; QB_N],
     /// `qb_d` a cycle ago: in S1's cycle, the distance entry `e` had when its event went
-    /// (`qb_d` has counted on since), read through `s1_src` like the rest of S1's event.
+    /// (`qb_d` has counted on since), read through `s1_b` like the rest of S1's event.
     qb_dp: [DFF<Bits<SLOT_W>>; QB_N],
     qb_fok: [DFF<Bit>; QB_N],
     /// Entry `e` was found blocked since it was written: until its check is in, a writer
@@ -771,7 +781,7 @@ pub struct DcqcnRp<const QB: usize> {
     qb_res: [Signal<Local, Bit>; QB_N],
     s1_fol: DFF<Bit>,
     /// S1's distance behind its QP's last writer (meaningful for a follower), from the
-    /// entry it left (`qb_dp`, `s1_src`).
+    /// entry it left (`qb_dp`, `s1_b`).
     s1_d: Signal<Local, Bits<SLOT_W>>,
     s1_cyc: DFF<Bits<CYC_W>>,
     s1_ev: Signal<Local, RpEvent>,
@@ -968,7 +978,9 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_valid: Default::default(),
             s1_kind: Default::default(),
             s1_qp: Default::default(),
-            s1_src: Default::default(),
+            s1_b: Default::default(),
+            s1_m: Default::default(),
+            s1_n: Default::default(),
             s2_valid: Default::default(),
             s2_kind: Default::default(),
             s2_qp: Default::default(),
@@ -1206,8 +1218,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_hy[i].clock.next = self.clock.val();
             self.qb_vf[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
-            self.s1_src[i].clock.next = self.clock.val();
             self.ck_src[i].clock.next = self.clock.val();
+        }
+        for i in 0..S1_B_W {
+            self.s1_b[i].clock.next = self.clock.val();
         }
         for i in 0..UPD_STAGES {
             self.tag_valid[i].clock.next = self.clock.val();
@@ -1796,17 +1810,63 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_kind.d.next = self.tf_kind.val();
             self.s1_qp.d.next = self.tf_qp.val();
         }
-        for e in 0..QB_N {
-            self.s1_src[e].d.next = self.lv[e].val();
+        // The entry that goes, binary (`lv` is one-hot or zero; `QB_N` = 9).
+        self.s1_b[0].d.next =
+            self.lv[1].val() | self.lv[3].val() | self.lv[5].val() | self.lv[7].val();
+        self.s1_b[1].d.next =
+            self.lv[2].val() | self.lv[3].val() | self.lv[6].val() | self.lv[7].val();
+        self.s1_b[2].d.next =
+            self.lv[4].val() | self.lv[5].val() | self.lv[6].val() | self.lv[7].val();
+        self.s1_b[3].d.next = self.lv[8].val();
+        // S1's event and distance, read from the entry it left (see `s1_b`; none: entry
+        // 0's, unused) by a tree of 2:1 choices.
+        self.s1_m[0].next = self.qb_ev[0].q.val();
+        self.s1_n[0].next = self.qb_dp[0].q.val();
+        if self.s1_b[0].q.val() {
+            self.s1_m[0].next = self.qb_ev[1].q.val();
+            self.s1_n[0].next = self.qb_dp[1].q.val();
         }
-        // S1's event, read from the entry it left (see `s1_src`; none: entry 0's, unused).
-        self.s1_ev.next = self.qb_ev[0].q.val();
-        self.s1_d.next = self.qb_dp[0].q.val();
-        for e in 0..QB_N {
-            if self.s1_src[e].q.val() {
-                self.s1_ev.next = self.qb_ev[e].q.val();
-                self.s1_d.next = self.qb_dp[e].q.val();
-            }
+        self.s1_m[1].next = self.qb_ev[2].q.val();
+        self.s1_n[1].next = self.qb_dp[2].q.val();
+        if self.s1_b[0].q.val() {
+            self.s1_m[1].next = self.qb_ev[3].q.val();
+            self.s1_n[1].next = self.qb_dp[3].q.val();
+        }
+        self.s1_m[2].next = self.qb_ev[4].q.val();
+        self.s1_n[2].next = self.qb_dp[4].q.val();
+        if self.s1_b[0].q.val() {
+            self.s1_m[2].next = self.qb_ev[5].q.val();
+            self.s1_n[2].next = self.qb_dp[5].q.val();
+        }
+        self.s1_m[3].next = self.qb_ev[6].q.val();
+        self.s1_n[3].next = self.qb_dp[6].q.val();
+        if self.s1_b[0].q.val() {
+            self.s1_m[3].next = self.qb_ev[7].q.val();
+            self.s1_n[3].next = self.qb_dp[7].q.val();
+        }
+        self.s1_m[4].next = self.s1_m[0].val();
+        self.s1_n[4].next = self.s1_n[0].val();
+        if self.s1_b[1].q.val() {
+            self.s1_m[4].next = self.s1_m[1].val();
+            self.s1_n[4].next = self.s1_n[1].val();
+        }
+        self.s1_m[5].next = self.s1_m[2].val();
+        self.s1_n[5].next = self.s1_n[2].val();
+        if self.s1_b[1].q.val() {
+            self.s1_m[5].next = self.s1_m[3].val();
+            self.s1_n[5].next = self.s1_n[3].val();
+        }
+        self.s1_m[6].next = self.s1_m[4].val();
+        self.s1_n[6].next = self.s1_n[4].val();
+        if self.s1_b[2].q.val() {
+            self.s1_m[6].next = self.s1_m[5].val();
+            self.s1_n[6].next = self.s1_n[5].val();
+        }
+        self.s1_ev.next = self.s1_m[6].val();
+        self.s1_d.next = self.s1_n[6].val();
+        if self.s1_b[3].q.val() {
+            self.s1_ev.next = self.qb_ev[8].q.val();
+            self.s1_d.next = self.qb_dp[8].q.val();
         }
         self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
