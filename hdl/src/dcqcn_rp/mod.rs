@@ -1819,42 +1819,23 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.lv[4].val() | self.lv[5].val() | self.lv[6].val() | self.lv[7].val();
         self.s1_b[3].d.next = self.lv[8].val();
         // S1's event and distance, read from the entry it left (see `s1_b`; none: entry
-        // 0's, unused) by a tree of 2:1 choices.
-        self.s1_m[0].next = self.qb_ev[0].q.val();
-        self.s1_n[0].next = self.qb_dp[0].q.val();
-        if self.s1_b[0].q.val() {
-            self.s1_m[0].next = self.qb_ev[1].q.val();
-            self.s1_n[0].next = self.qb_dp[1].q.val();
+        // 0's, unused) by a tree of 2:1 choices: entries in pairs by bit 0 (`s1_m[0..4]`),
+        // those in pairs by bit 1 (`[4]`, `[5]`), those by bit 2 (`[6]`), entry 8 by bit 3.
+        for k in 0..4 {
+            self.s1_m[k].next = self.qb_ev[2 * k].q.val();
+            self.s1_n[k].next = self.qb_dp[2 * k].q.val();
+            if self.s1_b[0].q.val() {
+                self.s1_m[k].next = self.qb_ev[2 * k + 1].q.val();
+                self.s1_n[k].next = self.qb_dp[2 * k + 1].q.val();
+            }
         }
-        self.s1_m[1].next = self.qb_ev[2].q.val();
-        self.s1_n[1].next = self.qb_dp[2].q.val();
-        if self.s1_b[0].q.val() {
-            self.s1_m[1].next = self.qb_ev[3].q.val();
-            self.s1_n[1].next = self.qb_dp[3].q.val();
-        }
-        self.s1_m[2].next = self.qb_ev[4].q.val();
-        self.s1_n[2].next = self.qb_dp[4].q.val();
-        if self.s1_b[0].q.val() {
-            self.s1_m[2].next = self.qb_ev[5].q.val();
-            self.s1_n[2].next = self.qb_dp[5].q.val();
-        }
-        self.s1_m[3].next = self.qb_ev[6].q.val();
-        self.s1_n[3].next = self.qb_dp[6].q.val();
-        if self.s1_b[0].q.val() {
-            self.s1_m[3].next = self.qb_ev[7].q.val();
-            self.s1_n[3].next = self.qb_dp[7].q.val();
-        }
-        self.s1_m[4].next = self.s1_m[0].val();
-        self.s1_n[4].next = self.s1_n[0].val();
-        if self.s1_b[1].q.val() {
-            self.s1_m[4].next = self.s1_m[1].val();
-            self.s1_n[4].next = self.s1_n[1].val();
-        }
-        self.s1_m[5].next = self.s1_m[2].val();
-        self.s1_n[5].next = self.s1_n[2].val();
-        if self.s1_b[1].q.val() {
-            self.s1_m[5].next = self.s1_m[3].val();
-            self.s1_n[5].next = self.s1_n[3].val();
+        for k in 0..2 {
+            self.s1_m[k + 4].next = self.s1_m[2 * k].val();
+            self.s1_n[k + 4].next = self.s1_n[2 * k].val();
+            if self.s1_b[1].q.val() {
+                self.s1_m[k + 4].next = self.s1_m[2 * k + 1].val();
+                self.s1_n[k + 4].next = self.s1_n[2 * k + 1].val();
+            }
         }
         self.s1_m[6].next = self.s1_m[4].val();
         self.s1_n[6].next = self.s1_n[4].val();

@@ -240,7 +240,9 @@ pub struct RpNear {
     mul_t1i: PipeMul<ALPHA_W, 18>,
     ext_q16: ZeroExt<CUTFRAC_W, 18>,
     ext_c1: ZeroExt<G_W, 18>,
-    c_g: Signal<Local, Bits<G_W>>,
+    /// `1024 - g`, registered (a parameter: steady while events are in flight), so the
+    /// multipliers' operand comes from a register, not from a subtractor after `pc`.
+    c_g: DFF<Bits<G_W>>,
     k1024: Constant<Bits<G_W>>,
     /// `pc.max_rate`, a sum's width.
     max29: DFF<Bits<SUM_W>>,
@@ -997,6 +999,7 @@ impl Logic for RpNear {
         dff_setup!(
             self,
             clock,
+            c_g,
             pc,
             th6,
             byte_off,
@@ -1608,8 +1611,8 @@ impl Logic for RpNear {
         self.mul_m.en.next = true;
         self.mul_m.a.next = self.y2_w.q.val().rc;
         self.mul_m.b.next = self.ext_q16.o.val();
-        self.c_g.next = self.k1024.val() - self.pc.q.val().g;
-        self.ext_c1.i.next = self.c_g.val();
+        self.c_g.d.next = self.k1024.val() - self.pc.q.val().g;
+        self.ext_c1.i.next = self.c_g.q.val();
         self.mul_t1.clock.next = self.clock.val();
         self.mul_t1.en.next = true;
         self.mul_t1.a.next = self.y2_alpha.q.val();

@@ -613,6 +613,15 @@ pub struct RpUpdate {
     /// Mb/s Q.8: registered here so that the byte run's multiplier operands come straight
     /// from a register (a DSP's operand input has 3.5 ns of setup at speed grade 6).
     e0_step: DFF<Bits<RATE_W>>,
+    /// The threshold (zero-extended), `ai_rate` and `hai_rate` for E0's phase and step,
+    /// registered beside E0 so that those paths start next to it, not at the parameter
+    /// register across the RP. Stored inverted: a plain copy would have the same input as
+    /// `RpNear`'s copy of the parameters and yosys would merge the two (`opt_merge`),
+    /// placing the one register between both users. The parameters are steady while an
+    /// event is in flight, so the copies' cycle of delay is never seen.
+    e0_nth: DFF<Bits<STAGE_W>>,
+    e0_nai: DFF<Bits<RATE_W>>,
+    e0_nhai: DFF<Bits<RATE_W>>,
     e0_bc_inc: DFF<Bits<STAGE_W>>,
     e0_byte_count: DFF<Bit>,
     e0_is_init: DFF<Bit>,
@@ -758,9 +767,7 @@ pub struct RpUpdate {
     /// `next_t1`: `alpha * (1024 - g)` (3 registers), its CNP flag beside it, the sum
     /// (register 4), then the line to E5.
     nt1_mul: crate::pipe_mul::PipeMul<ALPHA_W, 18>,
-    nt1_c: Signal<Local, Bits<G_W>>,
     next_t1_c: ZeroExt<G_W, 18>,
-    nt1_k1024: Constant<Bits<G_W>>,
     nt1_f1: DFF<Bit>,
     nt1_f2: DFF<Bit>,
     nt1_f3: DFF<Bit>,
@@ -965,6 +972,9 @@ impl Default for RpUpdate {
             e0_in_fr: Default::default(),
             e0_in_hai: Default::default(),
             e0_step: Default::default(),
+            e0_nth: Default::default(),
+            e0_nai: Default::default(),
+            e0_nhai: Default::default(),
             e0_bc_inc: Default::default(),
             e0_byte_count: Default::default(),
             e0_is_init: Default::default(),
@@ -1071,9 +1081,7 @@ impl Default for RpUpdate {
             mode_host: Constant::new(1.into()),
             zero_word: Constant::new(QpWord::default()),
             nt1_mul: Default::default(),
-            nt1_c: Default::default(),
             next_t1_c: Default::default(),
-            nt1_k1024: Constant::new(1024.into()),
             nt1_f1: Default::default(),
             nt1_f2: Default::default(),
             nt1_f3: Default::default(),
@@ -1185,6 +1193,9 @@ impl Logic for RpUpdate {
             e0_in_fr,
             e0_in_hai,
             e0_step,
+            e0_nth,
+            e0_nai,
+            e0_nhai,
             e0_bc_inc,
             e0_byte_count,
             e0_is_init,
@@ -1625,7 +1636,10 @@ impl Logic for RpUpdate {
         // (`CtxD`: `acc_sat`, `acc_byte`, `byte_fire`). The caught-up T is `seg2`'s, BC the
         // word's ----
         self.ext_th.i.next = self.cfg.val().threshold;
-        self.th6.next = self.ext_th.o.val();
+        self.e0_nth.d.next = !self.ext_th.o.val();
+        self.e0_nai.d.next = !self.cfg.val().ai_rate;
+        self.e0_nhai.d.next = !self.cfg.val().hai_rate;
+        self.th6.next = !self.e0_nth.q.val();
         self.byte_in_fr.next =
             (self.d_seg2.q.val().t < self.th6.val()) & (self.d_word.val().bc < self.th6.val());
         self.byte_in_hai.next =
@@ -1671,11 +1685,11 @@ impl Logic for RpUpdate {
             self.e0_still.d.next = self.still_limited.val();
             self.e0_in_fr.d.next = self.byte_in_fr.val();
             self.e0_in_hai.d.next = self.byte_in_hai.val();
-            self.e0_step.d.next = self.cfg.val().ai_rate;
+            self.e0_step.d.next = !self.e0_nai.q.val();
             if self.byte_in_fr.val() {
                 self.e0_step.d.next = 0.into();
             } else if self.byte_in_hai.val() {
-                self.e0_step.d.next = self.cfg.val().hai_rate;
+                self.e0_step.d.next = !self.e0_nhai.q.val();
             }
             self.e0_bc_inc.d.next = self.bc_inc.val();
             self.e0_byte_count.d.next = self.byte_count.val();
@@ -1995,8 +2009,9 @@ impl Logic for RpUpdate {
         self.inc_rel_rt.next = self.e5.q.val().inc_rel_rt;
 
         // ======== next_t1: alpha after one more expiry, from E1's word ========
-        self.nt1_c.next = self.nt1_k1024.val() - self.cfg.val().g;
-        self.next_t1_c.i.next = self.nt1_c.val();
+        // `1024 - g`: A1's register (`cq`), so the multiplier's operand comes from a
+        // register, not from a subtractor after the parameter register.
+        self.next_t1_c.i.next = self.cq.q.val();
         self.nt1_mul.clock.next = self.clock.val();
         self.nt1_mul.en.next = self.en.val();
         self.nt1_mul.a.next = self.e1_w.q.val().alpha;
