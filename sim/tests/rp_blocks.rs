@@ -11,6 +11,7 @@
 
 use proptest::prelude::*;
 use roce_cc_hdl::dcqcn_rp::rate::{IncRun, PHASE_STAGES, Phases, RUN_STAGES};
+use roce_cc_hdl::pipe_mul::PIPE_MUL_STAGES;
 use roce_cc_params::Params;
 use roce_cc_sim::dcqcn_rp::{RpConfig, phases, run};
 use rust_hdl::prelude::*;
@@ -68,7 +69,9 @@ fn run_in() -> impl Strategy<Value = RunIn> {
 }
 
 /// Presents `ins` one per cycle (then zeros to drain) and checks each output
-/// `RUN_STAGES` cycles after its input against `run`.
+/// `RUN_STAGES` cycles after its input against `run`. The run's product input (`nstep`)
+/// gets `n * step` exactly, `PIPE_MUL_STAGES` cycles after its input, as the `PipeMul`
+/// beside a run in `IncSegment` gives it (`PipeMul` has its own tests).
 fn inc_run_matches(ins: &[RunIn], max: u32) {
     let mut b = IncRun::default();
     b.connect_all();
@@ -83,6 +86,13 @@ fn inc_run_matches(ins: &[RunIn], max: u32) {
         b.step.next = (step as u64).into();
         b.rc.next = (rc as u64).into();
         b.rt.next = (rt as u64).into();
+        // The caller's product: `n * step` of the input presented `PIPE_MUL_STAGES`
+        // cycles ago.
+        let (pn, pstep, ..) = cycle
+            .checked_sub(PIPE_MUL_STAGES)
+            .and_then(|k| ins.get(k).copied())
+            .unwrap_or((0, 0, 0, 0, max));
+        b.nstep.next = (pn * pstep as u64).into();
         edge!(b);
         // After this edge the outputs hold the input of cycle `cycle + 1 - RUN_STAGES`.
         if let Some(k) = (cycle + 1).checked_sub(RUN_STAGES) {

@@ -74,15 +74,15 @@ pub struct RunDiv {
 }
 
 /// `n` consecutive increase events that add `step` to Rt (0: fast recovery), in closed
-/// form (golden: `run`): one pipelined multiplier (`n * step`), a 5-step restoring division
-/// and five arithmetic shifters.
+/// form (golden: `run`): the product `n * step` (its caller's: [`IncRun::nstep`]), a 5-step
+/// restoring division and five arithmetic shifters.
 ///
 /// Pipelined in [`RUN_STAGES`] = 15 registers that load when `en` is high, at most one
 /// carry chain (or one barrel shifter) between two registers:
 ///
 /// | registers | work before them |
 /// |---|---|
-/// | 1..3 | `n * step` (`PipeMul`); `Rt >= max` |
+/// | 1..3 | `n * step` (outside: `nstep`); `Rt >= max` |
 /// | 4 | `Rt + n * step`, `max + 32 * step`, `d = Rt - Rc` |
 /// | 5 | the excess `Rt + n * step - max` (and whether it is negative), whether it reaches `32 * step`, `d - step` |
 /// | 6..10 | the division of the excess by the step, one quotient bit per step |
@@ -112,11 +112,16 @@ pub struct IncRun {
     /// Max rate, Mb/s Q.8. A parameter: registered at the run's input (`max_q`), so it
     /// must be steady from a cycle before an event enters until it leaves.
     pub max: Signal<In, Bits<RATE_W>>,
+    /// `n * step` of the inputs presented [`PIPE_MUL_STAGES`] advancing cycles earlier
+    /// (bits 49 and up unused): a `PipeMul` beside the run with the same `n`, `step` and
+    /// `en` where both vary, else what the product reduces to (0 for the fast-recovery
+    /// run, whose step is 0; the step, delayed, for the byte event's run of one event).
+    /// Outside the run so that a fixed operand costs no DSPs and no DSP operand path.
+    pub nstep: Signal<In, Bits<64>>,
     /// Rc after, Mb/s Q.8 (may exceed `max` by 1 LSB when the QP releases).
     pub rc_o: Signal<Out, Bits<RATE_W>>,
     /// Rt after, Mb/s Q.8.
     pub rt_o: Signal<Out, Bits<RATE_W>>,
-    mul: PipeMul<COUNT_W, RATE_W>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_p: ZeroExt<49, 50>,
     ext_rt50: ZeroExt<RATE_W, 50>,
@@ -145,7 +150,7 @@ pub struct IncRun {
     c2: DFF<RunCarry>,
     c3: DFF<RunCarry>,
     // Register 4.
-    /// `n * step`: 49 bits of `PipeMul`'s 64 (the rest are zero).
+    /// `n * step`: 49 bits of `nstep`'s 64 (the rest are zero).
     p49: Signal<Local, Bits<49>>,
     p_hi_unused: Signal<Local, Bits<15>>,
     c4: DFF<RunCarry>,
@@ -291,7 +296,7 @@ impl Default for IncRun {
             max: Default::default(),
             rc_o: Default::default(),
             rt_o: Default::default(),
-            mul: Default::default(),
+            nstep: Default::default(),
             ext_p: Default::default(),
             ext_rt50: Default::default(),
             ext_max50: Default::default(),
@@ -498,10 +503,6 @@ impl Logic for IncRun {
         );
         self.max_q.d.next = self.max.val();
         // ---- registers 1..3: n * step; Rt against the max ----
-        self.mul.clock.next = self.clock.val();
-        self.mul.en.next = self.en.val();
-        self.mul.a.next = self.n.val();
-        self.mul.b.next = self.step.val();
         if self.en.val() {
             self.c1.d.next.n = self.n.val();
             self.c1.d.next.step = self.step.val();
@@ -513,8 +514,8 @@ impl Logic for IncRun {
         }
 
         // ---- register 4: Rt + n * step, max + 32 * step, d ----
-        self.p49.next = self.mul.p.val().get_bits::<49>(0);
-        self.p_hi_unused.next = self.mul.p.val().get_bits::<15>(49);
+        self.p49.next = self.nstep.val().get_bits::<49>(0);
+        self.p_hi_unused.next = self.nstep.val().get_bits::<15>(49);
         self.ext_p.i.next = self.p49.val();
         self.ext_rt50.i.next = self.c3.q.val().rt;
         self.ext_max50.i.next = self.max_q.q.val();
@@ -967,6 +968,10 @@ pub struct IncSegment {
     run_fr: IncRun,
     run_ai: IncRun,
     run_hai: IncRun,
+    /// The additive and hyper runs' `n * step` (the fast-recovery run's step is 0, so is
+    /// its product).
+    mul_ai: PipeMul<COUNT_W, RATE_W>,
+    mul_hai: PipeMul<COUNT_W, RATE_W>,
     t21: Signal<Local, Bits<COUNT_W>>,
     t_new: Signal<Local, Bits<STAGE_W>>,
     ext_t: ZeroExt<STAGE_W, COUNT_W>,
@@ -1038,6 +1043,8 @@ impl Default for IncSegment {
             run_fr: Default::default(),
             run_ai: Default::default(),
             run_hai: Default::default(),
+            mul_ai: Default::default(),
+            mul_hai: Default::default(),
             t21: Default::default(),
             t_new: Default::default(),
             ext_t: Default::default(),
@@ -1097,6 +1104,7 @@ impl Logic for IncSegment {
         self.phases.byte_off.next = self.byte_off.val();
         self.run_fr.n.next = self.phases.n_fr.val();
         self.run_fr.step.next = 0.into();
+        self.run_fr.nstep.next = 0.into();
         self.run_fr.rc.next = self.s_pb.q.val().rc;
         self.run_fr.rt.next = self.s_pb.q.val().rt;
         self.run_fr.max.next = self.max.val();
@@ -1133,6 +1141,11 @@ impl Logic for IncSegment {
         // ---- the additive run; the rest waits beside it ----
         self.run_ai.n.next = self.p1.q.val().n_ai;
         self.run_ai.step.next = self.ai_q.q.val();
+        self.mul_ai.clock.next = self.clock.val();
+        self.mul_ai.en.next = self.en.val();
+        self.mul_ai.a.next = self.p1.q.val().n_ai;
+        self.mul_ai.b.next = self.ai_q.q.val();
+        self.run_ai.nstep.next = self.mul_ai.p.val();
         self.run_ai.rc.next = self.p1.q.val().fr_rc;
         self.run_ai.rt.next = self.p1.q.val().fr_rt;
         self.run_ai.max.next = self.max.val();
@@ -1148,6 +1161,11 @@ impl Logic for IncSegment {
         // ---- the hyper run ----
         self.run_hai.n.next = self.p2.q.val().n_hai;
         self.run_hai.step.next = self.hai_q.q.val();
+        self.mul_hai.clock.next = self.clock.val();
+        self.mul_hai.en.next = self.en.val();
+        self.mul_hai.a.next = self.p2.q.val().n_hai;
+        self.mul_hai.b.next = self.hai_q.q.val();
+        self.run_hai.nstep.next = self.mul_hai.p.val();
         self.run_hai.rc.next = self.p2.q.val().ai_rc;
         self.run_hai.rt.next = self.p2.q.val().ai_rt;
         self.run_hai.max.next = self.max.val();

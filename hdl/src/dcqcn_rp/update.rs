@@ -68,6 +68,9 @@ const _: () = assert!(RUN_STAGES - 1 <= (1 << 4) + 1);
 const _: () =
     assert!(RUN_STAGES - 2 - DIV_STAGES >= 3 && RUN_STAGES - 2 - DIV_STAGES <= (1 << 3) + 1);
 
+// The byte run's product is its step delayed by three registers (`byte_p1..3`).
+const _: () = assert!(crate::pipe_mul::PIPE_MUL_STAGES == 3);
+
 /// Address bits of the delay lines beside the segments.
 const CTX_AW: usize = 6;
 
@@ -551,6 +554,12 @@ pub struct RpUpdate {
 
     // ---- step E: caught-up state, the event, the next decrease check, the report ----
     byte_run: IncRun,
+    /// The byte event's step, delayed by `PIPE_MUL_STAGES` = 3 registers (E1..E3) as the
+    /// byte run's `n * step`: its run has one event, so the product is the step.
+    byte_p1: DFF<Bits<RATE_W>>,
+    byte_p2: DFF<Bits<RATE_W>>,
+    byte_p3: DFF<Bits<RATE_W>>,
+    ext_byte_p: ZeroExt<RATE_W, 64>,
     div_a: DivSmall,
     div_i: DivSmall,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
@@ -610,8 +619,8 @@ pub struct RpUpdate {
     e0_in_fr: DFF<Bit>,
     e0_in_hai: DFF<Bit>,
     /// The byte event's step by its phase (0 in FR, `hai_rate` in HAI, else `ai_rate`),
-    /// Mb/s Q.8: registered here so that the byte run's multiplier operands come straight
-    /// from a register (a DSP's operand input has 3.5 ns of setup at speed grade 6).
+    /// Mb/s Q.8: the byte run's step and, three registers later (`byte_p*`), its
+    /// product (the run has one event: no multiplier).
     e0_step: DFF<Bits<RATE_W>>,
     /// The threshold (zero-extended), `ai_rate` and `hai_rate` for E0's phase and step,
     /// registered beside E0 so that those paths start next to it, not at the parameter
@@ -931,6 +940,10 @@ impl Default for RpUpdate {
             d_alpha_now: Default::default(),
             d_k2_any: Default::default(),
             d_seg2: Default::default(),
+            byte_p1: Default::default(),
+            byte_p2: Default::default(),
+            byte_p3: Default::default(),
+            ext_byte_p: Default::default(),
             byte_run: Default::default(),
             div_a: Default::default(),
             div_i: Default::default(),
@@ -1193,6 +1206,9 @@ impl Logic for RpUpdate {
             e0_in_fr,
             e0_in_hai,
             e0_step,
+            byte_p1,
+            byte_p2,
+            byte_p3,
             e0_nth,
             e0_nai,
             e0_nhai,
@@ -1729,6 +1745,13 @@ impl Logic for RpUpdate {
         self.byte_run.en.next = self.en.val();
         self.byte_run.n.next = 1.into();
         self.byte_run.step.next = self.e0_step.q.val();
+        if self.en.val() {
+            self.byte_p1.d.next = self.e0_step.q.val();
+            self.byte_p2.d.next = self.byte_p1.q.val();
+            self.byte_p3.d.next = self.byte_p2.q.val();
+        }
+        self.ext_byte_p.i.next = self.byte_p3.q.val();
+        self.byte_run.nstep.next = self.ext_byte_p.o.val();
         self.byte_run.rc.next = self.e_cu.val().rc;
         self.byte_run.rt.next = self.e_cu.val().rt;
         self.byte_run.max.next = self.cfg.val().max_rate;
