@@ -11,9 +11,10 @@
 //! ```
 //!
 //! `restart` (or `reset`) is registered first (`again`): the counters are zero two cycles
-//! after it, and `now` in cycle `k` after that (`k = 0` two cycles after the restart's
-//! cycle) equals `Timebase::at_cycle(k)` for the same clock and periods; in the cycle after
-//! the restart the outputs still count under the old values. Every counter restarts at zero
+//! after it, and the outputs are the counters registered once more (`now_q`, see Timing),
+//! so `now` in cycle `k` (`k = 0` three cycles after the restart's cycle) equals
+//! `Timebase::at_cycle(k)` for the same clock and periods; in the two cycles after the
+//! restart the outputs still count under the old values. Every counter restarts at zero
 //! with `restart`; the
 //! periods and `clock_mhz` may change only together with a restart (the units' state then
 //! restarts too: the register block applies parameters by resetting every QP). Epochs wrap
@@ -22,7 +23,9 @@
 //! In simulation the harnesses compute `now` directly, so that idle gaps of seconds cost
 //! one cycle; this block is for a design that runs in real time (the board top).
 //!
-//! Timing: the microsecond tick and each radix's wrap are registers (`tick`, `*_wrap`),
+//! Timing: the outputs come from registers of their own (`now_q`, `now_cnp_q`), so that
+//! the counters, the tick and the flags can sit together while the copies sit towards the
+//! units. The microsecond tick and each radix's wrap are registers (`tick`, `*_wrap`),
 //! computed a cycle ahead, so the enables and resets of the counters (which drive `now` into
 //! both units) start at flip-flops (a compare driving the enables of `now` or a radix's
 //! reset directly misses 10 ns by about 3 ns in the board design). No flag has an adder in
@@ -58,8 +61,8 @@ pub struct Timebase {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: every counter to zero (like `restart`).
     pub reset: Signal<In, Bit>,
-    /// Restart every counter at zero (time 0 is the second cycle after this one: the
-    /// restart is registered first).
+    /// Restart every counter at zero (time 0 is the third cycle after this one: the
+    /// restart is registered first, and the outputs after the counters).
     pub restart: Signal<In, Bit>,
     /// Clock cycles per microsecond (1..=1000).
     pub clock_mhz: Signal<In, Bits<SUB_W>>,
@@ -116,6 +119,13 @@ pub struct Timebase {
     /// restart (about 3.6 ns of route) into that fan-out (4.7 ns) and misses 10 ns.
     again: DFF<Bit>,
     one_epoch: Constant<Bits<EPOCH_W>>,
+    /// The outputs, registered once more than the counters: `now` reaches both units
+    /// across the chip, and straight from the counters it drew them (and `tick`, which
+    /// enables all 196 of them) apart, so that `tick`'s route alone took half the cycle.
+    /// With these copies the counters and their flags stay together and the copies sit
+    /// towards the units.
+    now_q: DFF<TimeWord>,
+    now_cnp_q: DFF<CnpTimeWord>,
 }
 
 impl Default for Timebase {
@@ -161,6 +171,8 @@ impl Default for Timebase {
             two_rem: Constant::new(2.into()),
             again: Default::default(),
             one_epoch: Constant::new(1.into()),
+            now_q: Default::default(),
+            now_cnp_q: Default::default(),
         }
     }
 }
@@ -171,7 +183,7 @@ impl Logic for Timebase {
         dff_setup!(
             self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, a_wrap, d_wrap, i_wrap,
             c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1, a_is1, d_is1, i_is1, c_is1,
-            again
+            again, now_q, now_cnp_q
         );
         // ---- cycle within the microsecond ----
         self.sub.d.next = self.sub.q.val() + self.one_sub.val();
@@ -250,14 +262,16 @@ impl Logic for Timebase {
         if self.again.q.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
             self.c_wrap.d.next = self.c_is1.q.val();
         }
-        self.now.next.sub = self.sub.q.val();
-        self.now.next.a_e = self.a_e.q.val();
-        self.now.next.a_r = self.a_r.q.val();
-        self.now.next.d_e = self.d_e.q.val();
-        self.now.next.d_r = self.d_r.q.val();
-        self.now.next.i_e = self.i_e.q.val();
-        self.now.next.i_r = self.i_r.q.val();
-        self.now_cnp.next.e = self.c_e.q.val();
-        self.now_cnp.next.r = self.c_r.q.val();
+        self.now_q.d.next.sub = self.sub.q.val();
+        self.now_q.d.next.a_e = self.a_e.q.val();
+        self.now_q.d.next.a_r = self.a_r.q.val();
+        self.now_q.d.next.d_e = self.d_e.q.val();
+        self.now_q.d.next.d_r = self.d_r.q.val();
+        self.now_q.d.next.i_e = self.i_e.q.val();
+        self.now_q.d.next.i_r = self.i_r.q.val();
+        self.now_cnp_q.d.next.e = self.c_e.q.val();
+        self.now_cnp_q.d.next.r = self.c_r.q.val();
+        self.now.next = self.now_q.q.val();
+        self.now_cnp.next = self.now_cnp_q.q.val();
     }
 }

@@ -42,10 +42,13 @@ fn outs_of(tb: &Timebase, cycle: u64) -> TbOuts {
 
 /// The golden time base: `Timebase::at_cycle` of the cycles since the last restart, under
 /// the periods given with that restart (they may change only with a restart). The hardware
-/// registers the restart (or reset) first, so cycle 0 is the second cycle after it: in the
-/// restart's own cycle and the one after, the outputs still count under the old periods.
+/// registers the restart (or reset) first and its outputs after the counters, so cycle 0
+/// is the third cycle after it: in the two cycles after the restart's own, the outputs
+/// still count under the old periods.
 pub struct GoldenTimebase {
     cycle: u64,
+    /// The outputs' register: the counters' value at the last edge (zero at power-up).
+    out: TbOuts,
     tb: Timebase,
     pins: TbPins,
     /// A restart (or reset) seen at the last edge, with its periods: it takes effect at
@@ -57,6 +60,7 @@ impl Default for GoldenTimebase {
     fn default() -> Self {
         Self {
             cycle: 0,
+            out: TbOuts::default(),
             tb: Timebase::new(&Params::default()),
             pins: TbPins::default(),
             pending: None,
@@ -67,10 +71,11 @@ impl Default for GoldenTimebase {
 impl CycleDut<TbPins, TbOuts> for GoldenTimebase {
     fn eval(&mut self, pins: &TbPins) -> TbOuts {
         self.pins = pins.clone();
-        outs_of(&self.tb, self.cycle)
+        self.out
     }
 
     fn clock(&mut self) {
+        self.out = outs_of(&self.tb, self.cycle);
         let due = self.pending.take();
         if self.pins.reset || self.pins.restart {
             self.pending = Some(self.pins.params.clone());

@@ -452,7 +452,7 @@ pub struct RpNear {
     /// Edge 8's choices, decided at edge 7 (the last edge chooses between registers by
     /// registered selects): limited at the instant (`lim_i`); a first CNP; a CNP or a packet
     /// while limited; a byte event (`fire`) and whether it releases; the decrease check's
-    /// next expiries to be written (`tw_a`, `tw_m`: unless the release); the alpha and
+    /// next expiries to be written (`fdl`: unless the release); the alpha and
     /// decrease timers fired while limited; a QP not in DCQCN mode (`moded`: the word
     /// stays); a command (`cmd`: the word is replaced), a mode command.
     y7_lim_i: DFF<Bit>,
@@ -467,12 +467,12 @@ pub struct RpNear {
     y7_rb_a: DFF<Bit>,
     y7_rb_m: DFF<Bit>,
     y7_sel_a: DFF<Bit>,
-    /// The decrease timer fired while limited (`y6_fd_lim`) and the byte event does not
-    /// release, for each cut candidate (`!y7_rb_a`, `!y7_rb_m`): the last edge writes the
-    /// next decrease check in the other radices when the chosen one is set, so it only
-    /// chooses by `y7_sel_a` before the 98 multiplexers it drives.
-    y7_tw_a: DFF<Bit>,
-    y7_tw_m: DFF<Bit>,
+    /// The decrease timer fired while limited (`y6_fd_lim`, registered): the last edge
+    /// writes the next decrease check in the other radices when it is set and the byte
+    /// event does not release (`tw8`, one LUT of four registers before the 98 multiplexers
+    /// it drives; with the AND made here, after the release's compares, this register's
+    /// input was a level deeper than the release's own registers).
+    y7_fdl: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
     y7_fd_lim: DFF<Bit>,
     y7_moded: DFF<Bit>,
@@ -540,7 +540,7 @@ pub struct RpNear {
     // ---- edge 8: the result ----
     /// The byte event releases the limiter (`y7_rb_a` or `y7_rb_m` by `y7_sel_a`).
     rel_byte8: Signal<Local, Bit>,
-    /// The other-radix decrease check is written (`y7_tw_a` or `y7_tw_m` by `y7_sel_a`).
+    /// The other-radix decrease check is written (`y7_fdl` and not `rel_byte8`).
     tw8: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
     o_w: DFF<QpWord>,
@@ -911,8 +911,7 @@ impl Default for RpNear {
             y7_rb_a: Default::default(),
             y7_rb_m: Default::default(),
             y7_sel_a: Default::default(),
-            y7_tw_a: Default::default(),
-            y7_tw_m: Default::default(),
+            y7_fdl: Default::default(),
             y7_fa_lim: Default::default(),
             y7_fd_lim: Default::default(),
             y7_moded: Default::default(),
@@ -1207,8 +1206,7 @@ impl Logic for RpNear {
             y7_rb_a,
             y7_rb_m,
             y7_sel_a,
-            y7_tw_a,
-            y7_tw_m,
+            y7_fdl,
             y7_fa_lim,
             y7_fd_lim,
             y7_moded,
@@ -1945,9 +1943,7 @@ impl Logic for RpNear {
             self.y7_bc_inc.d.next = 1.into();
         }
         self.y7_fire.d.next = self.fire7.val();
-        // (Reads the release registers' inputs as chosen above.)
-        self.y7_tw_a.d.next = self.y6_fd_lim.q.val() & !self.y7_rb_a.d.val();
-        self.y7_tw_m.d.next = self.y6_fd_lim.q.val() & !self.y7_rb_m.d.val();
+        self.y7_fdl.d.next = self.y6_fd_lim.q.val();
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
         self.y7_moded.d.next = self.y6_w.q.val().mode.any();
@@ -2037,10 +2033,7 @@ impl Logic for RpNear {
             self.s.next.limited = false;
         }
         // The next decrease check in the other radices, while limited.
-        self.tw8.next = self.y7_tw_m.q.val();
-        if self.y7_sel_a.q.val() {
-            self.tw8.next = self.y7_tw_a.q.val();
-        }
+        self.tw8.next = self.y7_fdl.q.val() & !self.rel_byte8.val();
         if self.tw8.val() {
             self.s.next.tda_e = self.y7_tda_se.q.val();
             self.s.next.tda_r = self.y7_tda_sr.q.val();

@@ -166,8 +166,12 @@ impl Logic for RadixEff {
 /// then one correction step (golden: `div_small`). Two multipliers.
 ///
 /// Pipelined in [`DIV_STAGES`] = 5 registers that load when `en` is high: (1..3) the
-/// estimate `q0 = num * recip >> 18` (`PipeMul`); (4) `q0 * p` (one DSP); (5)
-/// `r0 = num - q0 * p`; after register 5, the correction (`r0 >= p`: one more). `q`, `r`
+/// estimate `q0 = num * recip >> 18` (`PipeMul`); (4) `q0 * p` (one DSP, registered in
+/// the DSP: `DspMul`); (5) `r0 = num - q0 * p`; after register 5, the correction
+/// (`r0 >= p`: one more). Register 4's product is the DSP's own output register, so the
+/// route out of the DSP is in step 5's subtract, not after the multiply: with the product
+/// leaving the DSP combinationally and registered in the fabric, the route in, the
+/// multiply and the route out do not fit one 10 ns cycle in the board design. `q`, `r`
 /// belong to the inputs presented `DIV_STAGES` advancing cycles earlier; `p` and `recip`
 /// are parameters and must not change while a division is in flight.
 #[derive(LogicBlock)]
@@ -188,8 +192,11 @@ pub struct DivSmall {
     pub r: Signal<Out, Bits<REM_W>>,
     /// `num * recip`; only bits `18..36` (the quotient estimate) are used.
     mul_est: crate::pipe_mul::PipeMul<NUM_W, RECIP_W>,
-    /// `q0 * p`, low 18 bits: all that `r0 = num - q0 * p` (18 bits) depends on.
-    mul_back: crate::wide_mul::WideMul<NUM_W, REM_W, NUM_W>,
+    /// `q0 * p` (register 4, in the DSP); only its low 18 bits are read: all that
+    /// `r0 = num - q0 * p` (18 bits) depends on.
+    mul_back: crate::dsp_mul::DspMul<NUM_W, REM_W, 35>,
+    back_lo: Signal<Local, Bits<NUM_W>>,
+    back_hi_unused: Signal<Local, Bits<17>>,
     k1_num: DFF<Bits<NUM_W>>,
     k2_num: DFF<Bits<NUM_W>>,
     k3_num: DFF<Bits<NUM_W>>,
@@ -200,7 +207,6 @@ pub struct DivSmall {
     est_hi_unused: Signal<Local, Bits<28>>,
     r4_num: DFF<Bits<NUM_W>>,
     r4_q0: DFF<Bits<NUM_W>>,
-    r4_back: DFF<Bits<NUM_W>>,
     r5_q0: DFF<Bits<NUM_W>>,
     r5_r0: DFF<Bits<NUM_W>>,
     p18: Signal<Local, Bits<NUM_W>>,
@@ -225,6 +231,8 @@ impl Default for DivSmall {
             r: Default::default(),
             mul_est: Default::default(),
             mul_back: Default::default(),
+            back_lo: Default::default(),
+            back_hi_unused: Default::default(),
             k1_num: Default::default(),
             k2_num: Default::default(),
             k3_num: Default::default(),
@@ -233,7 +241,6 @@ impl Default for DivSmall {
             est_hi_unused: Default::default(),
             r4_num: Default::default(),
             r4_q0: Default::default(),
-            r4_back: Default::default(),
             r5_q0: Default::default(),
             r5_r0: Default::default(),
             p18: Default::default(),
@@ -248,7 +255,7 @@ impl Logic for DivSmall {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, k1_num, k2_num, k3_num, r4_num, r4_q0, r4_back, r5_q0, r5_r0
+            self, clock, k1_num, k2_num, k3_num, r4_num, r4_q0, r5_q0, r5_r0
         );
         // ---- registers 1..3: the estimate ----
         self.mul_est.clock.next = self.clock.val();
@@ -264,17 +271,20 @@ impl Logic for DivSmall {
         self.q0.next = self.mul_est.p.val().get_bits::<NUM_W>(18);
         self.est_frac_unused.next = self.mul_est.p.val().get_bits::<NUM_W>(0);
         self.est_hi_unused.next = self.mul_est.p.val().get_bits::<28>(36);
+        self.mul_back.clock.next = self.clock.val();
+        self.mul_back.en.next = self.en.val();
         self.mul_back.a.next = self.q0.val();
         self.mul_back.b.next = self.p.val();
         if self.en.val() {
             self.r4_num.d.next = self.k3_num.q.val();
             self.r4_q0.d.next = self.q0.val();
-            self.r4_back.d.next = self.mul_back.p.val();
         }
+        self.back_lo.next = self.mul_back.p.val().get_bits::<NUM_W>(0);
+        self.back_hi_unused.next = self.mul_back.p.val().get_bits::<17>(18);
         // ---- register 5: r0 = num - q0 * p ----
         if self.en.val() {
             self.r5_q0.d.next = self.r4_q0.q.val();
-            self.r5_r0.d.next = self.r4_num.q.val() - self.r4_back.q.val();
+            self.r5_r0.d.next = self.r4_num.q.val() - self.back_lo.val();
         }
         // ---- after register 5: q0 is floor(num / p) or one less ----
         self.ext_p.i.next = self.p.val();

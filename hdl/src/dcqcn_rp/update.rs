@@ -197,6 +197,11 @@ pub struct CtxD {
     pub acc_byte: Bits<ACC_W>,
     /// The byte counter reaches `byte_reset` (and the byte counter is on).
     pub byte_fire: Bit,
+    /// BC (the word's, which `seg2` does not change) below and above the threshold: half
+    /// of the byte event's phase, compared as the context enters the line, so that E0's
+    /// choice of the step starts at registers.
+    pub bc_lt_th: Bit,
+    pub bc_gt_th: Bit,
 }
 
 /// What step E1 leaves for step E's end while the byte event's run and the divisions go on.
@@ -244,6 +249,8 @@ pub struct E1Unused {
     pub seg2_rc: Bits<RATE_W>,
     pub seg2_rt: Bits<RATE_W>,
     pub seg2_t: Bits<STAGE_W>,
+    pub bc_lt_th: Bit,
+    pub bc_gt_th: Bit,
 }
 
 /// What step E4 registers for E's end (E5): the event's result with the byte event's run
@@ -551,6 +558,10 @@ pub struct RpUpdate {
     d_alpha_now: Signal<Local, Bits<ALPHA_W>>,
     d_k2_any: Signal<Local, Bit>,
     d_seg2: DFF<SegWord>,
+    /// `seg2`'s T below and above the threshold (the other half of the byte event's
+    /// phase), registered with `d_seg2`.
+    d_t_lt: DFF<Bit>,
+    d_t_gt: DFF<Bit>,
 
     // ---- step E: caught-up state, the event, the next decrease check, the report ----
     byte_run: IncRun,
@@ -622,13 +633,11 @@ pub struct RpUpdate {
     /// Mb/s Q.8: the byte run's step and, three registers later (`byte_p*`), its
     /// product (the run has one event: no multiplier).
     e0_step: DFF<Bits<RATE_W>>,
-    /// The threshold (zero-extended), `ai_rate` and `hai_rate` for E0's phase and step,
-    /// registered beside E0 so that those paths start next to it, not at the parameter
+    /// `ai_rate` and `hai_rate` for E0's step, registered beside E0 so that those paths start next to it, not at the parameter
     /// register across the RP. Stored inverted: a plain copy would have the same input as
     /// `RpNear`'s copy of the parameters and yosys would merge the two (`opt_merge`),
     /// placing the one register between both users. The parameters are steady while an
     /// event is in flight, so the copies' cycle of delay is never seen.
-    e0_nth: DFF<Bits<STAGE_W>>,
     e0_nai: DFF<Bits<RATE_W>>,
     e0_nhai: DFF<Bits<RATE_W>>,
     e0_bc_inc: DFF<Bits<STAGE_W>>,
@@ -685,12 +694,11 @@ pub struct RpUpdate {
     acc_dcut_unused: Signal<Local, Bits<34>>,
     ext_bytes32: ZeroExt<BYTES_W, ACC_W>,
     /// The byte event's phase: fast recovery (`max(T, BC) < threshold`) or hyper increase
-    /// (`min(T, BC) > threshold`), else additive increase. Written as four comparisons side
-    /// by side (`T` and `BC` each against the threshold), not a compare that picks the
-    /// larger one and a compare after it.
+    /// (`min(T, BC) > threshold`), else additive increase: the AND of two registered
+    /// comparisons each (`T` against the threshold in `d_t_*`, BC in the context's
+    /// `bc_*_th`), made a step earlier so that E0's choice of the step is one LUT deep.
     byte_in_fr: Signal<Local, Bit>,
     byte_in_hai: Signal<Local, Bit>,
-    th6: Signal<Local, Bits<STAGE_W>>,
     bc_inc: Signal<Local, Bits<STAGE_W>>,
     // Event applied.
     /// E4: the event's result.
@@ -940,6 +948,8 @@ impl Default for RpUpdate {
             d_alpha_now: Default::default(),
             d_k2_any: Default::default(),
             d_seg2: Default::default(),
+            d_t_lt: Default::default(),
+            d_t_gt: Default::default(),
             byte_p1: Default::default(),
             byte_p2: Default::default(),
             byte_p3: Default::default(),
@@ -985,7 +995,6 @@ impl Default for RpUpdate {
             e0_in_fr: Default::default(),
             e0_in_hai: Default::default(),
             e0_step: Default::default(),
-            e0_nth: Default::default(),
             e0_nai: Default::default(),
             e0_nhai: Default::default(),
             e0_bc_inc: Default::default(),
@@ -1028,7 +1037,6 @@ impl Default for RpUpdate {
             ext_bytes32: Default::default(),
             byte_in_fr: Default::default(),
             byte_in_hai: Default::default(),
-            th6: Default::default(),
             bc_inc: Default::default(),
             res: Default::default(),
             e4: Default::default(),
@@ -1176,6 +1184,8 @@ impl Logic for RpUpdate {
             c_k2_diff,
             c_k2_ge,
             d_seg2,
+            d_t_lt,
+            d_t_gt,
             e1_w,
             e1_byte_apply,
             e1_acc_byte,
@@ -1209,7 +1219,6 @@ impl Logic for RpUpdate {
             byte_p1,
             byte_p2,
             byte_p3,
-            e0_nth,
             e0_nai,
             e0_nhai,
             e0_bc_inc,
@@ -1590,6 +1599,9 @@ impl Logic for RpUpdate {
         self.ctx_d_in.next.acc_sat = self.c_acc_sat.q.val();
         self.ctx_d_in.next.acc_byte = self.c_acc_byte.q.val();
         self.ctx_d_in.next.byte_fire = self.c_byte_fire.q.val();
+        self.ext_th.i.next = self.cfg.val().threshold;
+        self.ctx_d_in.next.bc_lt_th = self.c_word.q.val().bc < self.ext_th.o.val();
+        self.ctx_d_in.next.bc_gt_th = self.c_word.q.val().bc > self.ext_th.o.val();
         if self.en.val() {
             self.k2_q.d.next = !self.c_k2_diff.q.val().get_bit(31)
                 & (self.c_k2_diff.q.val().any() | self.c_k2_ge.q.val());
@@ -1613,6 +1625,8 @@ impl Logic for RpUpdate {
         if self.en.val() {
             // `seg2`'s result; the context comes out of `ctx_d`.
             self.d_seg2.d.next = self.seg2_w.val();
+            self.d_t_lt.d.next = self.seg2.t_o.val() < self.ext_th.o.val();
+            self.d_t_gt.d.next = self.seg2.t_o.val() > self.ext_th.o.val();
         }
 
         // ======== step E0: what E1's choices depend on, decided and registered (E1 then
@@ -1650,16 +1664,11 @@ impl Logic for RpUpdate {
         // ---- a transmitted packet on a limited QP: the byte event's phase and whether it
         // applies (its run starts in E1). The byte counter's arithmetic was done in step C
         // (`CtxD`: `acc_sat`, `acc_byte`, `byte_fire`). The caught-up T is `seg2`'s, BC the
-        // word's ----
-        self.ext_th.i.next = self.cfg.val().threshold;
-        self.e0_nth.d.next = !self.ext_th.o.val();
+        // word's; both were compared with the threshold in step D ----
         self.e0_nai.d.next = !self.cfg.val().ai_rate;
         self.e0_nhai.d.next = !self.cfg.val().hai_rate;
-        self.th6.next = !self.e0_nth.q.val();
-        self.byte_in_fr.next =
-            (self.d_seg2.q.val().t < self.th6.val()) & (self.d_word.val().bc < self.th6.val());
-        self.byte_in_hai.next =
-            (self.d_seg2.q.val().t > self.th6.val()) & (self.d_word.val().bc > self.th6.val());
+        self.byte_in_fr.next = self.d_t_lt.q.val() & self.ctx_d.q.val().bc_lt_th;
+        self.byte_in_hai.next = self.d_t_gt.q.val() & self.ctx_d.q.val().bc_gt_th;
         // BC + 1, saturating at 63 (all ones).
         self.bc_inc.next = self.d_word.val().bc + self.one_stage.val();
         if self.d_word.val().bc.all() {
@@ -1740,6 +1749,8 @@ impl Logic for RpUpdate {
         self.e1_unused.next.seg2_rc = self.e_seg2.val().rc;
         self.e1_unused.next.seg2_rt = self.e_seg2.val().rt;
         self.e1_unused.next.seg2_t = self.e_seg2.val().t;
+        self.e1_unused.next.bc_lt_th = self.e_ctx.val().bc_lt_th;
+        self.e1_unused.next.bc_gt_th = self.e_ctx.val().bc_gt_th;
         // ---- the byte event's run starts here ----
         self.byte_run.clock.next = self.clock.val();
         self.byte_run.en.next = self.en.val();
