@@ -50,9 +50,10 @@
 //! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
 //! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
 //! then follows one slot per edge until the writer leaves the window. S1's match is
-//! registered per entry when an event goes to S1 (`qb_hit`), is S2's an edge later
-//! (`qb_hit2`) and then the youngest writer in the tags. An entry's hazard (`qb_haz`) is an
-//! OR of `qb_hit`, `qb_hit2` and `qb_yv`, exact from the second edge after the entry was
+//! registered per entry when an event goes to S1 (`qb_hit` for HZ's event, `qb_hitf` for a
+//! follower), is S2's an edge later (`qb_hit2`) and then the youngest writer in the tags.
+//! An entry's hazard (`qb_haz`) is an OR of `qb_hit`, `qb_hitf`, `qb_hit2` and `qb_yv`,
+//! exact from the second edge after the entry was
 //! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
 //! edge before HZ chose it), a report credit is left (`cr`) and neither a writer nor an
 //! older entry holds it. When HZ is empty, its event goes or waits (`stuck`), HZ chooses
@@ -177,7 +178,7 @@ const UPD_LAST: usize = UPD_STAGES - 1;
 /// matches are registered per slot (`nm`, each slot's event one slot further on) and their
 /// OR at the next edge (the entry's `qb_yv`, two slots further on), so when the decision
 /// reads it it covers the tags `0..HAZ_STAGES`; S1's match is registered from the QP of the
-/// event that goes (`qb_hit`) and S2's is `qb_hit` an edge later (`qb_hit2`): the
+/// event that goes (`qb_hit`, `qb_hitf`) and S2's is their OR an edge later (`qb_hit2`): the
 /// interlock's window.
 const HZ_W: usize = HAZ_STAGES;
 
@@ -400,8 +401,15 @@ pub struct DcqcnRp<const QB: usize> {
     hz_valid: DFF<Bit>,
     /// The events of the queue, one per entry. The lowest free entry takes the arbiter's
     /// choice every cycle and an accepted event stays where it was written: the queue's
-    /// order is the age matrix, HZ is a one-hot pointer, no event moves.
+    /// order is the age matrix, HZ is a one-hot pointer, no event moves. (Every free entry
+    /// takes the arbiter's event, by `qb_fr`: only the lowest becomes valid, and a free
+    /// entry's event is never read.)
     qb_ev: [DFF<RpEvent>; QB_N],
+    /// Entry `e` is free (`!qb_v`, registered beside it): the load enable of `qb_ev[e]`'s
+    /// 200-odd flip-flops comes straight from a register of its own, not from the choice
+    /// of the lowest free entry (`wr_sel`). Stored inverted so that yosys does not merge
+    /// it with `qb_v`; it is 0 only in the cycle after power-up, when the RP is in reset.
+    qb_fr: [DFF<Bit>; QB_N],
     /// Entry `e`'s event's kind (`qb_ev`'s, a copy the decision's choices read: `hdl_gen`
     /// reads a field of an array element at a literal index only).
     qb_kind: [DFF<Bits<KIND_W>>; QB_N],
@@ -451,22 +459,28 @@ pub struct DcqcnRp<const QB: usize> {
     /// The slot of entry `e`'s youngest writer in the tags (meaningful while `qb_yv`; exact
     /// from the fourth edge after the entry was written).
     qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
-    /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1.
+    /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1,
+    /// in two registers, one per way to S1: HZ's event (`qb_hit`) and a follower
+    /// (`qb_hitf`). Apart, HZ's match is one AND after `take_hz`, and the followers' an OR
+    /// of nine ANDs after `take_fol`; as one register synthesis mixed the two cones and
+    /// the input was six levels after `take_hz`. Every reader takes their OR.
     qb_hit: [DFF<Bit>; QB_N],
-    /// S2 holds an event that writes entry `e`'s QP: `qb_hit` an edge later.
+    qb_hitf: [DFF<Bit>; QB_N],
+    /// S2 holds an event that writes entry `e`'s QP: `qb_hit | qb_hitf` an edge later.
     qb_hit2: [DFF<Bit>; QB_N],
     /// Slot 2 holds an event that writes entry `e`'s QP: `qb_hit2` an edge later.
     qb_hit3: [DFF<Bit>; QB_N],
     /// A report credit is left (`credit_next`, registered): an event may go to S1.
     cr: DFF<Bit>,
-    /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hit2[e]`
+    /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hitf[e]`,
+    /// `qb_hit2[e]`
     /// or `qb_yv[e]` (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// `qb_hit2[e] | qb_yv[e]` and `qb_v[e] & qb_fok[e]`, each one register (loaded with
     /// the OR or AND of the two registers' inputs, at the end of `update`), so the
-    /// decision reads an entry's hazard as `qb_hit | qb_hy` and its follower candidacy as
-    /// one 4-input function (`qb_vf`, `qb_haz`, `cr`): a LUT level less on the path from
-    /// the decision back to `qb_hit`.
+    /// decision reads an entry's hazard as `qb_hit | qb_hitf | qb_hy` and its follower
+    /// candidacy as one 5-input function (`qb_vf`, the three, `cr`): a LUT level less on
+    /// the path from the decision back to `qb_hit`.
     qb_hy: [DFF<Bit>; QB_N],
     qb_vf: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
@@ -905,6 +919,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             full_q: Default::default(),
             hz_valid: Default::default(),
             qb_ev: std::array::from_fn(|_| Default::default()),
+            qb_fr: std::array::from_fn(|_| Default::default()),
             qb_kind: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
             nw_qp: Default::default(),
@@ -925,6 +940,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_yv: std::array::from_fn(|_| Default::default()),
             qb_ys: std::array::from_fn(|_| Default::default()),
             qb_hit: std::array::from_fn(|_| Default::default()),
+            qb_hitf: std::array::from_fn(|_| Default::default()),
             qb_hit2: std::array::from_fn(|_| Default::default()),
             qb_hit3: std::array::from_fn(|_| Default::default()),
             cr: Default::default(),
@@ -1206,8 +1222,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hit[i].clock.next = self.clock.val();
             self.qb_hit[i].d.next = self.qb_hit[i].q.val();
+            self.qb_hitf[i].clock.next = self.clock.val();
+            self.qb_hitf[i].d.next = self.qb_hitf[i].q.val();
             self.qb_hit2[i].clock.next = self.clock.val();
-            self.qb_hit2[i].d.next = self.qb_hit[i].q.val();
+            self.qb_hit2[i].d.next = self.qb_hit[i].q.val() | self.qb_hitf[i].q.val();
             self.qb_hit3[i].clock.next = self.clock.val();
             self.qb_hit3[i].d.next = self.qb_hit2[i].q.val();
             self.qb_nw3[i].clock.next = self.clock.val();
@@ -1219,6 +1237,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_vf[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
             self.ck_src[i].clock.next = self.clock.val();
+        }
+        for i in 0..QB_N {
+            self.qb_fr[i].clock.next = self.clock.val();
         }
         for i in 0..S1_B_W {
             self.s1_b[i].clock.next = self.clock.val();
@@ -1373,7 +1394,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // a writer of its QP is in the tags (exact from the second edge after the entry was
         // written).
         for e in 0..QB_N {
-            self.qb_haz[e].next = self.qb_hit[e].q.val() | self.qb_hy[e].q.val();
+            self.qb_haz[e].next =
+                self.qb_hit[e].q.val() | self.qb_hitf[e].q.val() | self.qb_hy[e].q.val();
         }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
@@ -1528,12 +1550,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_hit[e].d.next = self.take_hz.val()
                 & (self.hz_kind.val() != self.kind_query.val())
                 & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
+            self.qb_hitf[e].d.next = false;
             for f in 0..QB_N {
                 if self.take_fol[f].val()
                     & self.qb_wr[f].q.val()
                     & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
                 {
-                    self.qb_hit[e].d.next = true;
+                    self.qb_hitf[e].d.next = true;
                 }
             }
         }
@@ -1678,8 +1701,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
             self.qb_nw[e].d.next = self.wr_sel[e].val() & self.push.val();
             self.qb_nw2[e].d.next = self.qb_nw[e].q.val();
-            if self.wr_sel[e].val() {
+            if self.qb_fr[e].q.val() {
                 self.qb_ev[e].d.next = self.in_ev.val();
+            }
+            if self.wr_sel[e].val() {
                 self.qb_kind[e].d.next = self.in_kind.val();
                 self.qb_qp[e].d.next = self.in_qp.val();
                 self.qb_wr[e].d.next = self.in_kind.val() != self.kind_query.val();
@@ -2158,6 +2183,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_valid.d.next = false;
             for e in 0..QB_N {
                 self.qb_hit[e].d.next = false;
+                self.qb_hitf[e].d.next = false;
                 self.qb_hit2[e].d.next = false;
                 self.qb_hit3[e].d.next = false;
                 self.qb_nw3[e].d.next = false;
@@ -2188,6 +2214,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.arb_m.d.next = 0.into();
             self.cnps.d.next = 0.into();
             self.cuts.d.next = 0.into();
+        }
+        // (After every write of `qb_v`, the reset's included.)
+        for e in 0..QB_N {
+            self.qb_fr[e].d.next = !self.qb_v[e].d.val();
         }
         self.busy.next = self.busy_q.q.val();
         self.cnt_cnp_received.next = self.cnps.q.val();
