@@ -408,7 +408,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e` is free (`!qb_v`, registered beside it): the load enable of `qb_ev[e]`'s
     /// 200-odd flip-flops comes straight from a register of its own, not from the choice
     /// of the lowest free entry (`wr_sel`). Stored inverted so that yosys does not merge
-    /// it with `qb_v`; it is 0 only in the cycle after power-up, when the RP is in reset.
+    /// it with `qb_v`; it is 0 at power-up until the first edge, while the RP is held in
+    /// reset (no event is accepted before its RAM sweep).
     qb_fr: [DFF<Bit>; QB_N],
     /// Entry `e`'s event's kind (`qb_ev`'s, a copy the decision's choices read: `hdl_gen`
     /// reads a field of an array element at a literal index only).
@@ -461,9 +462,10 @@ pub struct DcqcnRp<const QB: usize> {
     qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
     /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1,
     /// in two registers, one per way to S1: HZ's event (`qb_hit`) and a follower
-    /// (`qb_hitf`). Apart, HZ's match is one AND after `take_hz`, and the followers' an OR
-    /// of nine ANDs after `take_fol`; as one register synthesis mixed the two cones and
-    /// the input was six levels after `take_hz`. Every reader takes their OR.
+    /// (`qb_hitf`). Apart, HZ's match is one AND after `take_hz` and the followers' an OR
+    /// of nine ANDs after `take_fol`; in one register synthesis is free to mix the two
+    /// cones and put the OR over the followers after `take_hz`. Every reader takes their
+    /// OR.
     qb_hit: [DFF<Bit>; QB_N],
     qb_hitf: [DFF<Bit>; QB_N],
     /// S2 holds an event that writes entry `e`'s QP: `qb_hit | qb_hitf` an edge later.
@@ -473,8 +475,7 @@ pub struct DcqcnRp<const QB: usize> {
     /// A report credit is left (`credit_next`, registered): an event may go to S1.
     cr: DFF<Bit>,
     /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hitf[e]`,
-    /// `qb_hit2[e]`
-    /// or `qb_yv[e]` (exact from the second edge after it was written).
+    /// `qb_hit2[e]` or `qb_yv[e]` (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// `qb_hit2[e] | qb_yv[e]` and `qb_v[e] & qb_fok[e]`, each one register (loaded with
     /// the OR or AND of the two registers' inputs, at the end of `update`), so the

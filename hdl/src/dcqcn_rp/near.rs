@@ -470,8 +470,8 @@ pub struct RpNear {
     /// The decrease timer fired while limited (`y6_fd_lim`, registered): the last edge
     /// writes the next decrease check in the other radices when it is set and the byte
     /// event does not release (`tw8`, one LUT of four registers before the 98 multiplexers
-    /// it drives; with the AND made here, after the release's compares, this register's
-    /// input was a level deeper than the release's own registers).
+    /// it drives; made here, after the release's compares, the AND would put this
+    /// register's input a level deeper than the release's own registers).
     y7_fdl: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
     y7_fd_lim: DFF<Bit>,

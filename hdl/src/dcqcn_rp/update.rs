@@ -633,11 +633,12 @@ pub struct RpUpdate {
     /// Mb/s Q.8: the byte run's step and, three registers later (`byte_p*`), its
     /// product (the run has one event: no multiplier).
     e0_step: DFF<Bits<RATE_W>>,
-    /// `ai_rate` and `hai_rate` for E0's step, registered beside E0 so that those paths start next to it, not at the parameter
-    /// register across the RP. Stored inverted: a plain copy would have the same input as
-    /// `RpNear`'s copy of the parameters and yosys would merge the two (`opt_merge`),
-    /// placing the one register between both users. The parameters are steady while an
-    /// event is in flight, so the copies' cycle of delay is never seen.
+    /// `ai_rate` and `hai_rate` for E0's step, registered beside E0 so that those paths
+    /// start next to it, not at the parameter register across the RP. Stored inverted: a
+    /// plain copy would have the same input as `RpNear`'s copy of the parameters and yosys
+    /// would merge the two (`opt_merge`), placing the one register between both users. The
+    /// parameters are steady while an event is in flight, so the copies' cycle of delay is
+    /// never seen.
     e0_nai: DFF<Bits<RATE_W>>,
     e0_nhai: DFF<Bits<RATE_W>>,
     e0_bc_inc: DFF<Bits<STAGE_W>>,
