@@ -88,8 +88,18 @@ pub struct Timebase {
     i_r: DFF<Bits<REM_W>>,
     c_e: DFF<Bits<EPOCH_W>>,
     c_r: DFF<Bits<REM_W>>,
-    /// This cycle ends a microsecond: `sub == clock_mhz - 1`.
+    /// This cycle ends a microsecond: `sub == clock_mhz - 1`. It moves `sub` and the
+    /// alpha radix.
     tick: DFF<Bit>,
+    /// Copies of `tick` for the decrease, increase and CNP radices, so that no flip-flop
+    /// enables all 196 counter bits (one register's route to them all takes several
+    /// nanoseconds of the cycle). Each is `tick` or'ed with a reset input (`tk_d`: `reset`;
+    /// `tk_i`: `restart`; `tk_c`: both), so that yosys, which merges flip-flops with the
+    /// same input, keeps them apart; the OR changes nothing, since in the cycle after a
+    /// reset or restart `again` is high and sets every counter and flag it could move.
+    tk_d: DFF<Bit>,
+    tk_i: DFF<Bit>,
+    tk_c: DFF<Bit>,
     /// Each radix's remainder is its period less one (the next tick wraps it).
     a_wrap: DFF<Bit>,
     d_wrap: DFF<Bit>,
@@ -120,8 +130,9 @@ pub struct Timebase {
     again: DFF<Bit>,
     one_epoch: Constant<Bits<EPOCH_W>>,
     /// The outputs, registered once more than the counters: `now` reaches both units
-    /// across the chip, and straight from the counters it drew them (and `tick`, which
-    /// enables all 196 of them) apart, so that `tick`'s route alone took half the cycle.
+    /// across the chip, and straight from the counters it drew them (and the tick
+    /// registers, which enable them) apart, so that the tick's route alone took half the
+    /// cycle.
     /// With these copies the counters and their flags stay together and the copies sit
     /// towards the units.
     now_q: DFF<TimeWord>,
@@ -151,6 +162,9 @@ impl Default for Timebase {
             c_e: Default::default(),
             c_r: Default::default(),
             tick: Default::default(),
+            tk_d: Default::default(),
+            tk_i: Default::default(),
+            tk_c: Default::default(),
             a_wrap: Default::default(),
             d_wrap: Default::default(),
             i_wrap: Default::default(),
@@ -181,9 +195,9 @@ impl Logic for Timebase {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, a_wrap, d_wrap, i_wrap,
-            c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1, a_is1, d_is1, i_is1, c_is1,
-            again, now_q, now_cnp_q
+            self, clock, sub, a_e, a_r, d_e, d_r, i_e, i_r, c_e, c_r, tick, tk_d, tk_i, tk_c,
+            a_wrap, d_wrap, i_wrap, c_wrap, clock_pm2, a_pm2, d_pm2, i_pm2, c_pm2, clock_is1,
+            a_is1, d_is1, i_is1, c_is1, again, now_q, now_cnp_q
         );
         // ---- cycle within the microsecond ----
         self.sub.d.next = self.sub.q.val() + self.one_sub.val();
@@ -198,16 +212,22 @@ impl Logic for Timebase {
                 self.a_r.d.next = 0.into();
                 self.a_e.d.next = self.a_e.q.val() + self.one_epoch.val();
             }
+        }
+        if self.tk_d.q.val() {
             self.d_r.d.next = self.d_r.q.val() + self.one_rem.val();
             if self.d_wrap.q.val() {
                 self.d_r.d.next = 0.into();
                 self.d_e.d.next = self.d_e.q.val() + self.one_epoch.val();
             }
+        }
+        if self.tk_i.q.val() {
             self.i_r.d.next = self.i_r.q.val() + self.one_rem.val();
             if self.i_wrap.q.val() {
                 self.i_r.d.next = 0.into();
                 self.i_e.d.next = self.i_e.q.val() + self.one_epoch.val();
             }
+        }
+        if self.tk_c.q.val() {
             self.c_r.d.next = self.c_r.q.val() + self.one_rem.val();
             if self.c_wrap.q.val() {
                 self.c_r.d.next = 0.into();
@@ -244,22 +264,31 @@ impl Logic for Timebase {
         if self.again.q.val() | self.tick.q.val() {
             self.tick.d.next = self.clock_is1.q.val();
         }
+        self.tk_d.d.next = self.tick.d.val() | self.reset.val();
+        self.tk_i.d.next = self.tick.d.val() | self.restart.val();
+        self.tk_c.d.next = self.tick.d.val() | self.reset.val() | self.restart.val();
         if self.tick.q.val() {
             self.a_wrap.d.next = self.a_r.q.val() == self.a_pm2.q.val();
+        }
+        if self.tk_d.q.val() {
             self.d_wrap.d.next = self.d_r.q.val() == self.d_pm2.q.val();
+        }
+        if self.tk_i.q.val() {
             self.i_wrap.d.next = self.i_r.q.val() == self.i_pm2.q.val();
+        }
+        if self.tk_c.q.val() {
             self.c_wrap.d.next = self.c_r.q.val() == self.c_pm2.q.val();
         }
         if self.again.q.val() | (self.tick.q.val() & self.a_wrap.q.val()) {
             self.a_wrap.d.next = self.a_is1.q.val();
         }
-        if self.again.q.val() | (self.tick.q.val() & self.d_wrap.q.val()) {
+        if self.again.q.val() | (self.tk_d.q.val() & self.d_wrap.q.val()) {
             self.d_wrap.d.next = self.d_is1.q.val();
         }
-        if self.again.q.val() | (self.tick.q.val() & self.i_wrap.q.val()) {
+        if self.again.q.val() | (self.tk_i.q.val() & self.i_wrap.q.val()) {
             self.i_wrap.d.next = self.i_is1.q.val();
         }
-        if self.again.q.val() | (self.tick.q.val() & self.c_wrap.q.val()) {
+        if self.again.q.val() | (self.tk_c.q.val() & self.c_wrap.q.val()) {
             self.c_wrap.d.next = self.c_is1.q.val();
         }
         self.now_q.d.next.sub = self.sub.q.val();

@@ -50,8 +50,9 @@
 //! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
 //! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
 //! then follows one slot per edge until the writer leaves the window. S1's match is
-//! registered per entry when an event goes to S1 (`qb_hit` for HZ's event, `qb_hitf` for a
-//! follower), is S2's an edge later (`qb_hit2`) and then the youngest writer in the tags.
+//! registered per entry (`qb_hit` for HZ's event: its match, registered in every cycle,
+//! ANDed with `s1_hz`, whether it went; `qb_hitf` for a follower, registered when it goes),
+//! is S2's an edge later (`qb_hit2`) and then the youngest writer in the tags.
 //! An entry's hazard (`qb_haz`) is an OR of `qb_hit`, `qb_hitf`, `qb_hit2` and `qb_yv`,
 //! exact from the second edge after the entry was
 //! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
@@ -460,14 +461,18 @@ pub struct DcqcnRp<const QB: usize> {
     /// The slot of entry `e`'s youngest writer in the tags (meaningful while `qb_yv`; exact
     /// from the fourth edge after the entry was written).
     qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
-    /// S1 holds an event that writes entry `e`'s QP: registered when the event went to S1,
-    /// in two registers, one per way to S1: HZ's event (`qb_hit`) and a follower
-    /// (`qb_hitf`). Apart, HZ's match is one AND after `take_hz` and the followers' an OR
-    /// of nine ANDs after `take_fol`; in one register synthesis is free to mix the two
-    /// cones and put the OR over the followers after `take_hz`. Every reader takes their
-    /// OR.
-    qb_hit: [DFF<Bit>; QB_N],
+    /// S1 holds an event that writes entry `e`'s QP, apart by the way it went to S1: HZ's
+    /// event (`qb_hit`) and a follower (`qb_hitf`, registered when the follower went: an
+    /// OR of nine ANDs after `take_fol`). Every reader takes their OR. Kept apart, because
+    /// in one register synthesis is free to mix the two cones and put the OR over the
+    /// followers after `take_hz`.
+    qb_hit: [Signal<Local, Bit>; QB_N],
     qb_hitf: [DFF<Bit>; QB_N],
+    /// HZ's event writes entry `e`'s QP: compared in every cycle, whatever the decision,
+    /// and registered. `qb_hit` is its AND with `s1_hz` after the registers, so that
+    /// `take_hz` ends at one flip-flop (`s1_hz`) instead of at nine ANDs with these
+    /// matches, one per entry.
+    qb_hr: [DFF<Bit>; QB_N],
     /// S2 holds an event that writes entry `e`'s QP: `qb_hit | qb_hitf` an edge later.
     qb_hit2: [DFF<Bit>; QB_N],
     /// Slot 2 holds an event that writes entry `e`'s QP: `qb_hit2` an edge later.
@@ -479,9 +484,9 @@ pub struct DcqcnRp<const QB: usize> {
     qb_haz: [Signal<Local, Bit>; QB_N],
     /// `qb_hit2[e] | qb_yv[e]` and `qb_v[e] & qb_fok[e]`, each one register (loaded with
     /// the OR or AND of the two registers' inputs, at the end of `update`), so the
-    /// decision reads an entry's hazard as `qb_hit | qb_hitf | qb_hy` and its follower
-    /// candidacy as one 5-input function (`qb_vf`, the three, `cr`): a LUT level less on
-    /// the path from the decision back to `qb_hit`.
+    /// decision reads an entry's hazard as `s1_hz & qb_hr | qb_hitf | qb_hy` (one LUT4) and
+    /// its follower candidacy as one 6-input function (`qb_vf`, those four, `cr`): a LUT
+    /// level less on the paths from the decision back to the decision.
     qb_hy: [DFF<Bit>; QB_N],
     qb_vf: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
@@ -795,6 +800,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// The check's result for entry `e` is registered at this edge.
     qb_res: [Signal<Local, Bit>; QB_N],
     s1_fol: DFF<Bit>,
+    /// S1's event went from HZ: `take_hz`, registered.
+    s1_hz: DFF<Bit>,
     /// S1's distance behind its QP's last writer (meaningful for a follower), from the
     /// entry it left (`qb_dp`, `s1_b`).
     s1_d: Signal<Local, Bits<SLOT_W>>,
@@ -941,6 +948,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_yv: std::array::from_fn(|_| Default::default()),
             qb_ys: std::array::from_fn(|_| Default::default()),
             qb_hit: std::array::from_fn(|_| Default::default()),
+            qb_hr: std::array::from_fn(|_| Default::default()),
             qb_hitf: std::array::from_fn(|_| Default::default()),
             qb_hit2: std::array::from_fn(|_| Default::default()),
             qb_hit3: std::array::from_fn(|_| Default::default()),
@@ -1103,6 +1111,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_void: Default::default(),
             qb_res: Default::default(),
             s1_fol: Default::default(),
+            s1_hz: Default::default(),
             s1_d: Default::default(),
             s1_cyc: Default::default(),
             s1_ev: Default::default(),
@@ -1166,9 +1175,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word,
             w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
             head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
-            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_cyc,
-            s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1, w2_t1,
-            w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_hz,
+            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1,
+            w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -1221,12 +1230,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_sel[i].d.next = self.hz_sel[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
-            self.qb_hit[i].clock.next = self.clock.val();
-            self.qb_hit[i].d.next = self.qb_hit[i].q.val();
+            self.qb_hr[i].clock.next = self.clock.val();
+            self.qb_hit[i].next = self.s1_hz.q.val() & self.qb_hr[i].q.val();
             self.qb_hitf[i].clock.next = self.clock.val();
             self.qb_hitf[i].d.next = self.qb_hitf[i].q.val();
             self.qb_hit2[i].clock.next = self.clock.val();
-            self.qb_hit2[i].d.next = self.qb_hit[i].q.val() | self.qb_hitf[i].q.val();
+            self.qb_hit2[i].d.next = self.qb_hit[i].val() | self.qb_hitf[i].q.val();
             self.qb_hit3[i].clock.next = self.clock.val();
             self.qb_hit3[i].d.next = self.qb_hit2[i].q.val();
             self.qb_nw3[i].clock.next = self.clock.val();
@@ -1396,7 +1405,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // written).
         for e in 0..QB_N {
             self.qb_haz[e].next =
-                self.qb_hit[e].q.val() | self.qb_hitf[e].q.val() | self.qb_hy[e].q.val();
+                self.qb_hit[e].val() | self.qb_hitf[e].q.val() | self.qb_hy[e].q.val();
         }
         self.haz_hz.next = false;
         self.blk_hz.next = false;
@@ -1546,10 +1555,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.fck.cyc.next = self.cyc.q.val();
         self.fck.p_inc.next = self.cfg.val().p_inc;
         // S1 after the edge holds the event that goes now, if any: each entry's match with
-        // it.
+        // it (HZ's event: the match whatever the decision, and whether it went).
+        self.s1_hz.d.next = self.take_hz.val();
         for e in 0..QB_N {
-            self.qb_hit[e].d.next = self.take_hz.val()
-                & (self.hz_kind.val() != self.kind_query.val())
+            self.qb_hr[e].d.next = (self.hz_kind.val() != self.kind_query.val())
                 & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
             self.qb_hitf[e].d.next = false;
             for f in 0..QB_N {
@@ -2182,8 +2191,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.ck_t[i].d.next = false;
             }
             self.s1_valid.d.next = false;
+            self.s1_hz.d.next = false;
             for e in 0..QB_N {
-                self.qb_hit[e].d.next = false;
                 self.qb_hitf[e].d.next = false;
                 self.qb_hit2[e].d.next = false;
                 self.qb_hit3[e].d.next = false;
