@@ -9,32 +9,31 @@
 //!
 //! | edge after the load | registers |
 //! |---|---|
-//! | 1 | the QP and the stamp as read from the entry (`qp_r`, `n0_*`): the table's read address is a flip-flop beside the RAM, not the RP's choice among the entries |
-//! | 2 | the block RAM's output register: the table's word at `qp_r`; the stamp (`n1_*`) |
-//! | 3 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`) |
-//! | 4 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix); the stamp (`n3_*`) |
-//! | 5 | (the RP's entry registers) `st`: the stamp is less than a microsecond after the writer's; `ok`: that, and the writer will be far enough ahead at the next decision; `d`: that distance; `wf`: the writer was a follower |
+//! | 1 | the block RAM's output register: the table's word at `qp`; the stamp (`n1_*`) |
+//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`) |
+//! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix); the stamp (`n3_*`) |
+//! | 4 | (the RP's entry registers) `st`: the stamp is less than a microsecond after the writer's; `ok`: that, and the writer will be far enough ahead at the next decision; `d`: that distance; `wf`: the writer was a follower |
 //!
-//! The outputs are the logic between edge 4 and edge 5: the RP registers them per entry.
+//! The outputs are the logic between edge 3 and edge 4: the RP registers them per entry.
 
 use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
 use super::widths::*;
 use rust_hdl::prelude::*;
 
 /// Edges from the one that loads the checked entry (the RP's `ck_src`) to
-/// the one that registers the result in the entry: the read address, the RAM's output
-/// register, `lw_r`, the compares, the result (the table above).
-pub const FOL_CHECK_EDGES: usize = 5;
+/// the one that registers the result in the entry: the RAM's output register, `lw_r`, the
+/// compares, the result (the table above).
+pub const FOL_CHECK_EDGES: usize = 4;
 
 /// The follower check: the last-writer table, read at `qp`, and whether the event with
 /// stamp `now` may follow that writer.
 #[derive(LogicBlock)]
 pub struct FolCheck<const QB: usize> {
     pub clock: Signal<In, Clock>,
-    /// The checked entry's QP (the RP's choice among its entries by a one-hot register):
-    /// registered here as the table's read address (`qp_r`).
+    /// The checked entry's QP (a register in the RP, loaded with the entry): the table's
+    /// read address.
     pub qp: Signal<In, Bits<QB>>,
-    /// The checked entry's time stamp, given with `qp` (only the increase radix and the
+    /// The checked entry's time stamp, loaded with `qp` (only the increase radix and the
     /// cycle within the microsecond are read).
     pub now: Signal<In, TimeWord>,
     /// The RP's free-running cycle count (`cyc`): distances are its differences.
@@ -46,7 +45,7 @@ pub struct FolCheck<const QB: usize> {
     pub wr_en: Signal<In, Bit>,
     pub wr_qp: Signal<In, Bits<QB>>,
     pub wr_data: Signal<In, LastWrite>,
-    /// The stamp given four edges ago is less than a microsecond after its QP's last
+    /// The stamp loaded three edges ago is less than a microsecond after its QP's last
     /// writer's (the same microsecond, or the next one and an earlier cycle within it):
     /// `update_near`'s condition.
     pub st: Signal<Out, Bit>,
@@ -61,10 +60,6 @@ pub struct FolCheck<const QB: usize> {
     pub wf: Signal<Out, Bit>,
     lw: RAM<LastWrite, QB>,
     lw_r: DFF<LastWrite>,
-    qp_r: DFF<Bits<QB>>,
-    n0_sub: DFF<Bits<SUB_W>>,
-    n0_e: DFF<Bits<EPOCH_W>>,
-    n0_r: DFF<Bits<REM_W>>,
     n1_sub: DFF<Bits<SUB_W>>,
     n1_e: DFF<Bits<EPOCH_W>>,
     n1_r: DFF<Bits<REM_W>>,
@@ -113,10 +108,6 @@ impl<const QB: usize> Default for FolCheck<QB> {
             wf: Default::default(),
             lw: Default::default(),
             lw_r: Default::default(),
-            qp_r: Default::default(),
-            n0_sub: Default::default(),
-            n0_e: Default::default(),
-            n0_r: Default::default(),
             n1_sub: Default::default(),
             n1_e: Default::default(),
             n1_r: Default::default(),
@@ -152,24 +143,20 @@ impl<const QB: usize> Logic for FolCheck<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lw_r, qp_r, n0_sub, n0_e, n0_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r,
-            n3_e, n3_r, same, sub_lt, dd, wr_fol, se, sr
+            self, clock, lw_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r, n3_e, n3_r, same, sub_lt,
+            dd, wr_fol, se, sr
         );
         self.lw.read_clock.next = self.clock.val();
         self.lw.write_clock.next = self.clock.val();
         self.lw.write_enable.next = self.wr_en.val();
         self.lw.write_address.next = self.wr_qp.val();
         self.lw.write_data.next = self.wr_data.val();
-        self.qp_r.d.next = self.qp.val();
-        self.lw.read_address.next = self.qp_r.q.val();
+        self.lw.read_address.next = self.qp.val();
         self.lw_r.d.next = self.lw.read_data.val();
         // The stamp travels beside the table's word.
-        self.n0_sub.d.next = self.now.val().sub;
-        self.n0_e.d.next = self.now.val().i_e;
-        self.n0_r.d.next = self.now.val().i_r;
-        self.n1_sub.d.next = self.n0_sub.q.val();
-        self.n1_e.d.next = self.n0_e.q.val();
-        self.n1_r.d.next = self.n0_r.q.val();
+        self.n1_sub.d.next = self.now.val().sub;
+        self.n1_e.d.next = self.now.val().i_e;
+        self.n1_r.d.next = self.now.val().i_r;
         self.n2_sub.d.next = self.n1_sub.q.val();
         self.n2_e.d.next = self.n1_e.q.val();
         self.n2_r.d.next = self.n1_r.q.val();

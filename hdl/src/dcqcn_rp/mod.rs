@@ -154,8 +154,8 @@ const HAZ_STAGES: usize = UPD_STAGES - 2;
 
 /// Edges from the one that loads an entry into the follower check to the one that
 /// registers the check's result in the entry ([`fol_check::FOL_CHECK_EDGES`]): the
-/// entry's QP is registered as the last-writer table's read address, the table's word is
-/// registered and compared over two more registers.
+/// last-writer table is read at the entry's QP, registered, and compared over two more
+/// registers.
 pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 
 /// Cycles from S1 to the cycle the same-QP block takes a follower's event. Step E is
@@ -240,7 +240,7 @@ const _: () = assert!(QB_N < 1 << NQ_W);
 // `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u` `32 k + 4 e + j`),
 // `nm` and `nm_c` `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
 // variables and literals only).
-const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 5);
+const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4);
 // The youngest-writer search's literals: 15 groups of 8 slots and a last group of 5.
 const _: () = assert!(HZ_W == 125 && HZ_NG == 16 && HZ_LAST_BITS == 5);
 
@@ -453,15 +453,6 @@ pub struct DcqcnRp<const QB: usize> {
     /// The first group's `g_val`: the youngest match's slot at the next edge (`enc_r`,
     /// registered) for the entry written four edges ago.
     enc: Signal<Local, Bits<SLOT_W>>,
-    /// `enc` as a tree of 2:1 choices, four levels deep (a chain of 16 priority
-    /// multiplexers is as deep as it is long): per pair, quad and octet of groups, some
-    /// group matched (`en_a*`) and the first matching group's slot (`en_v*`).
-    en_a1: [Signal<Local, Bit>; 8],
-    en_v1: [Signal<Local, Bits<SLOT_W>>; 8],
-    en_a2: [Signal<Local, Bit>; 4],
-    en_v2: [Signal<Local, Bits<SLOT_W>>; 4],
-    en_a3: [Signal<Local, Bit>; 2],
-    en_v3: [Signal<Local, Bits<SLOT_W>>; 2],
     enc_r: DFF<Bits<SLOT_W>>,
     /// Entry `e` has a writer of its QP in slots 2 ..= `HZ_W + 1` of the window (the tags;
     /// S1 and S2 are `qb_hit`, `qb_hit2`). Exact from the second edge after the entry was
@@ -953,12 +944,6 @@ impl<const QB: usize> DcqcnRp<QB> {
             lt2_r: Default::default(),
             lt2_d: Default::default(),
             enc: Default::default(),
-            en_a1: Default::default(),
-            en_v1: Default::default(),
-            en_a2: Default::default(),
-            en_v2: Default::default(),
-            en_a3: Default::default(),
-            en_v3: Default::default(),
             enc_r: Default::default(),
             qb_yv: std::array::from_fn(|_| Default::default()),
             qb_ys: std::array::from_fn(|_| Default::default()),
@@ -1661,34 +1646,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
         }
         // ... and at the edge after that the first group's (the youngest writer's slot an
-        // edge later), chosen by a tree: the lower of two halves that has a match.
-        for k in 0..8 {
-            self.en_a1[k].next = self.g_any[2 * k].q.val() | self.g_any[2 * k + 1].q.val();
-            self.en_v1[k].next = self.g_val[2 * k + 1].q.val();
-            if self.g_any[2 * k].q.val() {
-                self.en_v1[k].next = self.g_val[2 * k].q.val();
-            }
-        }
-        for k in 0..4 {
-            self.en_a2[k].next = self.en_a1[2 * k].val() | self.en_a1[2 * k + 1].val();
-            self.en_v2[k].next = self.en_v1[2 * k + 1].val();
-            if self.en_a1[2 * k].val() {
-                self.en_v2[k].next = self.en_v1[2 * k].val();
-            }
-        }
-        for k in 0..2 {
-            self.en_a3[k].next = self.en_a2[2 * k].val() | self.en_a2[2 * k + 1].val();
-            self.en_v3[k].next = self.en_v2[2 * k + 1].val();
-            if self.en_a2[2 * k].val() {
-                self.en_v3[k].next = self.en_v2[2 * k].val();
-            }
-        }
+        // edge later).
         self.enc.next = self.slot_c[0].val();
-        if self.en_a3[1].val() {
-            self.enc.next = self.en_v3[1].val();
-        }
-        if self.en_a3[0].val() {
-            self.enc.next = self.en_v3[0].val();
+        for j in 0..HZ_NG {
+            if self.g_any[15 - j].q.val() {
+                self.enc.next = self.g_val[15 - j].q.val();
+            }
         }
         self.enc_r.d.next = self.enc.val();
         // Each entry's writer in the tags: loaded from the search for the entry written
@@ -1797,7 +1760,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                     & !self.qb_void[e].val();
             }
             self.qb_res[e].next =
-                self.ck_t[36 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
+                self.ck_t[27 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
             }
