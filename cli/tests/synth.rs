@@ -110,6 +110,17 @@ fn board_and_core_are_exclusive() {
 }
 
 #[test]
+fn pnr_margin_out_of_range_is_refused_with_its_range() {
+    for m in ["--pnr-margin=-1", "--pnr-margin=51", "--pnr-margin=nan"] {
+        usage_error(
+            "bad_margin",
+            &["--board", "ulx3s-85f", m],
+            &["--pnr-margin", "0 to 50"],
+        );
+    }
+}
+
+#[test]
 fn board_bad_qps_says_what_is_valid() {
     usage_error(
         "board_bad_qps",
@@ -153,6 +164,14 @@ fn core_flow_16_qps() {
     assert_eq!(n("qps"), 16);
     assert_eq!(report["device"], "85k");
     assert_eq!(report["target_mhz"].as_f64(), Some(100.0));
+    // nextpnr is given the target 10 % faster (--pnr-margin's default), in the LPF it reads.
+    assert_eq!(report["pnr_margin_pct"].as_f64(), Some(10.0));
+    assert_eq!(report["pnr_target_mhz"].as_f64(), Some(110.0));
+    let lpf = std::fs::read_to_string(out.join("shell.lpf")).unwrap();
+    assert!(
+        lpf.contains("FREQUENCY PORT \"clock\" 110.000000 MHz;"),
+        "{lpf}"
+    );
     let fmax = report["fmax_mhz"].as_f64().unwrap();
     assert!(fmax > 0.0 && fmax < 1000.0, "fmax {fmax}");
     // events_per_s comes from nextpnr's unrounded Fmax; fmax_mhz is rounded to 0.01 MHz.
@@ -246,6 +265,14 @@ fn board_flow_16_qps() {
         "the board's core clock (the PLL's output)"
     );
     assert_eq!(report["board_clock_mhz"].as_u64(), Some(100));
+    // nextpnr aims 10 % above the board clock (the oscillator's constraint scaled: 27.5
+    // MHz in, 110 MHz out of the PLL); timing_met is judged against 100 MHz.
+    assert_eq!(report["pnr_target_mhz"].as_f64(), Some(110.0));
+    let lpf = std::fs::read_to_string(out.join("board.lpf")).unwrap();
+    assert!(
+        lpf.contains("FREQUENCY PORT \"clk_25mhz\" 27.500000 MHz;"),
+        "{lpf}"
+    );
     let fmax = report["fmax_mhz"].as_f64().unwrap();
     assert!(fmax > 0.0 && fmax < 1000.0, "fmax {fmax}");
     assert_eq!(report["timing_met"].as_bool(), Some(fmax >= 100.0));
