@@ -139,10 +139,10 @@ const BOARDS: &[Board] = &[Board {
     verilog: ulx3s_verilog,
 }];
 
-/// `--pnr-margin`'s default: nextpnr is given a clock 10 % faster than the target.
-/// Measured on the 1024-QP board design (docs/synthesis.md, "Results"): with the board
-/// clock as nextpnr's target the routed designs reached 85 to 90 MHz; aiming at 110 MHz the
-/// placer and router shorten the paths near 10 ns that they otherwise leave alone.
+/// `--pnr-margin`'s default: nextpnr is given a clock 10 % faster than the target, so its
+/// timing-driven placer and router also shorten the paths just under the target's period,
+/// which they leave alone when they meet the clock they were given (docs/synthesis.md,
+/// "Aiming above the target clock", and the measurement in "Results").
 pub(crate) const PNR_MARGIN_PCT: f64 = 10.0;
 
 /// Every `FREQUENCY PORT "name" <f> MHz;` constraint of an LPF multiplied by `factor`
