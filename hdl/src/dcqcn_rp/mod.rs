@@ -56,11 +56,13 @@
 //! An entry's hazard (`qb_haz`) is an OR of `qb_hit`, `qb_hitf`, `qb_hit2` and `qb_yv`,
 //! exact from the second edge after the entry was
 //! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
-//! edge before HZ chose it), a report credit is left (`cr`) and neither a writer nor an
-//! older entry holds it. When HZ is empty, its event goes or waits (`stuck`), HZ chooses
-//! the oldest other entry not known to wait (`pick`, from registers only; an entry
-//! written at the last edge is taken on trust). So events of other QPs go past an event
-//! that waits, one per cycle. Nothing the comparators read depends on the decision
+//! edge before HZ chose it), a report credit is left (`cr`), neither a writer nor an
+//! older entry holds it (`hz_hh`, `hz_bh`: registers loaded an edge ahead for the entry
+//! HZ will hold) and no follower goes (the follower is chosen an edge ahead too,
+//! `fol_sel`). So the decision is an AND of registers. When HZ is empty, its event goes
+//! or waits (`stuck`), HZ chooses the oldest other entry not known to wait (`pick`, from
+//! registers only; an entry written at the last edge is taken on trust). So events of
+//! other QPs go past an event that waits, one per cycle. Nothing the comparators read depends on the decision
 //! (`nw_qp` is loaded from the arbiter's choice), and of S1's event only its valid bit,
 //! kind and QP are loaded from the decision: the entry that went is registered in binary
 //! (`s1_b`) and the rest of the event, and a follower's distance (`qb_dp`), are read
@@ -482,13 +484,14 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e`'s event would wait for a writer of its QP now: `qb_hit[e]`, `qb_hitf[e]`,
     /// `qb_hit2[e]` or `qb_yv[e]` (exact from the second edge after it was written).
     qb_haz: [Signal<Local, Bit>; QB_N],
-    /// `qb_hit2[e] | qb_yv[e]` and `qb_v[e] & qb_fok[e]`, each one register (loaded with
-    /// the OR or AND of the two registers' inputs, at the end of `update`), so the
-    /// decision reads an entry's hazard as `s1_hz & qb_hr | qb_hitf | qb_hy` (one LUT4) and
-    /// its follower candidacy as one 6-input function (`qb_vf`, those four, `cr`): a LUT
-    /// level less on the paths from the decision back to the decision.
+    /// `qb_hit2[e] | qb_yv[e]`, one register (loaded with the OR of the two registers'
+    /// inputs, at the end of `update`): what HZ's choice of its next entry (`cand`) reads
+    /// of an entry's hazard, and with `s1_hz & qb_hr | qb_hitf` the whole hazard
+    /// (`qb_haz`, one LUT4).
     qb_hy: [DFF<Bit>; QB_N],
-    qb_vf: [DFF<Bit>; QB_N],
+    /// Entry `e`'s youngest writer is in the window's last slot (`qb_ys` is `HZ_W + 1`):
+    /// it leaves the window at the next edge. Registered from `qb_ys`'s input.
+    qb_ye: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
     hz_sel: [DFF<Bit>; QB_N],
     /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
@@ -501,17 +504,39 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ's event's kind (read from the queue at `hz_sel`).
     hz_kind: Signal<Local, Bits<KIND_W>>,
     /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
-    /// its QP (`blk_hz`).
+    /// its QP (`blk_hz`). Each is a register (`hz_hh`, `hz_bh`) loaded at the edge before
+    /// from the inputs of the registers it stands for and HZ's next entry: exact whenever
+    /// HZ's entry is not young, and `haz_hz` whenever `blk_hz` is clear, which is when the
+    /// decision reads them (`docs/dcqcn_rp.md`, "The input queue").
     haz_hz: Signal<Local, Bit>,
     blk_hz: Signal<Local, Bit>,
+    hz_hh: DFF<Bit>,
+    hz_bh: DFF<Bit>,
+    /// `hz_hh`'s and `hz_bh`'s inputs: HZ's entry's `qb_hy` input (`hh_keep`) and
+    /// `qb_blk` input (`bh_keep`), for an HZ that keeps its entry; whether HZ's next entry
+    /// is the one written two edges ago (`pk_nw2`: a candidate written then, `cand_nw2`,
+    /// and none written before, `cand_old2`) and that entry's `qb_hy` input (`hh_nw2`).
+    hh_keep: Signal<Local, Bit>,
+    bh_keep: Signal<Local, Bit>,
+    hh_nw2: Signal<Local, Bit>,
+    cand_nw2: Signal<Local, Bit>,
+    cand_old2: Signal<Local, Bit>,
+    pk_nw2: Signal<Local, Bit>,
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
-    /// Entry `e`'s event could go as a follower at this edge (`fol_can`: it is valid, its
-    /// check found it may, a writer of its QP is in the window, a credit is left); an older
-    /// entry's could too (`fo`); it goes (`take_fol`, the oldest); some entry's event goes
-    /// as a follower (`fol_any`: its word from the same-QP block).
-    fol_can: [Signal<Local, Bit>; QB_N],
+    /// The followers, chosen an edge ahead. Entry `e`'s event can go as a follower at the
+    /// next edge (`fol_nx`: its check will have found that it may, a writer of its QP will
+    /// be in the window, a credit will be left, and it is not the follower going now); an
+    /// older entry's can too (`fo`). The oldest such entry (`fol_sel`, one-hot) and
+    /// whether there is one (`fol_sel_any`) are registered; at the next edge that entry
+    /// goes (`take_fol`) and some entry's event goes as a follower (`fol_any`: its word
+    /// from the same-QP block). Exact: an entry that may follow is the oldest of its QP, so
+    /// no decision of this edge changes its hazard, and HZ's event that goes now has no
+    /// hazard, so it is no candidate (`docs/dcqcn_rp.md`, "The input queue").
+    fol_nx: [Signal<Local, Bit>; QB_N],
     fo: [Signal<Local, Bit>; QB_N],
+    fol_sel: [DFF<Bit>; QB_N],
+    fol_sel_any: DFF<Bit>,
     take_fol: [Signal<Local, Bit>; QB_N],
     fol_any: Signal<Local, Bit>,
     /// The follower's event's kind and its QP (read from the queue at `take_fol`; zero
@@ -955,16 +980,26 @@ impl<const QB: usize> DcqcnRp<QB> {
             cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
             qb_hy: Default::default(),
-            qb_vf: Default::default(),
+            qb_ye: Default::default(),
             hz_sel: std::array::from_fn(|_| Default::default()),
             hz_yng: Default::default(),
             hz_qp: Default::default(),
             hz_kind: Default::default(),
             haz_hz: Default::default(),
             blk_hz: Default::default(),
+            hz_hh: Default::default(),
+            hz_bh: Default::default(),
+            hh_keep: Default::default(),
+            bh_keep: Default::default(),
+            hh_nw2: Default::default(),
+            cand_nw2: Default::default(),
+            cand_old2: Default::default(),
+            pk_nw2: Default::default(),
             take_hz: Default::default(),
-            fol_can: Default::default(),
+            fol_nx: Default::default(),
             fo: Default::default(),
+            fol_sel: Default::default(),
+            fol_sel_any: Default::default(),
             take_fol: Default::default(),
             fol_any: Default::default(),
             tf_kind: Default::default(),
@@ -1244,7 +1279,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_hy[i].clock.next = self.clock.val();
-            self.qb_vf[i].clock.next = self.clock.val();
+            self.qb_ye[i].clock.next = self.clock.val();
+            self.fol_sel[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
             self.ck_src[i].clock.next = self.clock.val();
         }
@@ -1407,16 +1443,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_haz[e].next =
                 self.qb_hit[e].val() | self.qb_hitf[e].q.val() | self.qb_hy[e].q.val();
         }
-        self.haz_hz.next = false;
-        self.blk_hz.next = false;
-        for e in 0..QB_N {
-            if self.hz_sel[e].q.val() & self.qb_haz[e].val() {
-                self.haz_hz.next = true;
-            }
-            if self.hz_sel[e].q.val() & self.qb_blk[e].q.val() {
-                self.blk_hz.next = true;
-            }
-        }
+        // (HZ's entry's hazard and block, registered at the edge before: see `hz_hh`.)
+        self.hz_hh.clock.next = self.clock.val();
+        self.hz_bh.clock.next = self.clock.val();
+        self.haz_hz.next = self.hz_hh.q.val();
+        self.blk_hz.next = self.hz_bh.q.val();
         // The decision. The oldest entry whose event may go as a follower goes: its check
         // found that its QP's last writer (the youngest in the window) will be at least 8
         // slots ahead (9 if that one is not a follower itself) and that its time stamp is
@@ -1424,22 +1455,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // window; the same-QP block computes its word from that writer's. Else HZ's event
         // goes if it is not young and neither a writer nor an older entry of its QP holds
         // it.
+        // (The follower was chosen at the edge before: `fol_sel`, at the end of `update`.)
+        self.fol_sel_any.clock.next = self.clock.val();
         for e in 0..QB_N {
-            self.fol_can[e].next = self.qb_vf[e].q.val() & self.qb_haz[e].val() & self.cr.q.val();
+            self.take_fol[e].next = self.fol_sel[e].q.val();
         }
-        self.fol_any.next = false;
-        for e in 0..QB_N {
-            self.fo[e].next = false;
-            for f in 0..QB_N {
-                if self.fol_can[f].val() & self.qb_old[f * 9 + e].q.val() {
-                    self.fo[e].next = true;
-                }
-            }
-            self.take_fol[e].next = self.fol_can[e].val() & !self.fo[e].val();
-            if self.fol_can[e].val() {
-                self.fol_any.next = true;
-            }
-        }
+        self.fol_any.next = self.fol_sel_any.q.val();
         for e in 0..QB_N {
             self.tf_k[e].next = 0.into();
             self.tf_q[e].next = 0.into();
@@ -1481,11 +1502,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // an entry written at the last edge is taken on trust, HZ then waits a cycle).
         // The check's next entry: the oldest valid entry not checked and not in the check
         // that is not known to be blocked.
+        // (An entry not written at the last two edges that S1's event writes the QP of is
+        // blocked: that event's entry was older. So of its hazard bits only `qb_hy` is read.)
         for e in 0..QB_N {
             self.cand[e].next = self.qb_v[e].q.val()
                 & !self.hz_sel[e].q.val()
-                & !(self.qb_blk[e].q.val() & !self.qb_nw[e].q.val())
-                & !(self.qb_haz[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val());
+                & (self.qb_nw[e].q.val()
+                    | (self.qb_nw2[e].q.val() & !self.qb_blk[e].q.val())
+                    | (!self.qb_blk[e].q.val() & !self.qb_hy[e].q.val()));
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
             self.vx[e].next =
                 self.qb_v[e].q.val() & !self.qb_ckf[e].q.val() & !self.qb_void[e].val();
@@ -1533,6 +1557,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.pk_q[8].val();
         self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
         self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
+        // Whether HZ's next entry is the one written two edges ago: it is younger than every
+        // valid entry but the newest, so it is chosen exactly when no older one is a
+        // candidate.
+        self.cand_nw2.next = false;
+        self.cand_old2.next = false;
+        for e in 0..QB_N {
+            if self.cand[e].val() & self.qb_nw2[e].q.val() {
+                self.cand_nw2.next = true;
+            }
+            if self.cand[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val() {
+                self.cand_old2.next = true;
+            }
+        }
+        self.pk_nw2.next = self.cand_nw2.val() & !self.cand_old2.val();
         // ---- the follower check: the last-writer table read at the loaded entry's QP
         // (registered), then the writer's stamp compared with the entry's and the distance,
         // over two registers (`FolCheck`); the result is registered in the entry (below) ----
@@ -1661,8 +1699,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // writer that moves from S2 into the tags (`qb_hit2`) is the youngest.
         for e in 0..QB_N {
             self.qb_ys[e].d.next = self.qb_ys[e].q.val() + self.slot_c[1].val();
-            self.qb_yv[e].d.next = self.qb_hit2[e].q.val()
-                | (self.qb_yv[e].q.val() & (self.qb_ys[e].q.val() != self.slot_c[126].val()));
+            self.qb_yv[e].d.next =
+                self.qb_hit2[e].q.val() | (self.qb_yv[e].q.val() & !self.qb_ye[e].q.val());
             if self.qb_nw4[e].q.val() {
                 self.qb_ys[e].d.next = self.enc_r.q.val();
                 if self.qb_hit3[e].q.val() {
@@ -1750,7 +1788,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // distance grows by one at every edge after that (saturating), and whether it may
         // follow is computed for the next edge from it. An entry whose event went is
         // cleared an edge later, when it is not valid (these bits are read only for valid
-        // entries, and `fol_can` reads `qb_v`), and it is written at that edge at the
+        // entries, and the follower's choice reads `qb_fok`), and it is written at that edge at the
         // earliest: so the decision (`lv`) reaches none of them.
         for e in 0..QB_N {
             self.ck_t[e].d.next = self.nx[e].val();
@@ -2247,7 +2285,60 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
-            self.qb_vf[e].d.next = self.qb_v[e].d.val() & self.qb_fok[e].d.val();
+            self.qb_ye[e].d.next = self.qb_ys[e].d.val() == self.slot_c[126].val();
+        }
+        // HZ's entry's hazard and block after the edge. HZ keeps its entry: that entry's
+        // `qb_hy` and `qb_blk` inputs (HZ's event does not go, and a follower of its QP
+        // that goes is older, so it blocks it). HZ chooses: an entry written before the last
+        // two edges was chosen free of both, and nothing that goes now has its QP (that
+        // event's entry would be older and block it), so it stays free of both; the entry
+        // written two edges ago was chosen not blocked, and its hazard is its `qb_hy`
+        // input; the one written at the last edge makes HZ young.
+        self.hh_keep.next = false;
+        self.bh_keep.next = false;
+        self.hh_nw2.next = false;
+        for e in 0..QB_N {
+            if self.hz_sel[e].q.val() & self.qb_hy[e].d.val() {
+                self.hh_keep.next = true;
+            }
+            if self.hz_sel[e].q.val() & self.qb_blk[e].d.val() {
+                self.bh_keep.next = true;
+            }
+            if self.qb_nw2[e].q.val() & self.qb_hy[e].d.val() {
+                self.hh_nw2.next = true;
+            }
+        }
+        self.hz_hh.d.next = self.hh_keep.val();
+        self.hz_bh.d.next = self.bh_keep.val();
+        if self.hz_leave.val() {
+            self.hz_hh.d.next = self.pk_nw2.val() & self.hh_nw2.val();
+            self.hz_bh.d.next = false;
+        }
+        // The follower of the next edge: the oldest entry whose check will have found that
+        // it may follow (`qb_fok`'s input: cleared for an entry that is not valid) and
+        // whose youngest writer will still be in the window (`qb_yv` and not in the last
+        // slot: such an entry's writer is at least 7 slots ahead, so `qb_yv` is neither
+        // loaded nor set at this edge), while a credit will be left; the follower that goes
+        // now is not a candidate.
+        self.fol_sel_any.d.next = false;
+        for e in 0..QB_N {
+            self.fol_nx[e].next = self.qb_fok[e].d.val()
+                & self.qb_yv[e].q.val()
+                & !self.qb_ye[e].q.val()
+                & !self.fol_sel[e].q.val()
+                & self.cr.d.val();
+            if self.fol_nx[e].val() {
+                self.fol_sel_any.d.next = true;
+            }
+        }
+        for e in 0..QB_N {
+            self.fo[e].next = false;
+            for f in 0..QB_N {
+                if self.fol_nx[f].val() & self.qb_old[f * 9 + e].q.val() {
+                    self.fo[e].next = true;
+                }
+            }
+            self.fol_sel[e].d.next = self.fol_nx[e].val() & !self.fo[e].val();
         }
     }
 }
