@@ -189,7 +189,7 @@ const HZ_W: usize = HAZ_STAGES;
 /// `0..HZ_TAGS`.
 const HZ_TAGS: usize = HZ_W - 2;
 
-/// Slots per group of the youngest-writer search (`g_any`, `g_val`): the matches `nm` are
+/// Slots per group of the youngest-writer search (`g_first`, `g_val`): the matches `nm` are
 /// searched in groups of 8 (the first match of a group is a function of 8 registers, two
 /// LUT levels), then the first group with a match is chosen a cycle later (`enc_r`).
 /// `hdl_gen` evaluates an array index from loop variables and literals only, so the group
@@ -258,6 +258,8 @@ const QB_CLS_N: usize = 4 * QB_N;
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
 /// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
 const HZ_LAST_SRCH: usize = HZ_LAST_BITS - 1;
+// The last group's `g_hit` is `nmg[15]` (`HZ_LAST_OR` slots) and slot 123.
+const _: () = assert!(HZ_LAST_SRCH == HZ_LAST_OR + 1);
 
 /// Full groups of the youngest-writer search (all but the last).
 const HZ_NG_FULL: usize = HZ_NG - 1;
@@ -436,11 +438,18 @@ pub struct DcqcnRp<const QB: usize> {
     /// Per group of 8 slots (`8 j .. 8 j + 8`; the last group: slots 120 to 122), some
     /// slot matched at the last edge: the OR of its `nm`.
     nmg: [DFF<Bit>; HZ_NG],
-    /// Per group `j` of [`HZ_GB`] matches `nm`, registered an edge after them: some slot of
-    /// the group matched (`g_any`), and the slot its first (youngest) match is in two edges
-    /// after this one (`g_val`, the compared slot plus 4).
-    g_any: [DFF<Bit>; HZ_NG],
+    /// Per group `j` of [`HZ_GB`] matches `nm`, registered an edge after them: the group
+    /// holds the window's youngest match, i.e. it matched and no lower group did
+    /// (`g_first`, one-hot or zero), and the slot its first (youngest) match is in two
+    /// edges after this one (`g_val`, the compared slot plus 4). Whether group `j`
+    /// matched is `nmg`'s register (`g_hit`; the last group's with slot 123, which `nmg`
+    /// leaves to `any_lt`), and whether a lower one did is an OR of those (`g_pre`), so
+    /// `g_first` is a few LUT levels from registers and `enc` is an AND-OR of them.
+    g_first: [DFF<Bit>; HZ_NG],
     g_val: [DFF<Bits<SLOT_W>>; HZ_NG],
+    g_hit: [Signal<Local, Bit>; HZ_NG],
+    g_pre: [Signal<Local, Bit>; HZ_NG],
+    g_m: [Signal<Local, Bits<SLOT_W>>; HZ_NG],
     /// `nm`: some slot matched (`any_all`), some slot but the last (`any_lt`: the writer is
     /// still in the window an edge after the entry's hazard bit is loaded), some slot but
     /// the last two (`any_lt2`).
@@ -960,8 +969,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             nm: std::array::from_fn(|_| Default::default()),
             nm_c: std::array::from_fn(|_| Default::default()),
             nmg: Default::default(),
-            g_any: std::array::from_fn(|_| Default::default()),
+            g_first: std::array::from_fn(|_| Default::default()),
             g_val: std::array::from_fn(|_| Default::default()),
+            g_hit: std::array::from_fn(|_| Default::default()),
+            g_pre: std::array::from_fn(|_| Default::default()),
+            g_m: std::array::from_fn(|_| Default::default()),
             any_all: Default::default(),
             any_lt: Default::default(),
             any_lt2: Default::default(),
@@ -1219,7 +1231,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for k in 0..HZ_NG {
             self.nmg[k].clock.next = self.clock.val();
-            self.g_any[k].clock.next = self.clock.val();
+            self.g_first[k].clock.next = self.clock.val();
             self.g_val[k].clock.next = self.clock.val();
         }
         for k in 0..4 {
@@ -1664,33 +1676,54 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.lt2_d.d.next = self.lt2_r.q.val();
         // (The last assignment is the lowest slot: the slots are visited from the top.)
         for j in 0..HZ_NG_FULL {
-            self.g_any[j].d.next = false;
+            self.g_hit[j].next = self.nmg[j].q.val();
             self.g_val[j].d.next = self.slot_c[0].val();
             for i in 0..HZ_GB {
                 if self.nm[j * 8 + 7 - i].q.val() {
-                    self.g_any[j].d.next = true;
                     self.g_val[j].d.next = self.slot_c[j * 8 + 11 - i].val();
                 }
             }
         }
         for j in HZ_NG_FULL..HZ_NG {
-            self.g_any[j].d.next = false;
+            self.g_hit[j].next = self.nmg[j].q.val() | self.nm[123].q.val();
             self.g_val[j].d.next = self.slot_c[0].val();
             for i in 0..HZ_LAST_SRCH {
                 if self.nm[j * 8 + 3 - i].q.val() {
-                    self.g_any[j].d.next = true;
                     self.g_val[j].d.next = self.slot_c[j * 8 + 7 - i].val();
                 }
             }
         }
-        // ... and at the edge after that the first group's (the youngest writer's slot an
-        // edge later).
-        self.enc.next = self.slot_c[0].val();
+        self.g_pre[0].next = false;
+        for j in 1..HZ_NG {
+            self.g_pre[j].next = self.g_pre[j - 1].val() | self.g_hit[j - 1].val();
+        }
         for j in 0..HZ_NG {
-            if self.g_any[15 - j].q.val() {
-                self.enc.next = self.g_val[15 - j].q.val();
+            self.g_first[j].d.next = self.g_hit[j].val() & !self.g_pre[j].val();
+        }
+        // ... and at the edge after that the first group's (the youngest writer's slot an
+        // edge later): `g_first` is one-hot or zero, so an AND-OR.
+        for j in 0..HZ_NG {
+            self.g_m[j].next = 0.into();
+            if self.g_first[j].q.val() {
+                self.g_m[j].next = self.g_val[j].q.val();
             }
         }
+        self.enc.next = self.g_m[0].val()
+            | self.g_m[1].val()
+            | self.g_m[2].val()
+            | self.g_m[3].val()
+            | self.g_m[4].val()
+            | self.g_m[5].val()
+            | self.g_m[6].val()
+            | self.g_m[7].val()
+            | self.g_m[8].val()
+            | self.g_m[9].val()
+            | self.g_m[10].val()
+            | self.g_m[11].val()
+            | self.g_m[12].val()
+            | self.g_m[13].val()
+            | self.g_m[14].val()
+            | self.g_m[15].val();
         self.enc_r.d.next = self.enc.val();
         // Each entry's writer in the tags: loaded from the search for the entry written
         // two, three and four edges ago (its QP was compared in the cycle after it was
