@@ -527,6 +527,12 @@ pub struct DcqcnRp<const QB: usize> {
     /// and none written before, `cand_old2`) and that entry's `qb_hy` input (`hh_nw2`).
     hh_keep: Signal<Local, Bit>,
     bh_keep: Signal<Local, Bit>,
+    /// `bh_keep` is `qb_blk`'s input for HZ's entry, computed from HZ's QP register rather
+    /// than through the entries' compares and a choice by `hz_sel`: entry `f` holds HZ's QP
+    /// (`hz_eq`, the compare `qb_hr` makes too) and is older than HZ's entry (`hz_old`, an
+    /// AND-OR of the age matrix by `hz_sel`).
+    hz_eq: [Signal<Local, Bit>; QB_N],
+    hz_old: [Signal<Local, Bit>; QB_N],
     hh_nw2: Signal<Local, Bit>,
     cand_nw2: Signal<Local, Bit>,
     cand_old2: Signal<Local, Bit>,
@@ -542,8 +548,23 @@ pub struct DcqcnRp<const QB: usize> {
     /// from the same-QP block). Exact: an entry that may follow is the oldest of its QP, so
     /// no decision of this edge changes its hazard, and HZ's event that goes now has no
     /// hazard, so it is no candidate (`docs/dcqcn_rp.md`, "The input queue").
-    fol_nx: [Signal<Local, Bit>; QB_N],
-    fo: [Signal<Local, Bit>; QB_N],
+    ///
+    /// `qb_fok`'s input is the check's `ok` for the entry whose result comes in at this
+    /// edge (`qb_res`, one entry at most) and its own distance compare for the others;
+    /// `ok` is the deepest of the inputs (compares after the check's registers), so the
+    /// choice is made twice, for `ok` clear (`fn0`, `fo0`) and set (`fn1`, `fo1`), and
+    /// `ok` chooses between the two results, as the credit (`cr`'s input) gates them, at
+    /// the end. Per entry the parts that do not depend on `ok`: valid, not void, its
+    /// writer stays in the window and it is not the follower going now (`fl_r`), and the
+    /// distance compare (`fl_b`).
+    fl_r: [Signal<Local, Bit>; QB_N],
+    fl_b: [Signal<Local, Bit>; QB_N],
+    fn0: [Signal<Local, Bit>; QB_N],
+    fn1: [Signal<Local, Bit>; QB_N],
+    fo0: [Signal<Local, Bit>; QB_N],
+    fo1: [Signal<Local, Bit>; QB_N],
+    fa0: Signal<Local, Bit>,
+    fa1: Signal<Local, Bit>,
     fol_sel: [DFF<Bit>; QB_N],
     fol_sel_any: DFF<Bit>,
     take_fol: [Signal<Local, Bit>; QB_N],
@@ -1003,13 +1024,21 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_bh: Default::default(),
             hh_keep: Default::default(),
             bh_keep: Default::default(),
+            hz_eq: Default::default(),
+            hz_old: Default::default(),
             hh_nw2: Default::default(),
             cand_nw2: Default::default(),
             cand_old2: Default::default(),
             pk_nw2: Default::default(),
             take_hz: Default::default(),
-            fol_nx: Default::default(),
-            fo: Default::default(),
+            fl_r: Default::default(),
+            fl_b: Default::default(),
+            fn0: Default::default(),
+            fn1: Default::default(),
+            fo0: Default::default(),
+            fo1: Default::default(),
+            fa0: Default::default(),
+            fa1: Default::default(),
             fol_sel: Default::default(),
             fol_sel_any: Default::default(),
             take_fol: Default::default(),
@@ -1608,8 +1637,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // it (HZ's event: the match whatever the decision, and whether it went).
         self.s1_hz.d.next = self.take_hz.val();
         for e in 0..QB_N {
-            self.qb_hr[e].d.next = (self.hz_kind.val() != self.kind_query.val())
-                & (self.hz_qp.q.val() == self.qb_qp[e].q.val());
+            self.hz_eq[e].next = self.hz_qp.q.val() == self.qb_qp[e].q.val();
+            self.qb_hr[e].d.next =
+                (self.hz_kind.val() != self.kind_query.val()) & self.hz_eq[e].val();
             self.qb_hitf[e].d.next = false;
             for f in 0..QB_N {
                 if self.take_fol[f].val()
@@ -2334,7 +2364,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.hz_sel[e].q.val() & self.qb_hy[e].d.val() {
                 self.hh_keep.next = true;
             }
-            if self.hz_sel[e].q.val() & self.qb_blk[e].d.val() {
+            self.hz_old[e].next = false;
+            for h in 0..QB_N {
+                if self.hz_sel[h].q.val() & self.qb_old[e * 9 + h].q.val() {
+                    self.hz_old[e].next = true;
+                }
+            }
+            if self.qb_v[e].q.val() & self.hz_old[e].val() & self.hz_eq[e].val() {
                 self.bh_keep.next = true;
             }
             if self.qb_nw2[e].q.val() & self.qb_hy[e].d.val() {
@@ -2348,30 +2384,53 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_bh.d.next = false;
         }
         // The follower of the next edge: the oldest entry whose check will have found that
-        // it may follow (`qb_fok`'s input: cleared for an entry that is not valid) and
-        // whose youngest writer will still be in the window (`qb_yv` and not in the last
-        // slot: such an entry's writer is at least 7 slots ahead, so `qb_yv` is neither
-        // loaded nor set at this edge), while a credit will be left; the follower that goes
-        // now is not a candidate.
-        self.fol_sel_any.d.next = false;
+        // it may follow (`qb_fok`'s input, for the check's `ok` clear and set) and whose
+        // youngest writer will still be in the window (`qb_yv` and not in the last slot:
+        // such an entry's writer is at least 7 slots ahead, so `qb_yv` is neither loaded
+        // nor set at this edge), while a credit will be left; the follower that goes now is
+        // not a candidate.
         for e in 0..QB_N {
-            self.fol_nx[e].next = self.qb_fok[e].d.val()
+            self.fl_r[e].next = self.qb_v[e].q.val()
+                & !self.qb_void[e].val()
                 & self.qb_yv[e].q.val()
                 & !self.qb_ye[e].q.val()
-                & !self.fol_sel[e].q.val()
-                & self.cr.d.val();
-            if self.fol_nx[e].val() {
-                self.fol_sel_any.d.next = true;
-            }
+                & !self.fol_sel[e].q.val();
+            self.fl_b[e].next = self.qb_ck[e].q.val()
+                & self.qb_st[e].q.val()
+                & ((self.qb_d[e].q.val() >= self.slot8.val())
+                    | (self.qb_wf[e].q.val() & (self.qb_d[e].q.val() >= self.slot7.val())));
+            self.fn0[e].next = self.fl_r[e].val() & !self.qb_res[e].val() & self.fl_b[e].val();
+            self.fn1[e].next = self.fl_r[e].val() & (self.qb_res[e].val() | self.fl_b[e].val());
         }
+        self.fa0.next = false;
+        self.fa1.next = false;
         for e in 0..QB_N {
-            self.fo[e].next = false;
+            if self.fn0[e].val() {
+                self.fa0.next = true;
+            }
+            if self.fn1[e].val() {
+                self.fa1.next = true;
+            }
+            self.fo0[e].next = false;
+            self.fo1[e].next = false;
             for f in 0..QB_N {
-                if self.fol_nx[f].val() & self.qb_old[f * 9 + e].q.val() {
-                    self.fo[e].next = true;
+                if self.fn0[f].val() & self.qb_old[f * 9 + e].q.val() {
+                    self.fo0[e].next = true;
+                }
+                if self.fn1[f].val() & self.qb_old[f * 9 + e].q.val() {
+                    self.fo1[e].next = true;
                 }
             }
-            self.fol_sel[e].d.next = self.fol_nx[e].val() & !self.fo[e].val();
+        }
+        self.fol_sel_any.d.next = self.cr.d.val() & self.fa0.val();
+        for e in 0..QB_N {
+            self.fol_sel[e].d.next = self.cr.d.val() & self.fn0[e].val() & !self.fo0[e].val();
+        }
+        if self.fck.ok.val() {
+            self.fol_sel_any.d.next = self.cr.d.val() & self.fa1.val();
+            for e in 0..QB_N {
+                self.fol_sel[e].d.next = self.cr.d.val() & self.fn1[e].val() & !self.fo1[e].val();
+            }
         }
     }
 }
