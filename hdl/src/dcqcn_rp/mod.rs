@@ -540,9 +540,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
     /// The followers, chosen an edge ahead. Entry `e`'s event can go as a follower at the
-    /// next edge (`fol_nx`: its check will have found that it may, a writer of its QP will
-    /// be in the window, a credit will be left, and it is not the follower going now); an
-    /// older entry's can too (`fo`). The oldest such entry (`fol_sel`, one-hot) and
+    /// next edge when its check will have found that it may, a writer of its QP will be
+    /// in the window, a credit will be left, and it is not the follower going now (`fn0`,
+    /// `fn1`, below); an older entry's can too (`fo0`, `fo1`). The oldest such entry
+    /// (`fol_sel`, one-hot) and
     /// whether there is one (`fol_sel_any`) are registered; at the next edge that entry
     /// goes (`take_fol`) and some entry's event goes as a follower (`fol_any`: its word
     /// from the same-QP block). Exact: an entry that may follow is the oldest of its QP, so
