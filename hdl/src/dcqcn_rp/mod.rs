@@ -557,7 +557,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// `ok` chooses between the two results, as the credit (`cr`'s input) gates them, at
     /// the end. Per entry the parts that do not depend on `ok`: valid, not void, its
     /// writer stays in the window and it is not the follower going now (`fl_r`), and the
-    /// distance compare (`fl_b`).
+    /// distance compare (`fl_b`, which is also `qb_fok`'s input for an entry not in its
+    /// result edge: one expression for both).
     fl_r: [Signal<Local, Bit>; QB_N],
     fl_b: [Signal<Local, Bit>; QB_N],
     fn0: [Signal<Local, Bit>; QB_N],
@@ -1866,10 +1867,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
             }
-            self.qb_fok[e].d.next = self.qb_ck[e].q.val()
+            self.fl_b[e].next = self.qb_ck[e].q.val()
                 & self.qb_st[e].q.val()
                 & ((self.qb_d[e].q.val() >= self.slot8.val())
                     | (self.qb_wf[e].q.val() & (self.qb_d[e].q.val() >= self.slot7.val())));
+            self.qb_fok[e].d.next = self.fl_b[e].val();
             if self.nx[e].val() {
                 self.qb_ckf[e].d.next = true;
             }
@@ -2396,10 +2398,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 & self.qb_yv[e].q.val()
                 & !self.qb_ye[e].q.val()
                 & !self.fol_sel[e].q.val();
-            self.fl_b[e].next = self.qb_ck[e].q.val()
-                & self.qb_st[e].q.val()
-                & ((self.qb_d[e].q.val() >= self.slot8.val())
-                    | (self.qb_wf[e].q.val() & (self.qb_d[e].q.val() >= self.slot7.val())));
             self.fn0[e].next = self.fl_r[e].val() & !self.qb_res[e].val() & self.fl_b[e].val();
             self.fn1[e].next = self.fl_r[e].val() & (self.qb_res[e].val() | self.fl_b[e].val());
         }
