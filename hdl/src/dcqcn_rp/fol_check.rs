@@ -10,11 +10,20 @@
 //! | edge after the load | registers |
 //! |---|---|
 //! | 1 | the block RAM's output register: the table's word at `qp`; the stamp (`n1_*`) |
-//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`) |
-//! | 3 | the stamp's microsecond equals the writer's, its cycle within it is earlier than the writer's; the distance now (`cyc - lw.cyc`); the writer was a follower; the microsecond after the writer's (increase radix); the stamp (`n3_*`) |
+//! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`), its remainder and epoch less one and whether its remainder is 0 (`n2_rm1`, `n2_em1`, `n2_r0`) |
+//! | 3 | the stamp's microsecond equals the writer's (`same`), its cycle within it is earlier than the writer's (`sub_lt`); the terms of "the stamp is the microsecond after the writer's" (`eq_*`, below); the distance now (`cyc - lw.cyc`) and whether it is far enough (`far`); the writer was a follower |
 //! | 4 | (the RP's entry registers) `st`: the stamp is less than a microsecond after the writer's; `ok`: that, and the writer will be far enough ahead at the next decision; `d`: that distance; `wf`: the writer was a follower |
 //!
 //! The outputs are the logic between edge 3 and edge 4: the RP registers them per entry.
+//! That logic is a function of a few registers (`ok` feeds the RP's choice of its next
+//! follower), so every compare is registered at edge 3 at the latest. "The stamp (`n`) is the microsecond
+//! after the writer's (`w`)" in the increase radix, whose remainder counts to `p_inc`:
+//! when `w.r + 1 != p_inc`, `n.e == w.e` and `n.r == w.r + 1`, that is `n.r - 1 == w.r`;
+//! when `w.r + 1 == p_inc`, `n.r == 0` and `n.e == w.e + 1`, that is `n.e - 1 == w.e`
+//! (all modulo the fields' widths, as the adds they replace were). So the stamp's side is
+//! decremented at edge 2, away from the table, and edge 3 registers the equalities with
+//! the writer's word (`eq_e`, `same`, `eq_rm1`, `eq_em1`) and `w.r + 1 == p_inc`
+//! (`eq_pm1`), which reads `p_inc` at the same edge as before.
 
 use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
 use super::widths::*;
@@ -66,15 +75,24 @@ pub struct FolCheck<const QB: usize> {
     n2_sub: DFF<Bits<SUB_W>>,
     n2_e: DFF<Bits<EPOCH_W>>,
     n2_r: DFF<Bits<REM_W>>,
-    n3_e: DFF<Bits<EPOCH_W>>,
-    n3_r: DFF<Bits<REM_W>>,
+    /// The stamp's increase-radix remainder less one, epoch less one, remainder zero.
+    n2_rm1: DFF<Bits<REM_W>>,
+    n2_em1: DFF<Bits<EPOCH_W>>,
+    n2_r0: DFF<Bit>,
     same: DFF<Bit>,
     sub_lt: DFF<Bit>,
+    /// `n.r - 1 == w.r`, `n.e - 1 == w.e`, `w.r + 1 == p_inc` (module docs).
+    eq_rm1: DFF<Bit>,
+    eq_em1: DFF<Bit>,
+    eq_pm1: DFF<Bit>,
+    /// The stamp's epoch equals the writer's (a term of `same`, kept for `next_us`).
+    eq_e: DFF<Bit>,
+    r0_3: DFF<Bit>,
     dd: DFF<Bits<CYC_W>>,
+    /// The distance is far enough for `ok` (`dd >= 7`, or `>= 6` after a follower).
+    far: DFF<Bit>,
     wr_fol: DFF<Bit>,
-    se: DFF<Bits<EPOCH_W>>,
-    sr: DFF<Bits<REM_W>>,
-    rp1: Signal<Local, Bits<REM_W>>,
+    dd_n: Signal<Local, Bits<CYC_W>>,
     next_us: Signal<Local, Bit>,
     dd2: Signal<Local, Bits<CYC_W>>,
     /// The stamp's fields the check does not read (Verilator does not report `*unused`
@@ -114,15 +132,20 @@ impl<const QB: usize> Default for FolCheck<QB> {
             n2_sub: Default::default(),
             n2_e: Default::default(),
             n2_r: Default::default(),
-            n3_e: Default::default(),
-            n3_r: Default::default(),
+            n2_rm1: Default::default(),
+            n2_em1: Default::default(),
+            n2_r0: Default::default(),
             same: Default::default(),
             sub_lt: Default::default(),
+            eq_rm1: Default::default(),
+            eq_em1: Default::default(),
+            eq_pm1: Default::default(),
+            eq_e: Default::default(),
+            r0_3: Default::default(),
             dd: Default::default(),
+            far: Default::default(),
             wr_fol: Default::default(),
-            se: Default::default(),
-            sr: Default::default(),
-            rp1: Default::default(),
+            dd_n: Default::default(),
             next_us: Default::default(),
             dd2: Default::default(),
             a_e_unused: Default::default(),
@@ -143,8 +166,8 @@ impl<const QB: usize> Logic for FolCheck<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lw_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r, n3_e, n3_r, same, sub_lt,
-            dd, wr_fol, se, sr
+            self, clock, lw_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r, n2_rm1, n2_em1, n2_r0, same,
+            sub_lt, eq_rm1, eq_em1, eq_pm1, eq_e, r0_3, dd, far, wr_fol
         );
         self.lw.read_clock.next = self.clock.val();
         self.lw.write_clock.next = self.clock.val();
@@ -160,29 +183,31 @@ impl<const QB: usize> Logic for FolCheck<QB> {
         self.n2_sub.d.next = self.n1_sub.q.val();
         self.n2_e.d.next = self.n1_e.q.val();
         self.n2_r.d.next = self.n1_r.q.val();
-        self.n3_e.d.next = self.n2_e.q.val();
-        self.n3_r.d.next = self.n2_r.q.val();
+        self.n2_rm1.d.next = self.n1_r.q.val() - self.one_rem.val();
+        self.n2_em1.d.next = self.n1_e.q.val() - self.one_epoch.val();
+        self.n2_r0.d.next = !self.n1_r.q.val().any();
+        // Edge 3: the compares with the writer's word.
+        self.eq_e.d.next = self.n2_e.q.val() == self.lw_r.q.val().i_e;
         self.same.d.next = (self.n2_e.q.val() == self.lw_r.q.val().i_e)
             & (self.n2_r.q.val() == self.lw_r.q.val().i_r);
+        self.eq_rm1.d.next = self.n2_rm1.q.val() == self.lw_r.q.val().i_r;
+        self.eq_em1.d.next = self.n2_em1.q.val() == self.lw_r.q.val().i_e;
+        self.eq_pm1.d.next = (self.lw_r.q.val().i_r + self.one_rem.val()) == self.p_inc.val();
+        self.r0_3.d.next = self.n2_r0.q.val();
         self.sub_lt.d.next = self.n2_sub.q.val() < self.lw_r.q.val().sub;
-        self.dd.d.next = self.cyc.val() - self.lw_r.q.val().cyc;
-        self.wr_fol.d.next = self.lw_r.q.val().fol;
-        // The writer's microsecond plus one, in the increase radix.
-        self.rp1.next = self.lw_r.q.val().i_r + self.one_rem.val();
-        self.se.d.next = self.lw_r.q.val().i_e;
-        self.sr.d.next = self.rp1.val();
-        if self.rp1.val() == self.p_inc.val() {
-            self.se.d.next = self.lw_r.q.val().i_e + self.one_epoch.val();
-            self.sr.d.next = 0.into();
-        }
-        self.next_us.next = (self.n3_e.q.val() == self.se.q.val())
-            & (self.n3_r.q.val() == self.sr.q.val())
-            & self.sub_lt.q.val();
+        self.dd_n.next = self.cyc.val() - self.lw_r.q.val().cyc;
+        self.dd.d.next = self.dd_n.val();
         // `dd` is the distance two cycles before the decision that reads `ok` (registered).
+        self.far.d.next = (self.dd_n.val() >= self.seven_cyc.val())
+            | (self.lw_r.q.val().fol & (self.dd_n.val() >= self.six_cyc.val()));
+        self.wr_fol.d.next = self.lw_r.q.val().fol;
+        // The stamp is the microsecond after the writer's (module docs), and a cycle
+        // within it earlier than the writer's.
+        self.next_us.next = self.sub_lt.q.val()
+            & ((!self.eq_pm1.q.val() & self.eq_e.q.val() & self.eq_rm1.q.val())
+                | (self.eq_pm1.q.val() & self.r0_3.q.val() & self.eq_em1.q.val()));
         self.st.next = self.same.q.val() | self.next_us.val();
-        self.ok.next = (self.same.q.val() | self.next_us.val())
-            & ((self.dd.q.val() >= self.seven_cyc.val())
-                | (self.wr_fol.q.val() & (self.dd.q.val() >= self.six_cyc.val())));
+        self.ok.next = (self.same.q.val() | self.next_us.val()) & self.far.q.val();
         self.dd2.next = self.dd.q.val() + self.two_cyc.val();
         self.d.next = self.dd2.val().get_bits::<SLOT_W>(0);
         self.dd2_hi_unused.next = self.dd2.val().get_bit(7);

@@ -843,6 +843,11 @@ pub struct DcqcnRp<const QB: usize> {
     qb_st: [DFF<Bit>; QB_N],
     qb_wf: [DFF<Bit>; QB_N],
     qb_d: [DFF<Bits<SLOT_W>>; QB_N],
+    /// `qb_d >= 7` and `qb_d >= 8`, kept beside it (loaded with it from the check's
+    /// distance, or from `qb_d` one less as it counts), so that `fl_b`, an input of the
+    /// next follower's choice, is one LUT of registers.
+    qb_g7: [DFF<Bit>; QB_N],
+    qb_g8: [DFF<Bit>; QB_N],
     /// `qb_d` a cycle ago: in S1's cycle, the distance entry `e` had when its event went
     /// (`qb_d` has counted on since), read through `s1_b` like the rest of S1's event.
     qb_dp: [DFF<Bits<SLOT_W>>; QB_N],
@@ -912,6 +917,7 @@ pub struct DcqcnRp<const QB: usize> {
     slot10: Constant<Bits<SLOT_W>>,
     slot11: Constant<Bits<SLOT_W>>,
     slot7: Constant<Bits<SLOT_W>>,
+    slot6: Constant<Bits<SLOT_W>>,
     mode_host: Constant<Bits<MODE_W>>,
 }
 
@@ -1183,6 +1189,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_st: Default::default(),
             qb_wf: Default::default(),
             qb_d: Default::default(),
+            qb_g7: Default::default(),
+            qb_g8: Default::default(),
             qb_dp: Default::default(),
             qb_fok: Default::default(),
             qb_wb: Default::default(),
@@ -1229,6 +1237,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             slot10: Constant::new(10.into()),
             slot11: Constant::new(11.into()),
             slot7: Constant::new(7.into()),
+            slot6: Constant::new(6.into()),
             mode_host: Constant::new(1.into()),
             e_valid: Default::default(),
             e_wr: Default::default(),
@@ -1296,6 +1305,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_wf[i].d.next = self.qb_wf[i].q.val();
             self.qb_d[i].clock.next = self.clock.val();
             self.qb_d[i].d.next = self.qb_d[i].q.val();
+            self.qb_g7[i].clock.next = self.clock.val();
+            self.qb_g7[i].d.next = self.qb_g7[i].q.val();
+            self.qb_g8[i].clock.next = self.clock.val();
+            self.qb_g8[i].d.next = self.qb_g8[i].q.val();
             self.qb_dp[i].clock.next = self.clock.val();
             self.qb_dp[i].d.next = self.qb_d[i].q.val();
             self.qb_fok[i].clock.next = self.clock.val();
@@ -1866,11 +1879,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.ck_t[27 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
+                self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
+                self.qb_g8[e].d.next = self.qb_d[e].q.val() >= self.slot7.val();
             }
             self.fl_b[e].next = self.qb_ck[e].q.val()
                 & self.qb_st[e].q.val()
-                & ((self.qb_d[e].q.val() >= self.slot8.val())
-                    | (self.qb_wf[e].q.val() & (self.qb_d[e].q.val() >= self.slot7.val())));
+                & (self.qb_g8[e].q.val() | (self.qb_wf[e].q.val() & self.qb_g7[e].q.val()));
             self.qb_fok[e].d.next = self.fl_b[e].val();
             if self.nx[e].val() {
                 self.qb_ckf[e].d.next = true;
@@ -1880,6 +1894,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_st[e].d.next = self.fck.st.val();
                 self.qb_wf[e].d.next = self.fck.wf.val();
                 self.qb_d[e].d.next = self.fck.d.val();
+                self.qb_g7[e].d.next = self.fck.d.val() >= self.slot7.val();
+                self.qb_g8[e].d.next = self.fck.d.val() >= self.slot8.val();
                 self.qb_fok[e].d.next = self.fck.ok.val();
             }
             if !self.qb_v[e].q.val() | self.qb_void[e].val() {

@@ -40,8 +40,8 @@
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
-//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the next decrease check's epochs; every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
-//! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it: the word's 409 bits are spread wide, so every select reaches many of them) |
+//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the result's next decrease check in the alpha and increase radices as every case but the byte event's release leaves it (`y7_xd*`); every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
+//! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it, but for the release, one LUT of three registers, and the 98 bits of the other radices' decrease check, a 2:1 choice by the release and `y7_fdk`: the word's 409 bits are spread wide, so every select reaches many of them) |
 
 use super::near_check::NearCheck;
 use super::state::{QpWord, RpCfgWord, RpEvent, TimeWord};
@@ -467,12 +467,19 @@ pub struct RpNear {
     y7_rb_a: DFF<Bit>,
     y7_rb_m: DFF<Bit>,
     y7_sel_a: DFF<Bit>,
-    /// The decrease timer fired while limited (`y6_fd_lim`, registered): the last edge
-    /// writes the next decrease check in the other radices when it is set and the byte
-    /// event does not release (`tw8`, one LUT of four registers before the 98 multiplexers
-    /// it drives; made here, after the release's compares, the AND would put this
-    /// register's input a level deeper than the release's own registers).
-    y7_fdl: DFF<Bit>,
+    /// The other radices' next decrease check (`tda_*`, `tdi_*`) as the result leaves it
+    /// unless the byte event releases (`y7_xd*`: zero for a command; the word's for a QP
+    /// not in DCQCN mode; from now for a first CNP; the check at the instant after a
+    /// decrease check while limited; else the word's), and whether a release puts the
+    /// word's fields back instead (`y7_fdk`: a decrease check while limited, and none of
+    /// the cases before it). The last edge is then one 2:1 choice per bit by `y7_fdk`
+    /// and the release (`rel_byte8`); the release's own registers stay free of this AND,
+    /// which would put their inputs a level deeper.
+    y7_xda_e: DFF<Bits<EPOCH_W>>,
+    y7_xda_r: DFF<Bits<REM_W>>,
+    y7_xdi_e: DFF<Bits<EPOCH_W>>,
+    y7_xdi_r: DFF<Bits<REM_W>>,
+    y7_fdk: DFF<Bit>,
     y7_fa_lim: DFF<Bit>,
     y7_fd_lim: DFF<Bit>,
     y7_moded: DFF<Bit>,
@@ -492,17 +499,21 @@ pub struct RpNear {
     y7_ni_e1: DFF<Bits<EPOCH_W>>,
     y7_t1: DFF<Bits<ALPHA_W>>,
     y7_t1i: DFF<Bits<ALPHA_W>>,
-    /// The next decrease check in the alpha radix from now (`_n`), and as a decrease check
-    /// at the instant leaves it (`_s`: from now, or from a microsecond earlier when the
-    /// instant is); the same in the increase radix.
-    y7_tda_ne: DFF<Bits<EPOCH_W>>,
-    y7_tda_nr: DFF<Bits<REM_W>>,
-    y7_tda_se: DFF<Bits<EPOCH_W>>,
-    y7_tda_sr: DFF<Bits<REM_W>>,
-    y7_tdi_ne: DFF<Bits<EPOCH_W>>,
-    y7_tdi_nr: DFF<Bits<REM_W>>,
-    y7_tdi_se: DFF<Bits<EPOCH_W>>,
-    y7_tdi_sr: DFF<Bits<REM_W>>,
+    /// Edge 7's next decrease check in the alpha radix from now (`_n`), and as a decrease
+    /// check at the instant leaves it (`_s`: from now, or from a microsecond earlier when
+    /// the instant is); the same in the increase radix. `y7_xd*` chooses among them.
+    tda_ne7: Signal<Local, Bits<EPOCH_W>>,
+    tda_nr7: Signal<Local, Bits<REM_W>>,
+    tda_se7: Signal<Local, Bits<EPOCH_W>>,
+    tda_sr7: Signal<Local, Bits<REM_W>>,
+    tdi_ne7: Signal<Local, Bits<EPOCH_W>>,
+    tdi_nr7: Signal<Local, Bits<REM_W>>,
+    tdi_se7: Signal<Local, Bits<EPOCH_W>>,
+    tdi_sr7: Signal<Local, Bits<REM_W>>,
+    /// Edge 7's terms of `y7_xd*`: a first CNP, a QP not in DCQCN mode, a command.
+    first7: Signal<Local, Bit>,
+    moded7: Signal<Local, Bit>,
+    cmd7: Signal<Local, Bit>,
     ext_qa: ZeroExt<NUM_W, EPOCH_W>,
     ext_qi: ZeroExt<NUM_W, EPOCH_W>,
     /// Edge 7's cut results for both candidates (`_a` alpha's, `_m` the max cut's), and
@@ -540,8 +551,6 @@ pub struct RpNear {
     // ---- edge 8: the result ----
     /// The byte event releases the limiter (`y7_rb_a` or `y7_rb_m` by `y7_sel_a`).
     rel_byte8: Signal<Local, Bit>,
-    /// The other-radix decrease check is written (`y7_fdl` and not `rel_byte8`).
-    tw8: Signal<Local, Bit>,
     s: Signal<Local, QpWord>,
     o_w: DFF<QpWord>,
     o_t1: DFF<Bits<ALPHA_W>>,
@@ -891,14 +900,14 @@ impl Default for RpNear {
             y7_rc_b: Default::default(),
             y7_t1: Default::default(),
             y7_t1i: Default::default(),
-            y7_tda_ne: Default::default(),
-            y7_tda_nr: Default::default(),
-            y7_tda_se: Default::default(),
-            y7_tda_sr: Default::default(),
-            y7_tdi_ne: Default::default(),
-            y7_tdi_nr: Default::default(),
-            y7_tdi_se: Default::default(),
-            y7_tdi_sr: Default::default(),
+            tda_ne7: Default::default(),
+            tda_nr7: Default::default(),
+            tda_se7: Default::default(),
+            tda_sr7: Default::default(),
+            tdi_ne7: Default::default(),
+            tdi_nr7: Default::default(),
+            tdi_se7: Default::default(),
+            tdi_sr7: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
             y7_rc_cut: Default::default(),
@@ -911,7 +920,11 @@ impl Default for RpNear {
             y7_rb_a: Default::default(),
             y7_rb_m: Default::default(),
             y7_sel_a: Default::default(),
-            y7_fdl: Default::default(),
+            y7_xda_e: Default::default(),
+            y7_xda_r: Default::default(),
+            y7_xdi_e: Default::default(),
+            y7_xdi_r: Default::default(),
+            y7_fdk: Default::default(),
             y7_fa_lim: Default::default(),
             y7_fd_lim: Default::default(),
             y7_moded: Default::default(),
@@ -950,7 +963,9 @@ impl Default for RpNear {
             rel_m7: Default::default(),
             bc_inc7: Default::default(),
             rel_byte8: Default::default(),
-            tw8: Default::default(),
+            first7: Default::default(),
+            moded7: Default::default(),
+            cmd7: Default::default(),
             s: Default::default(),
             o_w: Default::default(),
             o_t1: Default::default(),
@@ -1206,7 +1221,11 @@ impl Logic for RpNear {
             y7_rb_a,
             y7_rb_m,
             y7_sel_a,
-            y7_fdl,
+            y7_xda_e,
+            y7_xda_r,
+            y7_xdi_e,
+            y7_xdi_r,
+            y7_fdk,
             y7_fa_lim,
             y7_fd_lim,
             y7_moded,
@@ -1222,14 +1241,6 @@ impl Logic for RpNear {
             y7_ni_e1,
             y7_t1,
             y7_t1i,
-            y7_tda_ne,
-            y7_tda_nr,
-            y7_tda_se,
-            y7_tda_sr,
-            y7_tdi_ne,
-            y7_tdi_nr,
-            y7_tdi_se,
-            y7_tdi_sr,
             o_w,
             o_t1,
             o_cut,
@@ -1888,34 +1899,71 @@ impl Logic for RpNear {
         self.y7_t1i.d.next = self.y6_t1i.q.val();
         // now + p_dec, and a microsecond less, in the alpha radix ...
         self.ext_qa.i.next = self.y6_qa.q.val();
-        self.y7_tda_ne.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
-        self.y7_tda_nr.d.next = self.y6_ra.q.val();
-        self.y7_tda_se.d.next = self.y6_now.val().a_e + self.ext_qa.o.val();
-        self.y7_tda_sr.d.next = self.y6_ra.q.val();
+        self.tda_ne7.next = self.y6_now.val().a_e + self.ext_qa.o.val();
+        self.tda_nr7.next = self.y6_ra.q.val();
+        self.tda_se7.next = self.y6_now.val().a_e + self.ext_qa.o.val();
+        self.tda_sr7.next = self.y6_ra.q.val();
         if self.y6_late.q.val() {
-            self.y7_tda_sr.d.next = self.y6_ra.q.val() - self.one_r.val();
+            self.tda_sr7.next = self.y6_ra.q.val() - self.one_r.val();
             if !self.y6_ra.q.val().any() {
-                self.y7_tda_se.d.next = self.y6_ema.q.val() + self.ext_qa.o.val();
-                self.y7_tda_sr.d.next = self.pc.q.val().p_alpha - self.one_r.val();
+                self.tda_se7.next = self.y6_ema.q.val() + self.ext_qa.o.val();
+                self.tda_sr7.next = self.pc.q.val().p_alpha - self.one_r.val();
             }
         }
         // ... and in the increase radix.
         self.ext_qi.i.next = self.y6_qi.q.val();
-        self.y7_tdi_ne.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
-        self.y7_tdi_nr.d.next = self.y6_ri.q.val();
-        self.y7_tdi_se.d.next = self.y6_now.val().i_e + self.ext_qi.o.val();
-        self.y7_tdi_sr.d.next = self.y6_ri.q.val();
+        self.tdi_ne7.next = self.y6_now.val().i_e + self.ext_qi.o.val();
+        self.tdi_nr7.next = self.y6_ri.q.val();
+        self.tdi_se7.next = self.y6_now.val().i_e + self.ext_qi.o.val();
+        self.tdi_sr7.next = self.y6_ri.q.val();
         if self.y6_late.q.val() {
-            self.y7_tdi_sr.d.next = self.y6_ri.q.val() - self.one_r.val();
+            self.tdi_sr7.next = self.y6_ri.q.val() - self.one_r.val();
             if !self.y6_ri.q.val().any() {
-                self.y7_tdi_se.d.next = self.y6_emi.q.val() + self.ext_qi.o.val();
-                self.y7_tdi_sr.d.next = self.pc.q.val().p_inc - self.one_r.val();
+                self.tdi_se7.next = self.y6_emi.q.val() + self.ext_qi.o.val();
+                self.tdi_sr7.next = self.pc.q.val().p_inc - self.one_r.val();
             }
         }
         // Edge 8's choices (see `y7_lim_i`).
         self.lim7.next = self.y6_cut.q.val() | self.y6_lim_n.q.val();
+        // The result's next decrease check in both radices unless the byte event releases
+        // (see `y7_xda_e`), by the last edge's priorities: a command, then a QP not in
+        // DCQCN mode, then a first CNP, then a decrease check while limited.
+        self.first7.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
+        self.moded7.next = self.y6_w.q.val().mode.any();
+        self.cmd7.next = (self.y6_ev.q.val().kind == self.kind_reset.val())
+            | (self.y6_ev.q.val().kind == self.kind_mode.val());
+        self.y7_xda_e.d.next = self.y6_w.q.val().tda_e;
+        self.y7_xda_r.d.next = self.y6_w.q.val().tda_r;
+        self.y7_xdi_e.d.next = self.y6_w.q.val().tdi_e;
+        self.y7_xdi_r.d.next = self.y6_w.q.val().tdi_r;
+        if self.y6_fd_lim.q.val() {
+            self.y7_xda_e.d.next = self.tda_se7.val();
+            self.y7_xda_r.d.next = self.tda_sr7.val();
+            self.y7_xdi_e.d.next = self.tdi_se7.val();
+            self.y7_xdi_r.d.next = self.tdi_sr7.val();
+        }
+        if self.first7.val() {
+            self.y7_xda_e.d.next = self.tda_ne7.val();
+            self.y7_xda_r.d.next = self.tda_nr7.val();
+            self.y7_xdi_e.d.next = self.tdi_ne7.val();
+            self.y7_xdi_r.d.next = self.tdi_nr7.val();
+        }
+        if self.moded7.val() {
+            self.y7_xda_e.d.next = self.y6_w.q.val().tda_e;
+            self.y7_xda_r.d.next = self.y6_w.q.val().tda_r;
+            self.y7_xdi_e.d.next = self.y6_w.q.val().tdi_e;
+            self.y7_xdi_r.d.next = self.y6_w.q.val().tdi_r;
+        }
+        if self.cmd7.val() {
+            self.y7_xda_e.d.next = 0.into();
+            self.y7_xda_r.d.next = 0.into();
+            self.y7_xdi_e.d.next = 0.into();
+            self.y7_xdi_r.d.next = 0.into();
+        }
+        self.y7_fdk.d.next =
+            self.y6_fd_lim.q.val() & !self.first7.val() & !self.moded7.val() & !self.cmd7.val();
         self.y7_lim_i.d.next = self.lim7.val();
-        self.y7_first.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
+        self.y7_first.d.next = self.first7.val();
         self.y7_cnp_lim.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
         self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
         self.y7_tx_lim.d.next = self.tx_lim7.val();
@@ -1943,12 +1991,10 @@ impl Logic for RpNear {
             self.y7_bc_inc.d.next = 1.into();
         }
         self.y7_fire.d.next = self.fire7.val();
-        self.y7_fdl.d.next = self.y6_fd_lim.q.val();
         self.y7_fa_lim.d.next = self.y6_fa.q.val() & self.lim7.val();
         self.y7_fd_lim.d.next = self.y6_fd.q.val() & self.lim7.val();
-        self.y7_moded.d.next = self.y6_w.q.val().mode.any();
-        self.y7_cmd.d.next = (self.y6_ev.q.val().kind == self.kind_reset.val())
-            | (self.y6_ev.q.val().kind == self.kind_mode.val());
+        self.y7_moded.d.next = self.moded7.val();
+        self.y7_cmd.d.next = self.cmd7.val();
         self.y7_mode_ev.d.next = self.y6_ev.q.val().kind == self.kind_mode.val();
         self.y7_ti_e1.d.next = self.y6_w.q.val().ti_e + self.one_e.val();
         self.y7_ta_e1.d.next = self.y6_w.q.val().ta_e + self.one_e.val();
@@ -2032,14 +2078,6 @@ impl Logic for RpNear {
         if self.rel_byte8.val() {
             self.s.next.limited = false;
         }
-        // The next decrease check in the other radices, while limited.
-        self.tw8.next = self.y7_fdl.q.val() & !self.rel_byte8.val();
-        if self.tw8.val() {
-            self.s.next.tda_e = self.y7_tda_se.q.val();
-            self.s.next.tda_r = self.y7_tda_sr.q.val();
-            self.s.next.tdi_e = self.y7_tdi_se.q.val();
-            self.s.next.tdi_r = self.y7_tdi_sr.q.val();
-        }
         if self.y7_first.q.val() {
             self.s.next.limited = true;
             self.s.next.rc = self.pc.q.val().first_rate;
@@ -2057,10 +2095,6 @@ impl Logic for RpNear {
             self.s.next.td_r = self.y7_now.val().d_r;
             self.s.next.ti_e = self.y7_ni_e1.q.val();
             self.s.next.ti_r = self.y7_now.val().i_r;
-            self.s.next.tda_e = self.y7_tda_ne.q.val();
-            self.s.next.tda_r = self.y7_tda_nr.q.val();
-            self.s.next.tdi_e = self.y7_tdi_ne.q.val();
-            self.s.next.tdi_r = self.y7_tdi_nr.q.val();
         }
         // Counts: the instant's increase event and the byte event, by phase.
         self.cnt_fr.next = 0.into();
@@ -2111,6 +2145,17 @@ impl Logic for RpNear {
             self.o_fr.d.next = 0.into();
             self.o_ai.d.next = 0.into();
             self.o_hai.d.next = 0.into();
+        }
+        // The next decrease check in the other radices (chosen at edge 7, `y7_xda_e`).
+        self.o_w.d.next.tda_e = self.y7_xda_e.q.val();
+        self.o_w.d.next.tda_r = self.y7_xda_r.q.val();
+        self.o_w.d.next.tdi_e = self.y7_xdi_e.q.val();
+        self.o_w.d.next.tdi_r = self.y7_xdi_r.q.val();
+        if self.y7_fdk.q.val() & self.rel_byte8.val() {
+            self.o_w.d.next.tda_e = self.y7_w.q.val().tda_e;
+            self.o_w.d.next.tda_r = self.y7_w.q.val().tda_r;
+            self.o_w.d.next.tdi_e = self.y7_w.q.val().tdi_e;
+            self.o_w.d.next.tdi_r = self.y7_w.q.val().tdi_r;
         }
         self.rc_sum_lo_unused.next = self.rc_sum.val().get_bit(0);
         self.rcb_sum_lo_unused.next = self.rcb_sum.val().get_bit(0);
