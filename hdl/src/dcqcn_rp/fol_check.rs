@@ -93,6 +93,8 @@ pub struct FolCheck<const QB: usize> {
     far: DFF<Bit>,
     wr_fol: DFF<Bit>,
     dd_n: Signal<Local, Bits<CYC_W>>,
+    /// The stamp's epoch equals the writer's (edge 3's compare, read by `eq_e` and `same`).
+    e_eq: Signal<Local, Bit>,
     next_us: Signal<Local, Bit>,
     dd2: Signal<Local, Bits<CYC_W>>,
     /// The stamp's fields the check does not read (Verilator does not report `*unused`
@@ -146,6 +148,7 @@ impl<const QB: usize> Default for FolCheck<QB> {
             far: Default::default(),
             wr_fol: Default::default(),
             dd_n: Default::default(),
+            e_eq: Default::default(),
             next_us: Default::default(),
             dd2: Default::default(),
             a_e_unused: Default::default(),
@@ -187,9 +190,9 @@ impl<const QB: usize> Logic for FolCheck<QB> {
         self.n2_em1.d.next = self.n1_e.q.val() - self.one_epoch.val();
         self.n2_r0.d.next = !self.n1_r.q.val().any();
         // Edge 3: the compares with the writer's word.
-        self.eq_e.d.next = self.n2_e.q.val() == self.lw_r.q.val().i_e;
-        self.same.d.next = (self.n2_e.q.val() == self.lw_r.q.val().i_e)
-            & (self.n2_r.q.val() == self.lw_r.q.val().i_r);
+        self.e_eq.next = self.n2_e.q.val() == self.lw_r.q.val().i_e;
+        self.eq_e.d.next = self.e_eq.val();
+        self.same.d.next = self.e_eq.val() & (self.n2_r.q.val() == self.lw_r.q.val().i_r);
         self.eq_rm1.d.next = self.n2_rm1.q.val() == self.lw_r.q.val().i_r;
         self.eq_em1.d.next = self.n2_em1.q.val() == self.lw_r.q.val().i_e;
         self.eq_pm1.d.next = (self.lw_r.q.val().i_r + self.one_rem.val()) == self.p_inc.val();

@@ -552,8 +552,8 @@ pub struct DcqcnRp<const QB: usize> {
     ///
     /// `qb_fok`'s input is the check's `ok` for the entry whose result comes in at this
     /// edge (`qb_res`, one entry at most) and its own distance compare for the others;
-    /// `ok` is the deepest of the inputs (compares after the check's registers), so the
-    /// choice is made twice, for `ok` clear (`fn0`, `fo0`) and set (`fn1`, `fo1`), and
+    /// `ok` reaches the choice last (a function of the check's registers, routed to every
+    /// entry's terms), so the choice is made twice, for `ok` clear (`fn0`, `fo0`) and set (`fn1`, `fo1`), and
     /// `ok` chooses between the two results, as the credit (`cr`'s input) gates them, at
     /// the end. Per entry the parts that do not depend on `ok`: valid, not void, its
     /// writer stays in the window and it is not the follower going now (`fl_r`), and the
