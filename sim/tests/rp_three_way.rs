@@ -20,7 +20,7 @@ use proptest::prelude::*;
 use roce_cc_params::Params;
 use roce_cc_sim::lockstep::{cases_from_env, failure_vcd, three_way};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp};
-use roce_cc_sim::stimulus::{Step, describe_steps, run_lockstep, strategies};
+use roce_cc_sim::stimulus::{RpRun, Step, describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
 use std::path::PathBuf;
 
@@ -34,8 +34,9 @@ fn vcd_path(test: &str) -> PathBuf {
 
 /// Runs one case three ways; on a mismatch the Verilated model runs alone again with a VCD
 /// (proptest calls this for every shrink step, so the file left is the shortest case's).
-fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
-    three_way(
+/// Returns what the run accepted and reported.
+fn check(test: &str, p: &Params, steps: &[Step]) -> Result<RpRun, TestCaseError> {
+    let run = three_way(
         &mut GoldenRpCycle::new(p),
         &mut HdlRp::<4>::new(p),
         || VerilatedRp::exact(p).expect("a 16-QP Verilated RP is built"),
@@ -48,15 +49,15 @@ fn check(test: &str, p: &Params, steps: &[Step]) -> Result<(), TestCaseError> {
             p.to_toml_string(),
             describe_steps(steps, m.step)
         ))
-    })?
-    .every_event_reported()
-    .map_err(|e| {
+    })?;
+    run.every_event_reported().map_err(|e| {
         TestCaseError::fail(format!(
             "{e}\nparameters:\n{}\nsteps:\n{}",
             p.to_toml_string(),
             describe_steps(steps, usize::MAX - 1)
         ))
-    })
+    })?;
+    Ok(run)
 }
 
 proptest! {
@@ -77,5 +78,48 @@ proptest! {
     fn three_way_connectx_16_qps(steps in proptest::collection::vec(strategies::step(16, 250), 1..=600)) {
         let p = Params { qps: 16, ..Params::default() };
         check("three_way_connectx_16_qps", &p, &steps)?;
+    }
+}
+
+/// Followers across the increase timer's radix wrap, a case random stimulus seldom builds:
+/// one QP, rate-limited by a CNP every 2 us, sends a packet every 10 cycles at 100 MHz
+/// (100 cycles per microsecond) for 6 us, with the increase period 1, 2 and 3 us. Each
+/// packet follows the one 10 cycles before it, and at every microsecond boundary the
+/// writer's increase-timer remainder is often the period's last microsecond, so the
+/// follower check's "next microsecond" must take the wrap (remainder `p_inc - 1` to 0, the
+/// epoch one on). An RP that refused those followers would hold each boundary's packet
+/// until its writer left the window: the three-way compare sees the reports move, and the
+/// packet stream's longest wait (a few cycles when every packet follows) grows to about
+/// the update pipeline's length.
+#[test]
+fn three_way_follower_across_increase_wrap() {
+    for period_us in [1u32, 2, 3] {
+        let p = Params {
+            qps: 16,
+            clock_mhz: 100,
+            rpg_time_reset: period_us,
+            ..Params::default()
+        };
+        p.validate().expect("valid parameters");
+        let steps: Vec<Step> = (0..600u32)
+            .map(|c| Step {
+                dt: 1,
+                ctl: None,
+                cnp: (c % 200 == 0).then_some(3),
+                tx: (c % 10 == 5).then_some((3, 1024)),
+                query: None,
+                m_ready: true,
+            })
+            .collect();
+        let run = check("three_way_follower_across_increase_wrap", &p, &steps)
+            .unwrap_or_else(|e| panic!("increase period {period_us} us: {e}"));
+        let tx = run.sources[2];
+        assert_eq!(tx.accepted, 60, "increase period {period_us} us: {tx:?}");
+        assert!(
+            tx.longest_wait < 20,
+            "increase period {period_us} us: a packet waited {} cycles; every packet \
+             should follow the one 10 cycles before it ({tx:?})",
+            tx.longest_wait
+        );
     }
 }
