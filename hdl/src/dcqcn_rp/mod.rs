@@ -525,7 +525,16 @@ pub struct DcqcnRp<const QB: usize> {
     /// `qb_blk` input (`bh_keep`), for an HZ that keeps its entry; whether HZ's next entry
     /// is the one written two edges ago (`pk_nw2`: a candidate written then, `cand_nw2`,
     /// and none written before, `cand_old2`) and that entry's `qb_hy` input (`hh_nw2`).
+    /// The entry written two edges ago loads `qb_yv` with `any_all`, the slowest of its
+    /// inputs, so both are written with `any_all` outside the AND-OR over the entries:
+    /// `hh_keep` leaves it out and `hz_hh` adds it when HZ's entry is that one
+    /// (`hh_sel2`), and `hh_nw2` is
+    /// `any_all` OR that entry's `qb_hit2` input (exact where it is used, under `pk_nw2`,
+    /// which implies such an entry). `yv_rest` is `qb_yv`'s input for an entry not
+    /// written two edges ago.
     hh_keep: Signal<Local, Bit>,
+    hh_sel2: Signal<Local, Bit>,
+    yv_rest: [Signal<Local, Bit>; QB_N],
     bh_keep: Signal<Local, Bit>,
     /// `bh_keep` is `qb_blk`'s input for HZ's entry, computed from HZ's QP register rather
     /// than through the entries' compares and a choice by `hz_sel`: entry `f` holds HZ's QP
@@ -1031,6 +1040,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_hh: Default::default(),
             hz_bh: Default::default(),
             hh_keep: Default::default(),
+            hh_sel2: Default::default(),
+            yv_rest: std::array::from_fn(|_| Default::default()),
             bh_keep: Default::default(),
             hz_eq: Default::default(),
             hz_old: Default::default(),
@@ -1793,6 +1804,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.qb_hit2[e].q.val() {
                 self.qb_ys[e].d.next = self.slot_c[2].val();
             }
+            self.yv_rest[e].next = self.qb_yv[e].d.val();
             if self.qb_nw2[e].q.val() {
                 self.qb_yv[e].d.next = self.any_all.val();
             }
@@ -2377,11 +2389,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // written two edges ago was chosen not blocked, and its hazard is its `qb_hy`
         // input; the one written at the last edge makes HZ young.
         self.hh_keep.next = false;
+        self.hh_sel2.next = false;
         self.bh_keep.next = false;
-        self.hh_nw2.next = false;
+        self.hh_nw2.next = self.any_all.val();
         for e in 0..QB_N {
-            if self.hz_sel[e].q.val() & self.qb_hy[e].d.val() {
+            if self.hz_sel[e].q.val()
+                & (self.qb_hit2[e].d.val() | (!self.qb_nw2[e].q.val() & self.yv_rest[e].val()))
+            {
                 self.hh_keep.next = true;
+            }
+            if self.hz_sel[e].q.val() & self.qb_nw2[e].q.val() {
+                self.hh_sel2.next = true;
             }
             self.hz_old[e].next = false;
             for h in 0..QB_N {
@@ -2392,11 +2410,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.qb_v[e].q.val() & self.hz_old[e].val() & self.hz_eq[e].val() {
                 self.bh_keep.next = true;
             }
-            if self.qb_nw2[e].q.val() & self.qb_hy[e].d.val() {
+            if self.qb_nw2[e].q.val() & self.qb_hit2[e].d.val() {
                 self.hh_nw2.next = true;
             }
         }
-        self.hz_hh.d.next = self.hh_keep.val();
+        self.hz_hh.d.next = self.hh_keep.val() | (self.hh_sel2.val() & self.any_all.val());
         self.hz_bh.d.next = self.bh_keep.val();
         if self.hz_leave.val() {
             self.hz_hh.d.next = self.pk_nw2.val() & self.hh_nw2.val();
