@@ -8,7 +8,7 @@
 //! (the RAM's read is registered) and registered once more at the output (a block RAM's
 //! output is slow: `toolchain.md`). yosys maps the RAM to LUT RAM or block RAM, whichever
 //! is cheaper for the shape; the only flip-flops are the output register, the RAM's read
-//! register and the pointer.
+//! register, the write pointer and the two read addresses.
 //!
 //! Behaviour, exactly that of `n` registers that load when `en` is high: `q` is the `d`
 //! presented `n` advancing cycles ago (the RAM starts as zeros, as registers do, so `q` is
@@ -20,7 +20,25 @@
 //! advancing cycles so far), the RAM read registered at the next edge must be the word
 //! written `r` advancing cycles before the next cycle's count. If `en` is high now the
 //! count becomes `m + 1`: read `m + 1 - r`; if `en` is low it stays `m`: read `m - r`.
+//!
+//! Both read addresses come from registers (`ra_adv`, `ra_hold`), loaded at each edge from
+//! the write pointer's next value, so the only logic between a flip-flop and the RAM's read
+//! address pins is the 2:1 choice by `en` (none when `en` is tied high). The address pins
+//! fan out to every bank of a wide RAM (a few hundred LUT RAM cells for the RP's context
+//! lines); an adder in front of them (`wp` plus the offset) left about 6 ns of the 10 ns
+//! for the route into the adder, the carry chain and the route out. A register holds its
+//! address XOR the offset, so its power-up zero is the address the pointer's power-up
+//! zero needs, and the XOR with a constant is at most an inverter per bit.
+//!
+//! The RAM is a [`StateRam`], which tells yosys that a read meeting the write of its cycle
+//! is undefined (`no_rw_check`): here none does (`r >= 2`, and the addresses are exact
+//! from power-up), and with the read address in a register of its own yosys cannot see
+//! that, so with rust-hdl's `RAM` it built the old-word-on-collision logic around every
+//! line (about 3900 flip-flops and 2000 LUTs in the board design). The unit tests below run
+//! rust-hdl's model of it, which returns the new word on a collision, against a chain of
+//! registers.
 
+use crate::state_ram::StateRam;
 use rust_hdl::prelude::*;
 
 /// `q` = `d` of `n` advancing cycles ago (`n` set by [`DelayLine::new`], `3..=2^AW + 1`).
@@ -34,10 +52,14 @@ pub struct DelayLine<T: Synth, const AW: usize> {
     pub d: Signal<In, T>,
     /// The value that entered `n` advancing cycles ago (registered).
     pub q: Signal<Out, T>,
-    ram: RAM<T, AW>,
+    ram: StateRam<T, AW>,
     /// Write pointer: the number of advancing cycles, modulo `2^AW`.
     wp: DFF<Bits<AW>>,
     out: DFF<T>,
+    /// The read address when advancing, `wp + read_ahead`, XOR `read_ahead`.
+    ra_adv: DFF<Bits<AW>>,
+    /// The read address when holding, `wp + read_hold`, XOR `read_hold`.
+    ra_hold: DFF<Bits<AW>>,
     one: Constant<Bits<AW>>,
     /// `1 - r` modulo `2^AW`: read offset from `wp` when advancing.
     read_ahead: Constant<Bits<AW>>,
@@ -63,6 +85,8 @@ impl<T: Synth, const AW: usize> DelayLine<T, AW> {
             ram: Default::default(),
             wp: Default::default(),
             out: Default::default(),
+            ra_adv: Default::default(),
+            ra_hold: Default::default(),
             one: Constant::new(1.into()),
             read_ahead: Constant::new(((modulus + 1 - r) % modulus).into()),
             read_hold: Constant::new(((modulus - r) % modulus).into()),
@@ -73,19 +97,21 @@ impl<T: Synth, const AW: usize> DelayLine<T, AW> {
 impl<T: Synth, const AW: usize> Logic for DelayLine<T, AW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wp, out);
-        self.ram.write_clock.next = self.clock.val();
-        self.ram.read_clock.next = self.clock.val();
+        dff_setup!(self, clock, wp, out, ra_adv, ra_hold);
+        self.ram.clock.next = self.clock.val();
         self.ram.write_address.next = self.wp.q.val();
         self.ram.write_data.next = self.d.val();
         self.ram.write_enable.next = self.en.val();
-        self.ram.read_address.next = self.wp.q.val() + self.read_hold.val();
+        self.ram.read_address.next = self.ra_hold.q.val() ^ self.read_hold.val();
         self.q.next = self.out.q.val();
         if self.en.val() {
             self.wp.d.next = self.wp.q.val() + self.one.val();
-            self.ram.read_address.next = self.wp.q.val() + self.read_ahead.val();
+            self.ram.read_address.next = self.ra_adv.q.val() ^ self.read_ahead.val();
             self.out.d.next = self.ram.read_data.val();
         }
+        // The next cycle's read addresses, from the next write pointer.
+        self.ra_adv.d.next = (self.wp.d.val() + self.read_ahead.val()) ^ self.read_ahead.val();
+        self.ra_hold.d.next = (self.wp.d.val() + self.read_hold.val()) ^ self.read_hold.val();
     }
 }
 

@@ -314,6 +314,7 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
                 hdl.sel_1.next = sel[1];
                 hdl.sel_2.next = sel[2];
                 hdl.sel_3.next = sel[3];
+                hdl.sel_h.next = src == 4;
                 hdl.w_1.next = ports[0].0;
                 hdl.w_2.next = ports[1].0;
                 hdl.w_3.next = ports[2].0;
@@ -326,6 +327,7 @@ fn block_three_way(runs: u64, cycles: usize, seed: u64) -> BlockSeen {
                 v.set_sel_1(sel[1] as u64);
                 v.set_sel_2(sel[2] as u64);
                 v.set_sel_3(sel[3] as u64);
+                v.set_sel_h((src == 4) as u64);
                 let wbits = |w: QpWord| {
                     let b: Bits<QP_BITS> = w.into();
                     words_of::<QP_BITS, QP_WORDS>(b)

@@ -902,12 +902,13 @@ pub struct DcqcnRp<const QB: usize> {
     hist_t1_q: DFF<Bits<ALPHA_W>>,
     /// The follower's distance a cycle after its event reached the block, and the source
     /// of its word chosen from it (registered; `RpNear`'s selects): the block's own result
-    /// (8), W1 (9), W2 (10), W3 (11), else the history.
+    /// (8), W1 (9), W2 (10), W3 (11), else the history (`sel_hist`).
     nt_d: DFF<Bits<SLOT_W>>,
     sel_near: DFF<Bit>,
     sel_w1: DFF<Bit>,
     sel_w2: DFF<Bit>,
     sel_w3: DFF<Bit>,
+    sel_hist: DFF<Bit>,
     /// `alpha_after(alpha, cnp_alpha, 1)` of W1's, W2's and W3's words.
     w1_t1: DFF<Bits<ALPHA_W>>,
     w2_t1: DFF<Bits<ALPHA_W>>,
@@ -1233,6 +1234,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             sel_w1: Default::default(),
             sel_w2: Default::default(),
             sel_w3: Default::default(),
+            sel_hist: Default::default(),
             w1_t1: Default::default(),
             w2_t1: Default::default(),
             w3_t1: Default::default(),
@@ -1274,8 +1276,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
             head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
             fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_hz,
-            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3, w1_t1,
-            w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3,
+            sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -2146,12 +2148,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.sel_w1.d.next = self.nt_d.q.val() == self.slot9.val();
         self.sel_w2.d.next = self.nt_d.q.val() == self.slot10.val();
         self.sel_w3.d.next = self.nt_d.q.val() == self.slot11.val();
+        self.sel_hist.d.next = !(self.sel_near.d.val()
+            | self.sel_w1.d.val()
+            | self.sel_w2.d.val()
+            | self.sel_w3.d.val());
         // `RpNear` chooses among them (and compares each with the event's instants before
         // the choice).
         self.near.sel_own.next = self.sel_near.q.val();
         self.near.sel_1.next = self.sel_w1.q.val();
         self.near.sel_2.next = self.sel_w2.q.val();
         self.near.sel_3.next = self.sel_w3.q.val();
+        self.near.sel_h.next = self.sel_hist.q.val();
         self.near.w_1.next = self.w1_word.q.val();
         self.near.w_2.next = self.w2_word.q.val();
         self.near.w_3.next = self.w3_word.q.val();

@@ -76,13 +76,19 @@ pub struct RpNear {
     pub ev: Signal<In, RpEvent>,
     /// The QP's word as its last write left it comes from one of five registers, chosen
     /// here (the caller's forwarding choice): the block's own result `w_o` when `sel_own`,
-    /// else `w_1` when `sel_1`, `w_2` when `sel_2`, `w_3` when `sel_3`, else `w_h`. The
-    /// selects are registers of the caller; so are the words (module docs, edge 1). At
-    /// most one select is high (the caller decodes them from one distance).
+    /// else `w_1` when `sel_1`, `w_2` when `sel_2`, `w_3` when `sel_3`, else `w_h`
+    /// (`sel_h`). The selects are registers of the caller; so are the words (module docs,
+    /// edge 1). Exactly one of the five selects is high (the caller decodes them from one
+    /// distance): the word is chosen by the first four, each check's results by its own.
     pub sel_own: Signal<In, Bit>,
     pub sel_1: Signal<In, Bit>,
     pub sel_2: Signal<In, Bit>,
     pub sel_3: Signal<In, Bit>,
+    /// The history's word `w_h` is the chosen one: none of the other four selects is high.
+    /// A register of the caller too, so that the history's check starts at flip-flops
+    /// like the others (a NOR of the four here put a LUT and its route in front of the
+    /// five checks' AND-OR).
+    pub sel_h: Signal<In, Bit>,
     /// The candidate words other than the block's own: the RP's write-back registers W1,
     /// W2, W3 and the history's output register.
     pub w_1: Signal<In, QpWord>,
@@ -142,8 +148,6 @@ pub struct RpNear {
     chk_2: NearCheck,
     chk_3: NearCheck,
     chk_h: NearCheck,
-    /// No select is high: the history word is the candidate (`chk_h`'s `take`).
-    take_h: Signal<Local, Bit>,
     /// The chosen candidate's word and `t1` (its compares are the OR of the five checks':
     /// only the chosen one's are not zero).
     w_in: Signal<Local, QpWord>,
@@ -606,6 +610,7 @@ impl Default for RpNear {
             sel_1: Default::default(),
             sel_2: Default::default(),
             sel_3: Default::default(),
+            sel_h: Default::default(),
             w_1: Default::default(),
             w_2: Default::default(),
             w_3: Default::default(),
@@ -619,7 +624,6 @@ impl Default for RpNear {
             chk_2: Default::default(),
             chk_3: Default::default(),
             chk_h: Default::default(),
-            take_h: Default::default(),
             w_in: Default::default(),
             t1_in: Default::default(),
             cfg: Default::default(),
@@ -1326,13 +1330,11 @@ impl Logic for RpNear {
         // (edge 2 ANDs the halves, chooses by `late` and ANDs `limited`: one 6-input
         // function), the phase of an increase event at the instant (golden `phases` for one
         // event) and the cut's clamp.
-        self.take_h.next =
-            !(self.sel_own.val() | self.sel_1.val() | self.sel_2.val() | self.sel_3.val());
         self.chk_own.take.next = self.sel_own.val();
         self.chk_1.take.next = self.sel_1.val();
         self.chk_2.take.next = self.sel_2.val();
         self.chk_3.take.next = self.sel_3.val();
-        self.chk_h.take.next = self.take_h.val();
+        self.chk_h.take.next = self.sel_h.val();
         self.chk_own.sub.next = self.o_w.q.val().sub;
         self.chk_own.ta_e.next = self.o_w.q.val().ta_e;
         self.chk_own.ta_r.next = self.o_w.q.val().ta_r;
