@@ -72,6 +72,10 @@ pub(crate) struct SynthArgs {
     /// and the summary are judged against the target clock itself.
     #[arg(long, value_name = "PCT", default_value_t = PNR_MARGIN_PCT)]
     pnr_margin: f64,
+    /// The weight nextpnr's analytic placer gives timing against wire length
+    /// (`--placer-heap-timingweight`, 1..=100; nextpnr's own default is 10).
+    #[arg(long, value_name = "N", default_value_t = PLACER_TIMING_WEIGHT)]
+    placer_timing_weight: u32,
     /// Only rebuild report.json and summary.md from the tool outputs already in DIR (keeps
     /// the stage times and tool versions of the run that made them).
     #[arg(long)]
@@ -144,6 +148,12 @@ const BOARDS: &[Board] = &[Board {
 /// which they leave alone when they meet the clock they were given (docs/synthesis.md,
 /// "Aiming above the target clock", and the measurement in "Results").
 pub(crate) const PNR_MARGIN_PCT: f64 = 10.0;
+
+/// `--placer-timing-weight`'s default: three times nextpnr's. The board design is
+/// flip-flop heavy (about 70 % of the 85F's), its paths are mostly route, and with
+/// nextpnr's default weight the placer spreads the logic of a path for wire length
+/// (docs/synthesis.md, "Placer timing weight").
+pub(crate) const PLACER_TIMING_WEIGHT: u32 = 30;
 
 /// Every `FREQUENCY PORT "name" <f> MHz;` constraint of an LPF multiplied by `factor`
 /// (the rest of the text unchanged): the constraints nextpnr is given for `--pnr-margin`.
@@ -252,6 +262,13 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         )));
     }
     let pnr_factor = 1.0 + margin / 100.0;
+    let weight = a.placer_timing_weight;
+    if !(1..=100).contains(&weight) {
+        return Err(bad_input(format!(
+            "--placer-timing-weight {weight}: the weight must be 1 to 100 (nextpnr's own \
+             default is 10, this flow's {PLACER_TIMING_WEIGHT})"
+        )));
+    }
     let dir = &a.out;
     std::fs::create_dir_all(dir)
         .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
@@ -270,6 +287,7 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         }
         for k in [
             "pnr_margin_pct",
+            "placer_timing_weight",
             "pnr_target_mhz",
             "seconds",
             "tools",
@@ -388,6 +406,8 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
         "--detailed-timing-report",
         "--report",
         "nextpnr_report.json",
+        "--placer-heap-timingweight",
+        &weight.to_string(),
     ]);
     if let Some(seed) = a.seed {
         cmd.args(["--seed", &seed.to_string()]);
@@ -481,6 +501,7 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     report["tools"] = tools.versions();
     report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
     report["pnr_margin_pct"] = json!(margin);
+    report["placer_timing_weight"] = json!(weight);
     report["pnr_target_mhz"] = json!(round2(target * pnr_factor));
     progress.line(&format!(
         "synth: done in {:.0} s: {}{} and {}",
@@ -1155,6 +1176,9 @@ fn summary_md(r: &Value) -> String {
             "| nextpnr's clock | {p} MHz (`--pnr-margin` {} %) |\n",
             r["pnr_margin_pct"].as_f64().unwrap_or(0.0)
         );
+    }
+    if let Some(w) = r["placer_timing_weight"].as_u64() {
+        s += &format!("| Placer timing weight | {w} (`--placer-timing-weight`) |\n");
     }
     s += &format!(
         "| Events/s at one per cycle | {:.1} M |\n",

@@ -121,6 +121,17 @@ fn pnr_margin_out_of_range_is_refused_with_its_range() {
 }
 
 #[test]
+fn placer_timing_weight_out_of_range_is_refused_with_its_range() {
+    for w in ["--placer-timing-weight=0", "--placer-timing-weight=101"] {
+        usage_error(
+            "bad_weight",
+            &["--board", "ulx3s-85f", w],
+            &["--placer-timing-weight", "1 to 100"],
+        );
+    }
+}
+
+#[test]
 fn board_bad_qps_says_what_is_valid() {
     usage_error(
         "board_bad_qps",
@@ -167,6 +178,8 @@ fn core_flow_16_qps() {
     // nextpnr is given the target 10 % faster (--pnr-margin's default), in the LPF it reads.
     assert_eq!(report["pnr_margin_pct"].as_f64(), Some(10.0));
     assert_eq!(report["pnr_target_mhz"].as_f64(), Some(110.0));
+    // The placer's timing weight is the flow's default, recorded.
+    assert_eq!(report["placer_timing_weight"].as_u64(), Some(30));
     let lpf = std::fs::read_to_string(out.join("shell.lpf")).unwrap();
     assert!(
         lpf.contains("FREQUENCY PORT \"clock\" 110.000000 MHz;"),
