@@ -18,7 +18,9 @@ if [ -n "${ROCE_CC_BIN:-}" ]; then
     rcc="$ROCE_CC_BIN"
 else
     cargo build -q -p roce-cc
-    rcc=target/debug/roce-cc
+    # Where cargo put it: `CARGO_TARGET_DIR` if set (relative to the workspace, as cargo
+    # reads it from here), else `target/`.
+    rcc="${CARGO_TARGET_DIR:-target}/debug/roce-cc"
 fi
 
 echo "== Verilog of every top -> $out/verilog"

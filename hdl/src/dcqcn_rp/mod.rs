@@ -593,8 +593,15 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
     hz_leave: Signal<Local, Bit>,
     /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
-    /// a writer of its QP.
+    /// a writer of its QP. It is `cd_a | cd_b & !qb_hy`, one LUT.
     cand: [Signal<Local, Bit>; QB_N],
+    /// The parts of `cand` that do not read `qb_hy`, registered from the inputs of the
+    /// registers they combine (so exact in every cycle): `cd_a` is valid, not HZ's, and
+    /// written at the last edge, or written two edges ago and not blocked; `cd_b` is valid,
+    /// not HZ's and not blocked. HZ's choice then starts at one LUT per entry instead of
+    /// two (six registers in), the first levels of the path into `hz_qp` and `hz_hh`.
+    cd_a: [DFF<Bit>; QB_N],
+    cd_b: [DFF<Bit>; QB_N],
     /// An older entry is a candidate too.
     oc: [Signal<Local, Bit>; QB_N],
     /// The oldest candidate (one-hot): what HZ chooses.
@@ -1031,6 +1038,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
             qb_hy: Default::default(),
+            cd_a: Default::default(),
+            cd_b: Default::default(),
             qb_ye: Default::default(),
             hz_sel: std::array::from_fn(|_| Default::default()),
             hz_yng: Default::default(),
@@ -1348,6 +1357,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_hy[i].clock.next = self.clock.val();
+            self.cd_a[i].clock.next = self.clock.val();
+            self.cd_b[i].clock.next = self.clock.val();
             self.qb_ye[i].clock.next = self.clock.val();
             self.fol_sel[i].clock.next = self.clock.val();
             self.qb_ys[i].clock.next = self.clock.val();
@@ -1574,11 +1585,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (An entry not written at the last two edges that S1's event writes the QP of is
         // blocked: that event's entry was older. So of its hazard bits only `qb_hy` is read.)
         for e in 0..QB_N {
-            self.cand[e].next = self.qb_v[e].q.val()
-                & !self.hz_sel[e].q.val()
-                & (self.qb_nw[e].q.val()
-                    | (self.qb_nw2[e].q.val() & !self.qb_blk[e].q.val())
-                    | (!self.qb_blk[e].q.val() & !self.qb_hy[e].q.val()));
+            self.cand[e].next =
+                self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val());
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
             self.vx[e].next =
                 self.qb_v[e].q.val() & !self.qb_ckf[e].q.val() & !self.qb_void[e].val();
@@ -2386,6 +2394,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
+            self.cd_b[e].d.next =
+                self.qb_v[e].d.val() & !self.hz_sel[e].d.val() & !self.qb_blk[e].d.val();
+            self.cd_a[e].d.next = self.qb_v[e].d.val()
+                & !self.hz_sel[e].d.val()
+                & (self.qb_nw[e].d.val() | (self.qb_nw2[e].d.val() & !self.qb_blk[e].d.val()));
             self.qb_ye[e].d.next = self.qb_ys[e].d.val() == self.slot_c[126].val();
         }
         // HZ's entry's hazard and block after the edge. HZ keeps its entry: that entry's
