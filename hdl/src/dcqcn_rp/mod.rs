@@ -619,8 +619,10 @@ pub struct DcqcnRp<const QB: usize> {
     pk_q: [Signal<Local, Bits<QB>>; QB_N],
     /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
     /// known to be blocked); an older one may too; the oldest (one-hot): what the check
-    /// loads, its event and QP.
-    vx: [Signal<Local, Bit>; QB_N],
+    /// loads, its event and QP. `vx` is a register (loaded from the inputs of `qb_v`,
+    /// `qb_ckf`, `qb_blk` and `qb_nw`, so exact in every cycle), so the check's choice
+    /// starts at the age matrix's AND-OR.
+    vx: [DFF<Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
     /// Entry `e`'s event goes to S1 at this edge.
@@ -1358,6 +1360,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_hy[i].clock.next = self.clock.val();
             self.cd_a[i].clock.next = self.clock.val();
+            self.vx[i].clock.next = self.clock.val();
             self.cd_b[i].clock.next = self.clock.val();
             self.qb_ye[i].clock.next = self.clock.val();
             self.fol_sel[i].clock.next = self.clock.val();
@@ -1588,8 +1591,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.cand[e].next =
                 self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val());
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
-            self.vx[e].next =
-                self.qb_v[e].q.val() & !self.qb_ckf[e].q.val() & !self.qb_void[e].val();
         }
         for e in 0..QB_N {
             self.oc[e].next = false;
@@ -1598,12 +1599,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 if self.cand[f].val() & self.qb_old[f * 9 + e].q.val() {
                     self.oc[e].next = true;
                 }
-                if self.vx[f].val() & self.qb_old[f * 9 + e].q.val() {
+                if self.vx[f].q.val() & self.qb_old[f * 9 + e].q.val() {
                     self.ox[e].next = true;
                 }
             }
             self.pick[e].next = self.cand[e].val() & !self.oc[e].val();
-            self.nx[e].next = self.vx[e].val() & !self.ox[e].val();
+            self.nx[e].next = self.vx[e].q.val() & !self.ox[e].val();
         }
         // Whether HZ takes an entry and whether it is the one written at the last edge, from
         // the candidates without the age matrix: that entry is younger than every other
@@ -2394,6 +2395,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
+            self.vx[e].d.next = self.qb_v[e].d.val()
+                & !self.qb_ckf[e].d.val()
+                & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
             self.cd_b[e].d.next =
                 self.qb_v[e].d.val() & !self.hz_sel[e].d.val() & !self.qb_blk[e].d.val();
             self.cd_a[e].d.next = self.qb_v[e].d.val()
