@@ -165,8 +165,11 @@ pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 /// (W1 chooses between it and step E's word), so the block takes the word `NEAR_STAGES`
 /// cycles before step E and the event `NEAR_PRE` before that.
 const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
-/// The first window slot compared with `nw_qpn` instead of `nw_qp`.
-const NW_HALF: usize = HZ_W / 2;
+/// The first window slots compared with `nw_qpn`, `nw_qpr` and `nw_qprn` (the slots below
+/// `NW_Q1` compare with `nw_qp`): a quarter of the window each.
+const NW_Q1: usize = HZ_W / 4;
+const NW_Q2: usize = HZ_W / 2;
+const NW_Q3: usize = 3 * HZ_W / 4;
 
 /// A follower's distance (`fol_d`, `FolCtx::d`, `SLOT_W` = 7 bits) and the history's depth
 /// (`2^SLOT_W` words) hold every distance a follower can have: it follows a writer still in
@@ -425,10 +428,14 @@ pub struct DcqcnRp<const QB: usize> {
     /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
     /// the QP of the entry written at the last edge, if any.
     nw_qp: DFF<Bits<QB>>,
-    /// `nw_qp` inverted: the slots from [`NW_HALF`] on compare with this copy, so each
-    /// register drives half of the 125 comparators. (An inverted copy, because yosys merges
-    /// flip-flops with the same input, bit by bit.)
+    /// Copies of `nw_qp`, so that each register drives a quarter of the 125 comparators
+    /// (see [`NW_Q1`]). yosys merges flip-flops with the same input bit by bit, so every
+    /// copy has a different one: `nw_qpn` is `in_qp` inverted, `nw_qpr` is `in_qp` cleared
+    /// by `reset` and `nw_qprn` is `nw_qpr` inverted. They differ from `nw_qp` only in the
+    /// cycle after a reset edge, when the window is empty (no slot is compared).
     nw_qpn: DFF<Bits<QB>>,
+    nw_qpr: DFF<Bits<QB>>,
+    nw_qprn: DFF<Bits<QB>>,
     /// Slot `p`'s match with `nw_qp` at the last edge: slot `p` (see [`HZ_W`]) held an event
     /// that writes the QP of the entry written the edge before (it is one slot further on
     /// now).
@@ -593,13 +600,15 @@ pub struct DcqcnRp<const QB: usize> {
     /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
     hz_leave: Signal<Local, Bit>,
     /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
-    /// a writer of its QP. It is `cd_a | cd_b & !qb_hy`, one LUT.
+    /// a writer of its QP. It is `!hz_sel & (cd_a | cd_b & !qb_hy)`, one LUT.
     cand: [Signal<Local, Bit>; QB_N],
-    /// The parts of `cand` that do not read `qb_hy`, registered from the inputs of the
-    /// registers they combine (so exact in every cycle): `cd_a` is valid, not HZ's, and
-    /// written at the last edge, or written two edges ago and not blocked; `cd_b` is valid,
-    /// not HZ's and not blocked. HZ's choice then starts at one LUT per entry instead of
-    /// two (six registers in), the first levels of the path into `hz_qp` and `hz_hh`.
+    /// The parts of `cand` that read neither `qb_hy` nor `hz_sel`, registered from the
+    /// inputs of the registers they combine (so exact in every cycle): `cd_a` is valid and
+    /// written at the last edge, or written two edges ago and not blocked; `cd_b` is valid
+    /// and not blocked. HZ's choice then starts at one LUT per entry instead of two (six
+    /// registers in), the first levels of the path into `hz_qp` and `hz_hh`. `hz_sel` stays
+    /// out of them: its input is HZ's choice (`pick`), and through them it would put the
+    /// age matrix in front of `cd_a`'s input.
     cd_a: [DFF<Bit>; QB_N],
     cd_b: [DFF<Bit>; QB_N],
     /// An older entry is a candidate too.
@@ -1014,6 +1023,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_qp: std::array::from_fn(|_| Default::default()),
             nw_qp: Default::default(),
             nw_qpn: Default::default(),
+            nw_qpr: Default::default(),
+            nw_qprn: Default::default(),
             nm: std::array::from_fn(|_| Default::default()),
             nm_c: std::array::from_fn(|_| Default::default()),
             nmg: Default::default(),
@@ -1282,13 +1293,13 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nw_qp, nw_qpn, nq, full_q, hz_valid, hz_yng, cr, s1_valid, s1_kind, s1_qp,
-            s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word,
-            w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
-            head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
-            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc, s1_fol, s1_hz,
-            s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3,
-            sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            self, clock, nw_qp, nw_qpn, nw_qpr, nw_qprn, nq, full_q, hz_valid, hz_yng, cr,
+            s1_valid, s1_kind, s1_qp, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now,
+            s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp,
+            out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
+            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc,
+            s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2,
+            sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -1588,8 +1599,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (An entry not written at the last two edges that S1's event writes the QP of is
         // blocked: that event's entry was older. So of its hazard bits only `qb_hy` is read.)
         for e in 0..QB_N {
-            self.cand[e].next =
-                self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val());
+            self.cand[e].next = !self.hz_sel[e].q.val()
+                & (self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val()));
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
         }
         for e in 0..QB_N {
@@ -1701,13 +1712,26 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (`nmg`, so that the OR over the window at the next edge has 18 inputs, not 125) ...
         self.nw_qp.d.next = self.in_qp.val();
         self.nw_qpn.d.next = !self.in_qp.val();
-        for p in 0..NW_HALF {
+        self.nw_qpr.d.next = self.in_qp.val();
+        if self.reset.val() {
+            self.nw_qpr.d.next = 0.into();
+        }
+        self.nw_qprn.d.next = !self.nw_qpr.d.val();
+        for p in 0..NW_Q1 {
             self.nm_c[p].next =
                 self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qp.q.val());
         }
-        for p in NW_HALF..HZ_W {
+        for p in NW_Q1..NW_Q2 {
             self.nm_c[p].next =
                 self.slot_wr[p].val() & (self.slot_qp[p].val() == !self.nw_qpn.q.val());
+        }
+        for p in NW_Q2..NW_Q3 {
+            self.nm_c[p].next =
+                self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qpr.q.val());
+        }
+        for p in NW_Q3..HZ_W {
+            self.nm_c[p].next =
+                self.slot_wr[p].val() & (self.slot_qp[p].val() == !self.nw_qprn.q.val());
         }
         for p in 0..HZ_W {
             self.nm[p].d.next = self.nm_c[p].val();
@@ -2398,10 +2422,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.vx[e].d.next = self.qb_v[e].d.val()
                 & !self.qb_ckf[e].d.val()
                 & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
-            self.cd_b[e].d.next =
-                self.qb_v[e].d.val() & !self.hz_sel[e].d.val() & !self.qb_blk[e].d.val();
+            self.cd_b[e].d.next = self.qb_v[e].d.val() & !self.qb_blk[e].d.val();
             self.cd_a[e].d.next = self.qb_v[e].d.val()
-                & !self.hz_sel[e].d.val()
                 & (self.qb_nw[e].d.val() | (self.qb_nw2[e].d.val() & !self.qb_blk[e].d.val()));
             self.qb_ye[e].d.next = self.qb_ys[e].d.val() == self.slot_c[126].val();
         }

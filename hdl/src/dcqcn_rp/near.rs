@@ -39,8 +39,8 @@
 //! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
 //! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
-//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited | a barrel shift, adds |
-//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the result's next decrease check in the alpha and increase radices as every case but the byte event's release leaves it (`y7_xd*`); every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
+//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited; whether the event is a CNP or a command and the QP not in DCQCN mode (edge 7's selects) | a barrel shift, adds |
+//! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the result's next decrease check in the alpha and increase radices as every case but the byte event's release leaves it (`y7_xd*`: a remainder a microsecond earlier is one carry chain whose borrow says it wraps to the period less one, a register beside `pc`); every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it, but for the release, one LUT of three registers, and the 98 bits of the other radices' decrease check, a 2:1 choice by the release and `y7_fdk`: the word's 409 bits are spread wide, so every select reaches many of them) |
 
 use super::near_check::NearCheck;
@@ -61,6 +61,11 @@ pub const NEAR_CFG_CYCLES: usize = 3;
 
 /// Width of a rate sum (`Rc + Rt_c + 1`, `Rt + step`).
 const SUM_W: usize = RATE_W + 1;
+/// A remainder with its borrow: `r - 1` in `REM_W + 1` bits is negative (bit `REM_W` set)
+/// exactly when `r` is 0. (`hdl_gen` writes an index's name into the Verilog, so bit
+/// `REM_W` is read as the literal 17.)
+const REM_B: usize = REM_W + 1;
+const _: () = assert!(REM_W == 17);
 /// Width of `Rc + Rt_c + 1 - 2 max` (signed).
 const ZW: usize = RATE_W + 2;
 // `hdl_gen` writes a constant in an index by name: its sign bit is the literal 29 below.
@@ -289,6 +294,7 @@ pub struct RpNear {
     one29: Constant<Bits<SUM_W>>,
     one_e: Constant<Bits<EPOCH_W>>,
     one_r: Constant<Bits<REM_W>>,
+    one_rb: Constant<Bits<REM_B>>,
     one6: Constant<Bits<STAGE_W>>,
     kind_cnp: Constant<Bits<KIND_W>>,
     kind_tx: Constant<Bits<KIND_W>>,
@@ -514,6 +520,24 @@ pub struct RpNear {
     tdi_nr7: Signal<Local, Bits<REM_W>>,
     tdi_se7: Signal<Local, Bits<EPOCH_W>>,
     tdi_sr7: Signal<Local, Bits<REM_W>>,
+    /// `y6_ra - 1` and `y6_ri - 1` with their borrows (see [`REM_B`]): one carry chain
+    /// gives both the remainder a microsecond earlier and whether it wraps.
+    ra_m1: Signal<Local, Bits<REM_B>>,
+    ri_m1: Signal<Local, Bits<REM_B>>,
+    ext_rab: ZeroExt<REM_W, REM_B>,
+    ext_rib: ZeroExt<REM_W, REM_B>,
+    /// The periods less one microsecond's remainder (`p_alpha - 1`, `p_dec - 1`,
+    /// `p_inc - 1`), registered from `cfg` beside `pc` (which loads `cfg` at every edge), so
+    /// they equal `pc`'s periods less one in every cycle without a carry chain after `pc`.
+    pa_m1: DFF<Bits<REM_W>>,
+    pd_m1: DFF<Bits<REM_W>>,
+    pi_m1: DFF<Bits<REM_W>>,
+    /// Edge 6's event is a CNP (`y6_kcnp`), a command (`y6_cmd`); its word's QP is not in
+    /// DCQCN mode (`y6_moded`): registered from edge 5's event and word, so edge 7's
+    /// choice of `y7_xd*` starts at registers.
+    y6_kcnp: DFF<Bit>,
+    y6_cmd: DFF<Bit>,
+    y6_moded: DFF<Bit>,
     /// Edge 7's terms of `y7_xd*`: a first CNP, a QP not in DCQCN mode, a command.
     first7: Signal<Local, Bit>,
     moded7: Signal<Local, Bit>,
@@ -752,6 +776,7 @@ impl Default for RpNear {
             one29: Constant::new(1.into()),
             one_e: Constant::new(1.into()),
             one_r: Constant::new(1.into()),
+            one_rb: Constant::new(1.into()),
             one6: Constant::new(1.into()),
             kind_cnp: Constant::new(0.into()),
             kind_tx: Constant::new(1.into()),
@@ -912,6 +937,16 @@ impl Default for RpNear {
             tdi_nr7: Default::default(),
             tdi_se7: Default::default(),
             tdi_sr7: Default::default(),
+            ra_m1: Default::default(),
+            ri_m1: Default::default(),
+            ext_rab: Default::default(),
+            ext_rib: Default::default(),
+            pa_m1: Default::default(),
+            pd_m1: Default::default(),
+            pi_m1: Default::default(),
+            y6_kcnp: Default::default(),
+            y6_cmd: Default::default(),
+            y6_moded: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
             y7_rc_cut: Default::default(),
@@ -1019,6 +1054,12 @@ impl Logic for RpNear {
             clock,
             c_g,
             pc,
+            pa_m1,
+            pd_m1,
+            pi_m1,
+            y6_kcnp,
+            y6_cmd,
+            y6_moded,
             th6,
             byte_off,
             max29,
@@ -1274,6 +1315,9 @@ impl Logic for RpNear {
         self.recip_hai_unused.next = self.pc.q.val().recip_hai;
         // The parameters: the copy, then what is derived from it (registers too).
         self.pc.d.next = self.cfg.val();
+        self.pa_m1.d.next = self.cfg.val().p_alpha - self.one_r.val();
+        self.pd_m1.d.next = self.cfg.val().p_dec - self.one_r.val();
+        self.pi_m1.d.next = self.cfg.val().p_inc - self.one_r.val();
         self.ext_th.i.next = self.pc.q.val().threshold;
         self.th6.d.next = self.ext_th.o.val();
         self.byte_off.d.next = !self.pc.q.val().byte_reset.any();
@@ -1289,19 +1333,19 @@ impl Logic for RpNear {
         self.x0_da_r.d.next = self.p1_now.val().a_r - self.one_r.val();
         if !self.p1_now.val().a_r.any() {
             self.x0_da_e.d.next = self.p1_now.val().a_e - self.one_e.val();
-            self.x0_da_r.d.next = self.pc.q.val().p_alpha - self.one_r.val();
+            self.x0_da_r.d.next = self.pa_m1.q.val();
         }
         self.x0_dd_e.d.next = self.p1_now.val().d_e;
         self.x0_dd_r.d.next = self.p1_now.val().d_r - self.one_r.val();
         if !self.p1_now.val().d_r.any() {
             self.x0_dd_e.d.next = self.p1_now.val().d_e - self.one_e.val();
-            self.x0_dd_r.d.next = self.pc.q.val().p_dec - self.one_r.val();
+            self.x0_dd_r.d.next = self.pd_m1.q.val();
         }
         self.x0_di_e.d.next = self.p1_now.val().i_e;
         self.x0_di_r.d.next = self.p1_now.val().i_r - self.one_r.val();
         if !self.p1_now.val().i_r.any() {
             self.x0_di_e.d.next = self.p1_now.val().i_e - self.one_e.val();
-            self.x0_di_r.d.next = self.pc.q.val().p_inc - self.one_r.val();
+            self.x0_di_r.d.next = self.pi_m1.q.val();
         }
         self.ext_ar.i.next = self.p1_now.val().a_r;
         self.ext_ir.i.next = self.p1_now.val().i_r;
@@ -1814,6 +1858,10 @@ impl Logic for RpNear {
         self.y6_w.d.next = self.y5_w.q.val();
         self.y6_ev.d.next = self.y5_ev.q.val();
         self.y6_late.d.next = self.y5_late.q.val();
+        self.y6_kcnp.d.next = self.y5_ev.q.val().kind == self.kind_cnp.val();
+        self.y6_cmd.d.next = (self.y5_ev.q.val().kind == self.kind_reset.val())
+            | (self.y5_ev.q.val().kind == self.kind_mode.val());
+        self.y6_moded.d.next = self.y5_w.q.val().mode.any();
         self.y6_fa.d.next = self.y5_fa.q.val();
         self.y6_fd.d.next = self.y5_fd.q.val();
         self.y6_cut.d.next = self.y5_cut.q.val();
@@ -1905,11 +1953,13 @@ impl Logic for RpNear {
         self.tda_nr7.next = self.y6_ra.q.val();
         self.tda_se7.next = self.y6_now.val().a_e + self.ext_qa.o.val();
         self.tda_sr7.next = self.y6_ra.q.val();
+        self.ext_rab.i.next = self.y6_ra.q.val();
+        self.ra_m1.next = self.ext_rab.o.val() - self.one_rb.val();
         if self.y6_late.q.val() {
-            self.tda_sr7.next = self.y6_ra.q.val() - self.one_r.val();
-            if !self.y6_ra.q.val().any() {
+            self.tda_sr7.next = self.ra_m1.val().get_bits::<REM_W>(0);
+            if self.ra_m1.val().get_bit(17) {
                 self.tda_se7.next = self.y6_ema.q.val() + self.ext_qa.o.val();
-                self.tda_sr7.next = self.pc.q.val().p_alpha - self.one_r.val();
+                self.tda_sr7.next = self.pa_m1.q.val();
             }
         }
         // ... and in the increase radix.
@@ -1918,11 +1968,13 @@ impl Logic for RpNear {
         self.tdi_nr7.next = self.y6_ri.q.val();
         self.tdi_se7.next = self.y6_now.val().i_e + self.ext_qi.o.val();
         self.tdi_sr7.next = self.y6_ri.q.val();
+        self.ext_rib.i.next = self.y6_ri.q.val();
+        self.ri_m1.next = self.ext_rib.o.val() - self.one_rb.val();
         if self.y6_late.q.val() {
-            self.tdi_sr7.next = self.y6_ri.q.val() - self.one_r.val();
-            if !self.y6_ri.q.val().any() {
+            self.tdi_sr7.next = self.ri_m1.val().get_bits::<REM_W>(0);
+            if self.ri_m1.val().get_bit(17) {
                 self.tdi_se7.next = self.y6_emi.q.val() + self.ext_qi.o.val();
-                self.tdi_sr7.next = self.pc.q.val().p_inc - self.one_r.val();
+                self.tdi_sr7.next = self.pi_m1.q.val();
             }
         }
         // Edge 8's choices (see `y7_lim_i`).
@@ -1930,10 +1982,9 @@ impl Logic for RpNear {
         // The result's next decrease check in both radices unless the byte event releases
         // (see `y7_xda_e`), by the last edge's priorities: a command, then a QP not in
         // DCQCN mode, then a first CNP, then a decrease check while limited.
-        self.first7.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & !self.lim7.val();
-        self.moded7.next = self.y6_w.q.val().mode.any();
-        self.cmd7.next = (self.y6_ev.q.val().kind == self.kind_reset.val())
-            | (self.y6_ev.q.val().kind == self.kind_mode.val());
+        self.first7.next = self.y6_kcnp.q.val() & !self.lim7.val();
+        self.moded7.next = self.y6_moded.q.val();
+        self.cmd7.next = self.y6_cmd.q.val();
         self.y7_xda_e.d.next = self.y6_w.q.val().tda_e;
         self.y7_xda_r.d.next = self.y6_w.q.val().tda_r;
         self.y7_xdi_e.d.next = self.y6_w.q.val().tdi_e;
