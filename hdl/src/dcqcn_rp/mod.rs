@@ -206,6 +206,8 @@ const HZ_NG: usize = HZ_W.div_ceil(HZ_GB);
 /// slots are below them), whose matches `any_lt` and `any_all` add one by one.
 const HZ_LAST_OR: usize = HZ_LAST_BITS - 2;
 const _: () = assert!(HZ_NG_FULL * HZ_GB + HZ_LAST_OR == HZ_TAGS && HZ_LAST_OR == 3);
+// `nmg_or` ORs `nmg` in four groups of four.
+const _: () = assert!(HZ_NG == 16);
 
 /// Slot numbers as constants (`slot_c`): every `SLOT_W`-bit value.
 const SLOT_C_N: usize = 1 << state::SLOT_W;
@@ -463,6 +465,11 @@ pub struct DcqcnRp<const QB: usize> {
     any_all: Signal<Local, Bit>,
     any_lt: Signal<Local, Bit>,
     any_lt2: Signal<Local, Bit>,
+    /// The OR of `nmg` in four groups of four (`any_lt2` is their OR), and of the last two
+    /// slots' matches (`nm_hi`): written as a tree, so that the OR of 18 registers is
+    /// three LUT levels rather than the chain that an `if` per input becomes.
+    nmg_or: [Signal<Local, Bit>; 4],
+    nm_hi: Signal<Local, Bit>,
     /// `any_lt`, `any_lt2` registered (for the entry written three edges ago) and
     /// `any_lt2` an edge later (`lt2_d`, for the entry written four edges ago).
     lt_r: DFF<Bit>,
@@ -628,10 +635,12 @@ pub struct DcqcnRp<const QB: usize> {
     pk_q: [Signal<Local, Bits<QB>>; QB_N],
     /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
     /// known to be blocked); an older one may too; the oldest (one-hot): what the check
-    /// loads, its event and QP. `vx` is a register (loaded from the inputs of `qb_v`,
-    /// `qb_ckf`, `qb_blk` and `qb_nw`, so exact in every cycle), so the check's choice
-    /// starts at the age matrix's AND-OR.
-    vx: [DFF<Bit>; QB_N],
+    /// loads, its event and QP. `vx` is `vx_r & !qb_ckf`, one LUT: `vx_r` is valid and not
+    /// known to be blocked, a register loaded from the inputs of `qb_v`, `qb_blk` and
+    /// `qb_nw` (so exact in every cycle). `qb_ckf` is read directly: its input is the
+    /// check's own choice, a QP compare and the age matrix deep.
+    vx: [Signal<Local, Bit>; QB_N],
+    vx_r: [DFF<Bit>; QB_N],
     ox: [Signal<Local, Bit>; QB_N],
     nx: [Signal<Local, Bit>; QB_N],
     /// Entry `e`'s event goes to S1 at this edge.
@@ -1036,6 +1045,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             any_all: Default::default(),
             any_lt: Default::default(),
             any_lt2: Default::default(),
+            nmg_or: Default::default(),
+            nm_hi: Default::default(),
             lt_r: Default::default(),
             lt2_r: Default::default(),
             lt2_d: Default::default(),
@@ -1101,6 +1112,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             pick_qp: Default::default(),
             pk_q: Default::default(),
             vx: std::array::from_fn(|_| Default::default()),
+            vx_r: std::array::from_fn(|_| Default::default()),
             ox: std::array::from_fn(|_| Default::default()),
             nx: std::array::from_fn(|_| Default::default()),
             lv: std::array::from_fn(|_| Default::default()),
@@ -1371,7 +1383,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_hy[i].clock.next = self.clock.val();
             self.cd_a[i].clock.next = self.clock.val();
-            self.vx[i].clock.next = self.clock.val();
+            self.vx_r[i].clock.next = self.clock.val();
             self.cd_b[i].clock.next = self.clock.val();
             self.qb_ye[i].clock.next = self.clock.val();
             self.fol_sel[i].clock.next = self.clock.val();
@@ -1602,6 +1614,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.cand[e].next = !self.hz_sel[e].q.val()
                 & (self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val()));
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
+            self.vx[e].next = self.vx_r[e].q.val() & !self.qb_ckf[e].q.val();
         }
         for e in 0..QB_N {
             self.oc[e].next = false;
@@ -1610,12 +1623,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 if self.cand[f].val() & self.qb_old[f * 9 + e].q.val() {
                     self.oc[e].next = true;
                 }
-                if self.vx[f].q.val() & self.qb_old[f * 9 + e].q.val() {
+                if self.vx[f].val() & self.qb_old[f * 9 + e].q.val() {
                     self.ox[e].next = true;
                 }
             }
             self.pick[e].next = self.cand[e].val() & !self.oc[e].val();
-            self.nx[e].next = self.vx[e].q.val() & !self.ox[e].val();
+            self.nx[e].next = self.vx[e].val() & !self.ox[e].val();
         }
         // Whether HZ takes an entry and whether it is the one written at the last edge, from
         // the candidates without the age matrix: that entry is younger than every other
@@ -1754,14 +1767,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
         // matched and its first match's slot two edges on (the youngest writer: the slot
         // plus 4) ...
-        self.any_lt2.next = false;
-        for j in 0..HZ_NG {
-            if self.nmg[j].q.val() {
-                self.any_lt2.next = true;
-            }
+        for k in 0..4 {
+            self.nmg_or[k].next = self.nmg[k * 4].q.val()
+                | self.nmg[k * 4 + 1].q.val()
+                | self.nmg[k * 4 + 2].q.val()
+                | self.nmg[k * 4 + 3].q.val();
         }
+        self.any_lt2.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
+            | (self.nmg_or[2].val() | self.nmg_or[3].val());
+        self.nm_hi.next = self.nm[123].q.val() | self.nm[124].q.val();
         self.any_lt.next = self.any_lt2.val() | self.nm[123].q.val();
-        self.any_all.next = self.any_lt.val() | self.nm[124].q.val();
+        self.any_all.next = self.any_lt2.val() | self.nm_hi.val();
         self.lt_r.d.next = self.any_lt.val();
         self.lt2_r.d.next = self.any_lt2.val();
         self.lt2_d.d.next = self.lt2_r.q.val();
@@ -2419,9 +2435,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
-            self.vx[e].d.next = self.qb_v[e].d.val()
-                & !self.qb_ckf[e].d.val()
-                & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
+            self.vx_r[e].d.next =
+                self.qb_v[e].d.val() & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
             self.cd_b[e].d.next = self.qb_v[e].d.val() & !self.qb_blk[e].d.val();
             self.cd_a[e].d.next = self.qb_v[e].d.val()
                 & (self.qb_nw[e].d.val() | (self.qb_nw2[e].d.val() & !self.qb_blk[e].d.val()));
