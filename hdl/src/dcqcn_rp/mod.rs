@@ -2149,6 +2149,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.upd.ctl_rate.next = self.s2_rate.q.val();
         self.upd.now.next = self.s2_now.q.val();
         self.upd.cfg.next = self.cfg.val();
+        self.upd.reset.next = self.reset.val();
         self.tbl_lo.raddr0.next = self.upd.lo_addr0.val();
         self.tbl_hi.raddr0.next = self.upd.hi_addr0.val();
         self.tbl_lo.raddr1.next = self.upd.lo_addr1.val();

@@ -36,10 +36,10 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, epochs and remainders apart (`y1_f*_n_e`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside twelve equalities (six of 32 bits, six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the pair of equalities `late` chooses, and `limited`, a 6-input function each), then 2:1 choices by them and edge 1's registers, adds |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, the epochs' halves and remainders apart (`y1_f*_n_el`, `y1_f*_n_eh`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside eighteen equalities (each epoch's low and high 16 bits apart, twelve of 16 bits; six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
+//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the three equalities `late` chooses, and `limited`, an 8-input function each, two LUT4s and a PFUMX), then 2:1 choices by them and edge 1's registers, adds |
 //! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
-//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited; whether the event is a CNP or a command and the QP not in DCQCN mode (edge 7's selects) | a barrel shift, adds |
+//! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited; whether the event is a CNP or a command and the QP not in DCQCN mode, and edge 7's one-hot choice of the next decrease checks (`y6_xk`, `y6_xn`, `y6_xs`) | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the result's next decrease check in the alpha and increase radices as every case but the byte event's release leaves it (`y7_xd*`: a remainder a microsecond earlier is one carry chain whose borrow says it wraps to the period less one, a register beside `pc`); every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it, but for the release, one LUT of three registers, and the 98 bits of the other radices' decrease check, a 2:1 choice by the release and `y7_fdk`: the word's 409 bits are spread wide, so every select reaches many of them) |
 
@@ -161,21 +161,29 @@ pub struct RpNear {
     y1_t1: DFF<Bits<ALPHA_W>>,
     y1_ev: DFF<RpEvent>,
     /// Whether each timer's next expiry equals now (`*_n`) and now a microsecond earlier
-    /// (`*_l`), as two registers each: the epochs are equal (`*_e`, 32 bits) and the
-    /// remainders are (`*_r`, 17 bits). Edge 2 ANDs the halves, chooses by `y1_late` and
-    /// ANDs `limited` (one 6-input function), so edge 1 holds only the compares of its
-    /// registers with each candidate word and the choice of one candidate's results.
-    y1_fa_n_e: DFF<Bit>,
+    /// (`*_l`), as three registers each: the epochs' low and high 16 bits are equal
+    /// (`*_el`, `*_eh`) and the remainders are (`*_r`, 17 bits). Edge 2 ANDs the three,
+    /// chooses by `y1_late` and ANDs `limited` (two LUT4s and a PFUMX, as deep as with the
+    /// epoch in one register), so edge 1 holds only equalities of 16 or 17 bits of its
+    /// registers with each candidate word and the choice of one candidate's results: a
+    /// 32-bit equality was one LUT level more, after a long route from the word.
+    y1_fa_n_el: DFF<Bit>,
+    y1_fa_n_eh: DFF<Bit>,
     y1_fa_n_r: DFF<Bit>,
-    y1_fa_l_e: DFF<Bit>,
+    y1_fa_l_el: DFF<Bit>,
+    y1_fa_l_eh: DFF<Bit>,
     y1_fa_l_r: DFF<Bit>,
-    y1_fd_n_e: DFF<Bit>,
+    y1_fd_n_el: DFF<Bit>,
+    y1_fd_n_eh: DFF<Bit>,
     y1_fd_n_r: DFF<Bit>,
-    y1_fd_l_e: DFF<Bit>,
+    y1_fd_l_el: DFF<Bit>,
+    y1_fd_l_eh: DFF<Bit>,
     y1_fd_l_r: DFF<Bit>,
-    y1_fi_n_e: DFF<Bit>,
+    y1_fi_n_el: DFF<Bit>,
+    y1_fi_n_eh: DFF<Bit>,
     y1_fi_n_r: DFF<Bit>,
-    y1_fi_l_e: DFF<Bit>,
+    y1_fi_l_el: DFF<Bit>,
+    y1_fi_l_eh: DFF<Bit>,
     y1_fi_l_r: DFF<Bit>,
     /// The increase radix's now and now a microsecond earlier (edge 2 chooses the instant).
     y1_in_e: DFF<Bits<EPOCH_W>>,
@@ -538,6 +546,14 @@ pub struct RpNear {
     y6_kcnp: DFF<Bit>,
     y6_cmd: DFF<Bit>,
     y6_moded: DFF<Bit>,
+    /// Edge 7's choice of `y7_xd*`, one-hot or zero (a command: zero), registered at edge 6
+    /// so that the selects of those 68 bits are registers: the word's own fields
+    /// (`y6_xk`: a QP not in DCQCN mode, or none of the other cases), from now (`y6_xn`: a
+    /// first CNP), as a decrease check while limited leaves them (`y6_xs`, which is also
+    /// `y7_fdk`'s input).
+    y6_xk: DFF<Bit>,
+    y6_xn: DFF<Bit>,
+    y6_xs: DFF<Bit>,
     /// Edge 7's terms of `y7_xd*`: a first CNP, a QP not in DCQCN mode, a command.
     first7: Signal<Local, Bit>,
     moded7: Signal<Local, Bit>,
@@ -676,17 +692,23 @@ impl Default for RpNear {
             y1_w: Default::default(),
             y1_t1: Default::default(),
             y1_ev: Default::default(),
-            y1_fa_n_e: Default::default(),
+            y1_fa_n_el: Default::default(),
+            y1_fa_n_eh: Default::default(),
             y1_fa_n_r: Default::default(),
-            y1_fa_l_e: Default::default(),
+            y1_fa_l_el: Default::default(),
+            y1_fa_l_eh: Default::default(),
             y1_fa_l_r: Default::default(),
-            y1_fd_n_e: Default::default(),
+            y1_fd_n_el: Default::default(),
+            y1_fd_n_eh: Default::default(),
             y1_fd_n_r: Default::default(),
-            y1_fd_l_e: Default::default(),
+            y1_fd_l_el: Default::default(),
+            y1_fd_l_eh: Default::default(),
             y1_fd_l_r: Default::default(),
-            y1_fi_n_e: Default::default(),
+            y1_fi_n_el: Default::default(),
+            y1_fi_n_eh: Default::default(),
             y1_fi_n_r: Default::default(),
-            y1_fi_l_e: Default::default(),
+            y1_fi_l_el: Default::default(),
+            y1_fi_l_eh: Default::default(),
             y1_fi_l_r: Default::default(),
             y1_in_e: Default::default(),
             y1_in_r: Default::default(),
@@ -947,6 +969,9 @@ impl Default for RpNear {
             y6_kcnp: Default::default(),
             y6_cmd: Default::default(),
             y6_moded: Default::default(),
+            y6_xk: Default::default(),
+            y6_xn: Default::default(),
+            y6_xs: Default::default(),
             ext_qa: Default::default(),
             ext_qi: Default::default(),
             y7_rc_cut: Default::default(),
@@ -1060,6 +1085,9 @@ impl Logic for RpNear {
             y6_kcnp,
             y6_cmd,
             y6_moded,
+            y6_xk,
+            y6_xn,
+            y6_xs,
             th6,
             byte_off,
             max29,
@@ -1077,17 +1105,23 @@ impl Logic for RpNear {
             y1_w,
             y1_t1,
             y1_ev,
-            y1_fa_n_e,
+            y1_fa_n_el,
+            y1_fa_n_eh,
             y1_fa_n_r,
-            y1_fa_l_e,
+            y1_fa_l_el,
+            y1_fa_l_eh,
             y1_fa_l_r,
-            y1_fd_n_e,
+            y1_fd_n_el,
+            y1_fd_n_eh,
             y1_fd_n_r,
-            y1_fd_l_e,
+            y1_fd_l_el,
+            y1_fd_l_eh,
             y1_fd_l_r,
-            y1_fi_n_e,
+            y1_fi_n_el,
+            y1_fi_n_eh,
             y1_fi_n_r,
-            y1_fi_l_e,
+            y1_fi_l_el,
+            y1_fi_l_eh,
             y1_fi_l_r,
             y1_in_e,
             y1_in_r,
@@ -1370,9 +1404,9 @@ impl Logic for RpNear {
         // candidate's registers, zero unless the candidate is the chosen one, so the
         // registered results are the OR of the five; then the choice of the word and t1.
         // The compares: `late` (the instant is a microsecond before now), each timer's next
-        // expiry against now and now a microsecond earlier, epochs and remainders apart
-        // (edge 2 ANDs the halves, chooses by `late` and ANDs `limited`: one 6-input
-        // function), the phase of an increase event at the instant (golden `phases` for one
+        // expiry against now and now a microsecond earlier, the epochs' low and high 16
+        // bits and the remainders apart (edge 2 ANDs the three, chooses by `late` and ANDs
+        // `limited`), the phase of an increase event at the instant (golden `phases` for one
         // event) and the cut's clamp.
         self.chk_own.take.next = self.sel_own.val();
         self.chk_1.take.next = self.sel_1.val();
@@ -1502,61 +1536,91 @@ impl Logic for RpNear {
             | self.chk_2.o.val().late
             | self.chk_3.o.val().late
             | self.chk_h.o.val().late;
-        self.y1_fa_n_e.d.next = self.chk_own.o.val().fa_n_e
-            | self.chk_1.o.val().fa_n_e
-            | self.chk_2.o.val().fa_n_e
-            | self.chk_3.o.val().fa_n_e
-            | self.chk_h.o.val().fa_n_e;
+        self.y1_fa_n_el.d.next = self.chk_own.o.val().fa_n_el
+            | self.chk_1.o.val().fa_n_el
+            | self.chk_2.o.val().fa_n_el
+            | self.chk_3.o.val().fa_n_el
+            | self.chk_h.o.val().fa_n_el;
+        self.y1_fa_n_eh.d.next = self.chk_own.o.val().fa_n_eh
+            | self.chk_1.o.val().fa_n_eh
+            | self.chk_2.o.val().fa_n_eh
+            | self.chk_3.o.val().fa_n_eh
+            | self.chk_h.o.val().fa_n_eh;
         self.y1_fa_n_r.d.next = self.chk_own.o.val().fa_n_r
             | self.chk_1.o.val().fa_n_r
             | self.chk_2.o.val().fa_n_r
             | self.chk_3.o.val().fa_n_r
             | self.chk_h.o.val().fa_n_r;
-        self.y1_fa_l_e.d.next = self.chk_own.o.val().fa_l_e
-            | self.chk_1.o.val().fa_l_e
-            | self.chk_2.o.val().fa_l_e
-            | self.chk_3.o.val().fa_l_e
-            | self.chk_h.o.val().fa_l_e;
+        self.y1_fa_l_el.d.next = self.chk_own.o.val().fa_l_el
+            | self.chk_1.o.val().fa_l_el
+            | self.chk_2.o.val().fa_l_el
+            | self.chk_3.o.val().fa_l_el
+            | self.chk_h.o.val().fa_l_el;
+        self.y1_fa_l_eh.d.next = self.chk_own.o.val().fa_l_eh
+            | self.chk_1.o.val().fa_l_eh
+            | self.chk_2.o.val().fa_l_eh
+            | self.chk_3.o.val().fa_l_eh
+            | self.chk_h.o.val().fa_l_eh;
         self.y1_fa_l_r.d.next = self.chk_own.o.val().fa_l_r
             | self.chk_1.o.val().fa_l_r
             | self.chk_2.o.val().fa_l_r
             | self.chk_3.o.val().fa_l_r
             | self.chk_h.o.val().fa_l_r;
-        self.y1_fd_n_e.d.next = self.chk_own.o.val().fd_n_e
-            | self.chk_1.o.val().fd_n_e
-            | self.chk_2.o.val().fd_n_e
-            | self.chk_3.o.val().fd_n_e
-            | self.chk_h.o.val().fd_n_e;
+        self.y1_fd_n_el.d.next = self.chk_own.o.val().fd_n_el
+            | self.chk_1.o.val().fd_n_el
+            | self.chk_2.o.val().fd_n_el
+            | self.chk_3.o.val().fd_n_el
+            | self.chk_h.o.val().fd_n_el;
+        self.y1_fd_n_eh.d.next = self.chk_own.o.val().fd_n_eh
+            | self.chk_1.o.val().fd_n_eh
+            | self.chk_2.o.val().fd_n_eh
+            | self.chk_3.o.val().fd_n_eh
+            | self.chk_h.o.val().fd_n_eh;
         self.y1_fd_n_r.d.next = self.chk_own.o.val().fd_n_r
             | self.chk_1.o.val().fd_n_r
             | self.chk_2.o.val().fd_n_r
             | self.chk_3.o.val().fd_n_r
             | self.chk_h.o.val().fd_n_r;
-        self.y1_fd_l_e.d.next = self.chk_own.o.val().fd_l_e
-            | self.chk_1.o.val().fd_l_e
-            | self.chk_2.o.val().fd_l_e
-            | self.chk_3.o.val().fd_l_e
-            | self.chk_h.o.val().fd_l_e;
+        self.y1_fd_l_el.d.next = self.chk_own.o.val().fd_l_el
+            | self.chk_1.o.val().fd_l_el
+            | self.chk_2.o.val().fd_l_el
+            | self.chk_3.o.val().fd_l_el
+            | self.chk_h.o.val().fd_l_el;
+        self.y1_fd_l_eh.d.next = self.chk_own.o.val().fd_l_eh
+            | self.chk_1.o.val().fd_l_eh
+            | self.chk_2.o.val().fd_l_eh
+            | self.chk_3.o.val().fd_l_eh
+            | self.chk_h.o.val().fd_l_eh;
         self.y1_fd_l_r.d.next = self.chk_own.o.val().fd_l_r
             | self.chk_1.o.val().fd_l_r
             | self.chk_2.o.val().fd_l_r
             | self.chk_3.o.val().fd_l_r
             | self.chk_h.o.val().fd_l_r;
-        self.y1_fi_n_e.d.next = self.chk_own.o.val().fi_n_e
-            | self.chk_1.o.val().fi_n_e
-            | self.chk_2.o.val().fi_n_e
-            | self.chk_3.o.val().fi_n_e
-            | self.chk_h.o.val().fi_n_e;
+        self.y1_fi_n_el.d.next = self.chk_own.o.val().fi_n_el
+            | self.chk_1.o.val().fi_n_el
+            | self.chk_2.o.val().fi_n_el
+            | self.chk_3.o.val().fi_n_el
+            | self.chk_h.o.val().fi_n_el;
+        self.y1_fi_n_eh.d.next = self.chk_own.o.val().fi_n_eh
+            | self.chk_1.o.val().fi_n_eh
+            | self.chk_2.o.val().fi_n_eh
+            | self.chk_3.o.val().fi_n_eh
+            | self.chk_h.o.val().fi_n_eh;
         self.y1_fi_n_r.d.next = self.chk_own.o.val().fi_n_r
             | self.chk_1.o.val().fi_n_r
             | self.chk_2.o.val().fi_n_r
             | self.chk_3.o.val().fi_n_r
             | self.chk_h.o.val().fi_n_r;
-        self.y1_fi_l_e.d.next = self.chk_own.o.val().fi_l_e
-            | self.chk_1.o.val().fi_l_e
-            | self.chk_2.o.val().fi_l_e
-            | self.chk_3.o.val().fi_l_e
-            | self.chk_h.o.val().fi_l_e;
+        self.y1_fi_l_el.d.next = self.chk_own.o.val().fi_l_el
+            | self.chk_1.o.val().fi_l_el
+            | self.chk_2.o.val().fi_l_el
+            | self.chk_3.o.val().fi_l_el
+            | self.chk_h.o.val().fi_l_el;
+        self.y1_fi_l_eh.d.next = self.chk_own.o.val().fi_l_eh
+            | self.chk_1.o.val().fi_l_eh
+            | self.chk_2.o.val().fi_l_eh
+            | self.chk_3.o.val().fi_l_eh
+            | self.chk_h.o.val().fi_l_eh;
         self.y1_fi_l_r.d.next = self.chk_own.o.val().fi_l_r
             | self.chk_1.o.val().fi_l_r
             | self.chk_2.o.val().fi_l_r
@@ -1589,18 +1653,30 @@ impl Logic for RpNear {
         // the byte counter's sum ----
         // Each timer fired at the instant (now, or a microsecond earlier when late) while
         // the QP is limited.
-        self.fa.next = self.y1_fa_n_e.q.val() & self.y1_fa_n_r.q.val() & self.y1_w.q.val().limited;
-        self.fd.next = self.y1_fd_n_e.q.val() & self.y1_fd_n_r.q.val() & self.y1_w.q.val().limited;
-        self.fi.next = self.y1_fi_n_e.q.val() & self.y1_fi_n_r.q.val() & self.y1_w.q.val().limited;
+        self.fa.next = self.y1_fa_n_el.q.val()
+                & self.y1_fa_n_eh.q.val()
+                & self.y1_fa_n_r.q.val() & self.y1_w.q.val().limited;
+        self.fd.next = self.y1_fd_n_el.q.val()
+                & self.y1_fd_n_eh.q.val()
+                & self.y1_fd_n_r.q.val() & self.y1_w.q.val().limited;
+        self.fi.next = self.y1_fi_n_el.q.val()
+                & self.y1_fi_n_eh.q.val()
+                & self.y1_fi_n_r.q.val() & self.y1_w.q.val().limited;
         self.ei_e.next = self.y1_in_e.q.val();
         self.ei_r.next = self.y1_in_r.q.val();
         if self.y1_late.q.val() {
             self.fa.next =
-                self.y1_fa_l_e.q.val() & self.y1_fa_l_r.q.val() & self.y1_w.q.val().limited;
+                self.y1_fa_l_el.q.val()
+                & self.y1_fa_l_eh.q.val()
+                & self.y1_fa_l_r.q.val() & self.y1_w.q.val().limited;
             self.fd.next =
-                self.y1_fd_l_e.q.val() & self.y1_fd_l_r.q.val() & self.y1_w.q.val().limited;
+                self.y1_fd_l_el.q.val()
+                & self.y1_fd_l_eh.q.val()
+                & self.y1_fd_l_r.q.val() & self.y1_w.q.val().limited;
             self.fi.next =
-                self.y1_fi_l_e.q.val() & self.y1_fi_l_r.q.val() & self.y1_w.q.val().limited;
+                self.y1_fi_l_el.q.val()
+                & self.y1_fi_l_eh.q.val()
+                & self.y1_fi_l_r.q.val() & self.y1_w.q.val().limited;
             self.ei_e.next = self.y1_il_e.q.val();
             self.ei_r.next = self.y1_il_r.q.val();
         }
@@ -1887,6 +1963,15 @@ impl Logic for RpNear {
         self.y6_rt_b.d.next = self.y5_rt_b.q.val();
         self.lim6.next = self.y5_cut.q.val() | self.y5_lim_n.q.val();
         self.y6_fd_lim.d.next = self.y5_fd.q.val() & self.lim6.val();
+        // Edge 7's priorities for `y7_xd*` (a command, then a QP not in DCQCN mode, then a
+        // first CNP, then a decrease check while limited), one-hot.
+        self.y6_xn.d.next =
+            !self.y6_cmd.d.val() & !self.y6_moded.d.val() & self.y6_kcnp.d.val() & !self.lim6.val();
+        self.y6_xs.d.next = !self.y6_cmd.d.val()
+            & !self.y6_moded.d.val()
+            & !(self.y6_kcnp.d.val() & !self.lim6.val())
+            & self.y6_fd_lim.d.val();
+        self.y6_xk.d.next = !self.y6_cmd.d.val() & !self.y6_xn.d.val() & !self.y6_xs.d.val();
         self.y6_fire.d.next = (self.y5_ev.q.val().kind == self.kind_tx.val())
             & self.lim6.val()
             & self.y5_fire_n.q.val();
@@ -1985,39 +2070,33 @@ impl Logic for RpNear {
         self.first7.next = self.y6_kcnp.q.val() & !self.lim7.val();
         self.moded7.next = self.y6_moded.q.val();
         self.cmd7.next = self.y6_cmd.q.val();
-        self.y7_xda_e.d.next = self.y6_w.q.val().tda_e;
-        self.y7_xda_r.d.next = self.y6_w.q.val().tda_r;
-        self.y7_xdi_e.d.next = self.y6_w.q.val().tdi_e;
-        self.y7_xdi_r.d.next = self.y6_w.q.val().tdi_r;
-        if self.y6_fd_lim.q.val() {
-            self.y7_xda_e.d.next = self.tda_se7.val();
-            self.y7_xda_r.d.next = self.tda_sr7.val();
-            self.y7_xdi_e.d.next = self.tdi_se7.val();
-            self.y7_xdi_r.d.next = self.tdi_sr7.val();
-        }
-        if self.first7.val() {
-            self.y7_xda_e.d.next = self.tda_ne7.val();
-            self.y7_xda_r.d.next = self.tda_nr7.val();
-            self.y7_xdi_e.d.next = self.tdi_ne7.val();
-            self.y7_xdi_r.d.next = self.tdi_nr7.val();
-        }
-        if self.moded7.val() {
+        self.y7_xda_e.d.next = 0.into();
+        self.y7_xda_r.d.next = 0.into();
+        self.y7_xdi_e.d.next = 0.into();
+        self.y7_xdi_r.d.next = 0.into();
+        if self.y6_xk.q.val() {
             self.y7_xda_e.d.next = self.y6_w.q.val().tda_e;
             self.y7_xda_r.d.next = self.y6_w.q.val().tda_r;
             self.y7_xdi_e.d.next = self.y6_w.q.val().tdi_e;
             self.y7_xdi_r.d.next = self.y6_w.q.val().tdi_r;
         }
-        if self.cmd7.val() {
-            self.y7_xda_e.d.next = 0.into();
-            self.y7_xda_r.d.next = 0.into();
-            self.y7_xdi_e.d.next = 0.into();
-            self.y7_xdi_r.d.next = 0.into();
+        if self.y6_xn.q.val() {
+            self.y7_xda_e.d.next = self.tda_ne7.val();
+            self.y7_xda_r.d.next = self.tda_nr7.val();
+            self.y7_xdi_e.d.next = self.tdi_ne7.val();
+            self.y7_xdi_r.d.next = self.tdi_nr7.val();
         }
-        self.y7_fdk.d.next =
-            self.y6_fd_lim.q.val() & !self.first7.val() & !self.moded7.val() & !self.cmd7.val();
+        // (Last: the carry chains' results arrive latest.)
+        if self.y6_xs.q.val() {
+            self.y7_xda_e.d.next = self.tda_se7.val();
+            self.y7_xda_r.d.next = self.tda_sr7.val();
+            self.y7_xdi_e.d.next = self.tdi_se7.val();
+            self.y7_xdi_r.d.next = self.tdi_sr7.val();
+        }
+        self.y7_fdk.d.next = self.y6_xs.q.val();
         self.y7_lim_i.d.next = self.lim7.val();
         self.y7_first.d.next = self.first7.val();
-        self.y7_cnp_lim.d.next = (self.y6_ev.q.val().kind == self.kind_cnp.val()) & self.lim7.val();
+        self.y7_cnp_lim.d.next = self.y6_kcnp.q.val() & self.lim7.val();
         self.tx_lim7.next = (self.y6_ev.q.val().kind == self.kind_tx.val()) & self.lim7.val();
         self.y7_tx_lim.d.next = self.tx_lim7.val();
         self.fire7.next = self.y6_fire.q.val();

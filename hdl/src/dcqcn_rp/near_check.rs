@@ -18,23 +18,30 @@ use rust_hdl::prelude::*;
 
 /// The results of the first edge's compares for one candidate word. Fields as in
 /// `RpNear`'s edge 1: `f{a,d,i}` for the alpha, decrease and increase timers; `_n` against
-/// now, `_l` against now a microsecond earlier; `_e` the epochs equal, `_r` the remainders.
+/// now, `_l` against now a microsecond earlier; `_el` and `_eh` the epochs' low and high
+/// 16 bits equal, `_r` the remainders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct NearHits {
     /// Now's cycle within the microsecond is before the word's: the instant is a
     /// microsecond before now.
     pub late: Bit,
-    pub fa_n_e: Bit,
+    pub fa_n_el: Bit,
+    pub fa_n_eh: Bit,
     pub fa_n_r: Bit,
-    pub fa_l_e: Bit,
+    pub fa_l_el: Bit,
+    pub fa_l_eh: Bit,
     pub fa_l_r: Bit,
-    pub fd_n_e: Bit,
+    pub fd_n_el: Bit,
+    pub fd_n_eh: Bit,
     pub fd_n_r: Bit,
-    pub fd_l_e: Bit,
+    pub fd_l_el: Bit,
+    pub fd_l_eh: Bit,
     pub fd_l_r: Bit,
-    pub fi_n_e: Bit,
+    pub fi_n_el: Bit,
+    pub fi_n_eh: Bit,
     pub fi_n_r: Bit,
-    pub fi_l_e: Bit,
+    pub fi_l_el: Bit,
+    pub fi_l_eh: Bit,
     pub fi_l_r: Bit,
     /// An increase event at the instant is in fast recovery (golden `phases`: the byte
     /// counter off or `BC < threshold`, and `T < threshold`).
@@ -83,23 +90,48 @@ pub struct NearCheck {
     pub take: Signal<In, Bit>,
     /// The compares' results, each ANDed with `take`.
     pub o: Signal<Out, NearHits>,
+    /// Now's epochs, apart from the word (so that their halves are slices of a signal).
+    now_a_e: Signal<Local, Bits<EPOCH_W>>,
+    now_d_e: Signal<Local, Bits<EPOCH_W>>,
+    now_i_e: Signal<Local, Bits<EPOCH_W>>,
 }
 
 impl Logic for NearCheck {
     #[hdl_gen]
     fn update(&mut self) {
+        self.now_a_e.next = self.now.val().a_e;
+        self.now_d_e.next = self.now.val().d_e;
+        self.now_i_e.next = self.now.val().i_e;
         self.o.next.late = self.take.val() & (self.now.val().sub < self.sub.val());
-        self.o.next.fa_n_e = self.take.val() & (self.now.val().a_e == self.ta_e.val());
+        self.o.next.fa_n_el = self.take.val()
+            & (self.now_a_e.val().get_bits::<16>(0) == self.ta_e.val().get_bits::<16>(0));
+        self.o.next.fa_n_eh = self.take.val()
+            & (self.now_a_e.val().get_bits::<16>(16) == self.ta_e.val().get_bits::<16>(16));
         self.o.next.fa_n_r = self.take.val() & (self.now.val().a_r == self.ta_r.val());
-        self.o.next.fa_l_e = self.take.val() & (self.ago_a_e.val() == self.ta_e.val());
+        self.o.next.fa_l_el = self.take.val()
+            & (self.ago_a_e.val().get_bits::<16>(0) == self.ta_e.val().get_bits::<16>(0));
+        self.o.next.fa_l_eh = self.take.val()
+            & (self.ago_a_e.val().get_bits::<16>(16) == self.ta_e.val().get_bits::<16>(16));
         self.o.next.fa_l_r = self.take.val() & (self.ago_a_r.val() == self.ta_r.val());
-        self.o.next.fd_n_e = self.take.val() & (self.now.val().d_e == self.td_e.val());
+        self.o.next.fd_n_el = self.take.val()
+            & (self.now_d_e.val().get_bits::<16>(0) == self.td_e.val().get_bits::<16>(0));
+        self.o.next.fd_n_eh = self.take.val()
+            & (self.now_d_e.val().get_bits::<16>(16) == self.td_e.val().get_bits::<16>(16));
         self.o.next.fd_n_r = self.take.val() & (self.now.val().d_r == self.td_r.val());
-        self.o.next.fd_l_e = self.take.val() & (self.ago_d_e.val() == self.td_e.val());
+        self.o.next.fd_l_el = self.take.val()
+            & (self.ago_d_e.val().get_bits::<16>(0) == self.td_e.val().get_bits::<16>(0));
+        self.o.next.fd_l_eh = self.take.val()
+            & (self.ago_d_e.val().get_bits::<16>(16) == self.td_e.val().get_bits::<16>(16));
         self.o.next.fd_l_r = self.take.val() & (self.ago_d_r.val() == self.td_r.val());
-        self.o.next.fi_n_e = self.take.val() & (self.now.val().i_e == self.ti_e.val());
+        self.o.next.fi_n_el = self.take.val()
+            & (self.now_i_e.val().get_bits::<16>(0) == self.ti_e.val().get_bits::<16>(0));
+        self.o.next.fi_n_eh = self.take.val()
+            & (self.now_i_e.val().get_bits::<16>(16) == self.ti_e.val().get_bits::<16>(16));
         self.o.next.fi_n_r = self.take.val() & (self.now.val().i_r == self.ti_r.val());
-        self.o.next.fi_l_e = self.take.val() & (self.ago_i_e.val() == self.ti_e.val());
+        self.o.next.fi_l_el = self.take.val()
+            & (self.ago_i_e.val().get_bits::<16>(0) == self.ti_e.val().get_bits::<16>(0));
+        self.o.next.fi_l_eh = self.take.val()
+            & (self.ago_i_e.val().get_bits::<16>(16) == self.ti_e.val().get_bits::<16>(16));
         self.o.next.fi_l_r = self.take.val() & (self.ago_i_r.val() == self.ti_r.val());
         self.o.next.ti_fr = self.take.val()
             & ((self.byte_off.val() | (self.bc.val() < self.th6.val()))

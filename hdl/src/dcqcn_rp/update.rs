@@ -327,6 +327,10 @@ pub struct RpUpdate {
     pub now: Signal<In, TimeWord>,
     /// Parameters (static while an event is in flight: not staged).
     pub cfg: Signal<In, RpCfgWord>,
+    /// The RP's synchronous reset: clears the divisions' copies of their parameters
+    /// (`dv_*`). `cfg` changes only while it is high, and the copies load it the cycle
+    /// after it falls, long before an event reaches step E.
+    pub reset: Signal<In, Bit>,
     /// A rate cut was applied (meaningful for events that write back). Every output below
     /// belongs to the event in the last step (E), `UPD_STAGES` cycles of `en` after its
     /// inputs were presented.
@@ -573,6 +577,15 @@ pub struct RpUpdate {
     ext_byte_p: ZeroExt<RATE_W, 64>,
     div_a: DivSmall,
     div_i: DivSmall,
+    /// The divisions' parameters (`p_alpha`, `recip_alpha`, `p_inc`, `recip_inc`) a cycle
+    /// after `cfg`, cleared by `reset`: registers of this block beside the dividers'
+    /// multipliers. `RpNear` registers the same fields of `cfg` without a reset; copies
+    /// with equal inputs are merged by yosys, and the dividers' DSP inputs then came
+    /// from `RpNear`'s copy, placed far from them.
+    dv_p_a: DFF<Bits<REM_W>>,
+    dv_recip_a: DFF<Bits<RECIP_W>>,
+    dv_p_i: DFF<Bits<REM_W>>,
+    dv_recip_i: DFF<Bits<RECIP_W>>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_acc: ZeroExt<ACC_W, 33>,
     ext_bytes: ZeroExt<BYTES_W, 33>,
@@ -812,6 +825,7 @@ impl Default for RpUpdate {
             bytes: Default::default(),
             now: Default::default(),
             cfg: Default::default(),
+            reset: Default::default(),
             did_cut: Default::default(),
             inc_fr: Default::default(),
             inc_ai: Default::default(),
@@ -958,6 +972,10 @@ impl Default for RpUpdate {
             byte_run: Default::default(),
             div_a: Default::default(),
             div_i: Default::default(),
+            dv_p_a: Default::default(),
+            dv_recip_a: Default::default(),
+            dv_p_i: Default::default(),
+            dv_recip_i: Default::default(),
             ext_acc: Default::default(),
             ext_bytes: Default::default(),
             ext_th: Default::default(),
@@ -1130,6 +1148,10 @@ impl Logic for RpUpdate {
         dff_setup!(
             self,
             clock,
+            dv_p_a,
+            dv_recip_a,
+            dv_p_i,
+            dv_recip_i,
             nt1_f1,
             nt1_f2,
             nt1_f3,
@@ -1942,13 +1964,23 @@ impl Logic for RpUpdate {
         self.div_a.clock.next = self.clock.val();
         self.div_a.en.next = self.en.val();
         self.div_a.num.next = self.e2_num_a.q.val();
-        self.div_a.p.next = self.cfg.val().p_alpha;
-        self.div_a.recip.next = self.cfg.val().recip_alpha;
+        self.dv_p_a.d.next = self.cfg.val().p_alpha;
+        self.dv_recip_a.d.next = self.cfg.val().recip_alpha;
+        self.dv_p_i.d.next = self.cfg.val().p_inc;
+        self.dv_recip_i.d.next = self.cfg.val().recip_inc;
+        if self.reset.val() {
+            self.dv_p_a.d.next = 0.into();
+            self.dv_recip_a.d.next = 0.into();
+            self.dv_p_i.d.next = 0.into();
+            self.dv_recip_i.d.next = 0.into();
+        }
+        self.div_a.p.next = self.dv_p_a.q.val();
+        self.div_a.recip.next = self.dv_recip_a.q.val();
         self.div_i.clock.next = self.clock.val();
         self.div_i.en.next = self.en.val();
         self.div_i.num.next = self.e2_num_i.q.val();
-        self.div_i.p.next = self.cfg.val().p_inc;
-        self.div_i.recip.next = self.cfg.val().recip_inc;
+        self.div_i.p.next = self.dv_p_i.q.val();
+        self.div_i.recip.next = self.dv_recip_i.q.val();
         self.dv_in.next.qa = self.div_a.q.val();
         self.dv_in.next.ra = self.div_a.r.val();
         self.dv_in.next.qi = self.div_i.q.val();
