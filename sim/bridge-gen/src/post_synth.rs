@@ -8,7 +8,9 @@
 //! chains, LUT packing) is otherwise never simulated. The three steps, each cached by a stamp
 //! on its inputs' contents, for use from a build script:
 //! 1. [`synth_ecp5_netlist`]: `read_verilog` (which defines `SYNTHESIS`), `synth_ecp5 -top
-//!    top` as `roce-cc synth` runs it, `write_verilog -noattr`: a flat netlist of ECP5 cells;
+//!    top`, `write_verilog -noattr`: a flat netlist of ECP5 cells. `roce-cc synth` runs the
+//!    same passes with another wire delay for abc9's LUT mapping, a choice of structure, not
+//!    of function; this runs `$YOSYS`, else the `yosys` on the path;
 //! 2. [`ecp5_cell_library`]: yosys's `ecp5/cells_sim.v` plus our own models of the cells it
 //!    leaves without a body (in yosys 0.23: `MULT18X18D` and `DP16KD`);
 //! 3. [`build_netlist_top`]: Verilates netlist and library as a top whose ports are read from
@@ -81,9 +83,10 @@ fn find_on_path(program: &std::ffi::OsStr) -> Option<PathBuf> {
 }
 
 /// The yosys script that turns `verilog` into the netlist `netlist` and its `stat`: the
-/// synthesis `roce-cc synth` runs (`read_verilog` defines `SYNTHESIS`; `synth_ecp5` reads
-/// Lattice's cell declarations itself, `MULT18X18D` included), then a flat Verilog netlist
-/// without attributes (Verilator need not parse yosys's `src` strings).
+/// synthesis `roce-cc synth` runs but for abc9's wire delay (`read_verilog` defines
+/// `SYNTHESIS`; `synth_ecp5` reads Lattice's cell declarations itself, `MULT18X18D`
+/// included), then a flat Verilog netlist without attributes (Verilator need not parse
+/// yosys's `src` strings).
 fn synth_script(verilog: &Path, netlist: &Path, stat: &Path) -> String {
     format!(
         "read_verilog {}; synth_ecp5 -top top; tee -q -o {} stat; write_verilog -noattr {}",
