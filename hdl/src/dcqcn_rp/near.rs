@@ -1654,29 +1654,32 @@ impl Logic for RpNear {
         // Each timer fired at the instant (now, or a microsecond earlier when late) while
         // the QP is limited.
         self.fa.next = self.y1_fa_n_el.q.val()
-                & self.y1_fa_n_eh.q.val()
-                & self.y1_fa_n_r.q.val() & self.y1_w.q.val().limited;
+            & self.y1_fa_n_eh.q.val()
+            & self.y1_fa_n_r.q.val()
+            & self.y1_w.q.val().limited;
         self.fd.next = self.y1_fd_n_el.q.val()
-                & self.y1_fd_n_eh.q.val()
-                & self.y1_fd_n_r.q.val() & self.y1_w.q.val().limited;
+            & self.y1_fd_n_eh.q.val()
+            & self.y1_fd_n_r.q.val()
+            & self.y1_w.q.val().limited;
         self.fi.next = self.y1_fi_n_el.q.val()
-                & self.y1_fi_n_eh.q.val()
-                & self.y1_fi_n_r.q.val() & self.y1_w.q.val().limited;
+            & self.y1_fi_n_eh.q.val()
+            & self.y1_fi_n_r.q.val()
+            & self.y1_w.q.val().limited;
         self.ei_e.next = self.y1_in_e.q.val();
         self.ei_r.next = self.y1_in_r.q.val();
         if self.y1_late.q.val() {
-            self.fa.next =
-                self.y1_fa_l_el.q.val()
+            self.fa.next = self.y1_fa_l_el.q.val()
                 & self.y1_fa_l_eh.q.val()
-                & self.y1_fa_l_r.q.val() & self.y1_w.q.val().limited;
-            self.fd.next =
-                self.y1_fd_l_el.q.val()
+                & self.y1_fa_l_r.q.val()
+                & self.y1_w.q.val().limited;
+            self.fd.next = self.y1_fd_l_el.q.val()
                 & self.y1_fd_l_eh.q.val()
-                & self.y1_fd_l_r.q.val() & self.y1_w.q.val().limited;
-            self.fi.next =
-                self.y1_fi_l_el.q.val()
+                & self.y1_fd_l_r.q.val()
+                & self.y1_w.q.val().limited;
+            self.fi.next = self.y1_fi_l_el.q.val()
                 & self.y1_fi_l_eh.q.val()
-                & self.y1_fi_l_r.q.val() & self.y1_w.q.val().limited;
+                & self.y1_fi_l_r.q.val()
+                & self.y1_w.q.val().limited;
             self.ei_e.next = self.y1_il_e.q.val();
             self.ei_r.next = self.y1_il_r.q.val();
         }
