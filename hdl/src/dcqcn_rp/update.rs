@@ -38,7 +38,10 @@
 //! worth whatever its length, so a deeper segment costs no more context registers.
 //!
 //! The parameters (`cfg`) and the power table are not staged: they may only change while no
-//! event is in flight (the register block holds the core in reset while it applies). Each
+//! event is in flight (the register block holds the core in reset while it applies). The
+//! dividers of step E read their periods and reciprocals from copies registered here
+//! (`dv_*`: a cycle after `cfg`, zero while `reset`), which is why the block takes the
+//! RP's `reset`. Each
 //! step's register loads when `en` is high; `DcqcnRp` keeps `en` high, as its pipeline
 //! from S1 on never waits.
 
