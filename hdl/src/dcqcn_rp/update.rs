@@ -41,9 +41,8 @@
 //! event is in flight (the register block holds the core in reset while it applies). The
 //! dividers of step E read their periods and reciprocals from copies registered here
 //! (`dv_*`: a cycle after `cfg`, zero while `reset`), which is why the block takes the
-//! RP's `reset`. Each
-//! step's register loads when `en` is high; `DcqcnRp` keeps `en` high, as its pipeline
-//! from S1 on never waits.
+//! RP's `reset`. Each step's register loads when `en` is high; `DcqcnRp` keeps `en` high,
+//! as its pipeline from S1 on never waits.
 
 use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
