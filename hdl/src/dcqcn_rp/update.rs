@@ -40,9 +40,9 @@
 //! The parameters (`cfg`) and the power table are not staged: they may only change while no
 //! event is in flight (the register block holds the core in reset while it applies). The
 //! dividers of step E read their periods and reciprocals from copies registered here
-//! (`dv_*`: a cycle after `cfg`, zero while `reset`), which is why the block takes the
-//! RP's `reset`. Each step's register loads when `en` is high; `DcqcnRp` keeps `en` high,
-//! as its pipeline from S1 on never waits.
+//! (`dv_*`: a cycle after `cfg`, zero while `reset`), and step E4 its max rate (`e4_max`,
+//! the same), which is why the block takes the RP's `reset`. Each step's register loads
+//! when `en` is high; `DcqcnRp` keeps `en` high, as its pipeline from S1 on never waits.
 
 use super::alpha::{AlphaPow, POW_STAGES};
 use super::rate::{CUT_STAGES, Cut, IncRun, IncSegment, RUN_STAGES, SEG_STAGES};
@@ -330,8 +330,8 @@ pub struct RpUpdate {
     /// Parameters (static while an event is in flight: not staged).
     pub cfg: Signal<In, RpCfgWord>,
     /// The RP's synchronous reset: clears the divisions' copies of their parameters
-    /// (`dv_*`). `cfg` changes only while it is high, and the copies load it the cycle
-    /// after it falls, long before an event reaches step E.
+    /// (`dv_*`, `e4_max`). `cfg` changes only while it is high, and the copies load it
+    /// the cycle after it falls, long before an event reaches step E.
     pub reset: Signal<In, Bit>,
     /// A rate cut was applied (meaningful for events that write back). Every output below
     /// belongs to the event in the last step (E), `UPD_STAGES` cycles of `en` after its
@@ -588,6 +588,10 @@ pub struct RpUpdate {
     dv_recip_a: DFF<Bits<RECIP_W>>,
     dv_p_i: DFF<Bits<REM_W>>,
     dv_recip_i: DFF<Bits<RECIP_W>>,
+    /// `max_rate` a cycle after `cfg`, cleared by `reset`: step E4's compare
+    /// `rc < max_rate` (whether the byte event leaves the QP limited) reads this register,
+    /// placed beside it, instead of the RP's `cfg` register or a merged copy far away.
+    e4_max: DFF<Bits<RATE_W>>,
     // Zero-extensions (`bit_cast` would emit an AND of mismatched widths; see `crate::zero_ext`).
     ext_acc: ZeroExt<ACC_W, 33>,
     ext_bytes: ZeroExt<BYTES_W, 33>,
@@ -978,6 +982,7 @@ impl Default for RpUpdate {
             dv_recip_a: Default::default(),
             dv_p_i: Default::default(),
             dv_recip_i: Default::default(),
+            e4_max: Default::default(),
             ext_acc: Default::default(),
             ext_bytes: Default::default(),
             ext_th: Default::default(),
@@ -1154,6 +1159,7 @@ impl Logic for RpUpdate {
             dv_recip_a,
             dv_p_i,
             dv_recip_i,
+            e4_max,
             nt1_f1,
             nt1_f2,
             nt1_f3,
@@ -1976,6 +1982,10 @@ impl Logic for RpUpdate {
             self.dv_p_i.d.next = 0.into();
             self.dv_recip_i.d.next = 0.into();
         }
+        self.e4_max.d.next = self.cfg.val().max_rate;
+        if self.reset.val() {
+            self.e4_max.d.next = 0.into();
+        }
         self.div_a.p.next = self.dv_p_a.q.val();
         self.div_a.recip.next = self.dv_recip_a.q.val();
         self.div_i.clock.next = self.clock.val();
@@ -2021,7 +2031,7 @@ impl Logic for RpUpdate {
             self.res.next.rc = self.byte_run.rc_o.val();
             self.res.next.rt = self.byte_run.rt_o.val();
             self.res.next.bc = self.ew.val().bc_inc;
-            self.res.next.limited = self.byte_run.rc_o.val() < self.cfg.val().max_rate;
+            self.res.next.limited = self.byte_run.rc_o.val() < self.e4_max.q.val();
         }
         self.ext_qa.i.next = self.dq.val().qa;
         self.ext_qi.i.next = self.dq.val().qi;
