@@ -13,7 +13,10 @@ use rust_hdl::prelude::*;
 /// from the two halves a pipeline registers apart: the epoch difference `upto.epoch -
 /// nxt.epoch` (modulo 2^32) and `upto.rem >= nxt.rem` (both computed by the caller, a
 /// register earlier), the count `diff + ge`, 0 if the difference is negative, saturating at
-/// `2^21 - 1`. One carry chain.
+/// `2^21 - 1`. One carry chain, and one LUT after it: whether the count saturates is
+/// decided from the inputs beside the chain (`sat`: `diff + ge >= 2^21 - 1` holds when a
+/// bit of `diff` from 21 to 30 is set, or bits 1 to 20 are all set and bit 0 or `ge` is),
+/// not from the sum.
 #[derive(LogicBlock)]
 pub struct FiredSum {
     /// `upto.epoch - nxt.epoch`, modulo 2^32 (bit 31 set: negative).
@@ -24,8 +27,13 @@ pub struct FiredSum {
     pub n: Signal<Out, Bits<COUNT_W>>,
     ge32: Signal<Local, Bits<EPOCH_W>>,
     plus: Signal<Local, Bits<EPOCH_W>>,
-    plus_hi: Signal<Local, Bits<11>>,
     plus_lo: Signal<Local, Bits<COUNT_W>>,
+    /// Bits 21 to 30 of `diff` (bit 31, the sign, is tested apart).
+    diff_hi: Signal<Local, Bits<10>>,
+    /// Bits 1 to 20 of `diff`.
+    diff_mid: Signal<Local, Bits<20>>,
+    /// `diff + ge >= 2^21 - 1` for a non-negative `diff`, from the inputs.
+    sat: Signal<Local, Bit>,
 }
 
 impl Default for FiredSum {
@@ -36,8 +44,10 @@ impl Default for FiredSum {
             n: Default::default(),
             ge32: Default::default(),
             plus: Default::default(),
-            plus_hi: Default::default(),
             plus_lo: Default::default(),
+            diff_hi: Default::default(),
+            diff_mid: Default::default(),
+            sat: Default::default(),
         }
     }
 }
@@ -50,13 +60,16 @@ impl Logic for FiredSum {
             self.ge32.next = 1.into();
         }
         self.plus.next = self.diff.val() + self.ge32.val();
-        // `plus >= 2^21 - 1` as logic, not a third carry chain: a bit above 21 set, or the
-        // low 21 all ones (`COUNT_W`; `hdl_gen` needs the literal offset).
-        self.plus_hi.next = self.plus.val().get_bits::<11>(21);
         self.plus_lo.next = self.plus.val().get_bits::<COUNT_W>(0);
+        // `diff + ge >= 2^21 - 1` (`COUNT_W` = 21; `hdl_gen` needs the literal offsets):
+        // `diff >= 2^21`, or `diff` is `2^21 - 1`, or it is `2^21 - 2` and `ge` is set.
+        self.diff_hi.next = self.diff.val().get_bits::<10>(21);
+        self.diff_mid.next = self.diff.val().get_bits::<20>(1);
+        self.sat.next = self.diff_hi.val().any()
+            | (self.diff_mid.val().all() & (self.diff.val().get_bit(0) | self.ge.val()));
         if self.diff.val().get_bit(31) {
             self.n.next = 0.into();
-        } else if self.plus_hi.val().any() | self.plus_lo.val().all() {
+        } else if self.sat.val() {
             self.n.next = 2097151.into();
         } else {
             self.n.next = self.plus_lo.val();
@@ -296,6 +309,41 @@ impl Logic for DivSmall {
         } else {
             self.q.next = self.r5_q0.q.val();
             self.r.next = self.r5_r0.q.val().get_bits::<REM_W>(0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `FiredSum` (rust-hdl's simulation of it) against its definition, `diff + ge`
+    /// saturating at `2^21 - 1` and 0 for a negative `diff`, around every boundary of the
+    /// saturation test (`2^21 - 2`, `2^21 - 1`, `2^21`, each power of two, the sign) with
+    /// `ge` clear and set.
+    #[test]
+    fn fired_sum_matches_definition() {
+        let mut f = FiredSum::default();
+        f.connect_all();
+        let max = (1u64 << COUNT_W) - 1;
+        let mut values: Vec<u64> = vec![0, 1, 2, max - 2, max - 1, max, max + 1, 0xFFFF_FFFF];
+        for k in 0..32 {
+            let p = 1u64 << k;
+            values.extend([p - 1, p, p + 1, (p - 1) & !2]);
+        }
+        for v in values {
+            let v = v & 0xFFFF_FFFF;
+            for ge in [false, true] {
+                f.diff.next = v.into();
+                f.ge.next = ge;
+                assert!(simulate(&mut f, 100));
+                let want = if v >> 31 != 0 {
+                    0
+                } else {
+                    (v + ge as u64).min(max)
+                };
+                assert_eq!(f.n.val().to_u64(), want, "diff = {v:#x}, ge = {ge}");
+            }
         }
     }
 }
