@@ -25,8 +25,12 @@ pub struct FiredSum {
     pub ge: Signal<In, Bit>,
     /// Number of expiries, saturating.
     pub n: Signal<Out, Bits<COUNT_W>>,
-    ge32: Signal<Local, Bits<EPOCH_W>>,
-    plus: Signal<Local, Bits<EPOCH_W>>,
+    /// `ge` as a `COUNT_W`-bit addend.
+    ge_n: Signal<Local, Bits<COUNT_W>>,
+    /// Bits 0 to 20 of `diff`.
+    diff_lo: Signal<Local, Bits<COUNT_W>>,
+    /// `diff_lo + ge`: the count when it does not saturate (then `diff_lo <= 2^21 - 2`,
+    /// and the sum does not wrap).
     plus_lo: Signal<Local, Bits<COUNT_W>>,
     /// Bits 21 to 30 of `diff` (bit 31, the sign, is tested apart).
     diff_hi: Signal<Local, Bits<10>>,
@@ -42,8 +46,8 @@ impl Default for FiredSum {
             diff: Default::default(),
             ge: Default::default(),
             n: Default::default(),
-            ge32: Default::default(),
-            plus: Default::default(),
+            ge_n: Default::default(),
+            diff_lo: Default::default(),
             plus_lo: Default::default(),
             diff_hi: Default::default(),
             diff_mid: Default::default(),
@@ -55,12 +59,12 @@ impl Default for FiredSum {
 impl Logic for FiredSum {
     #[hdl_gen]
     fn update(&mut self) {
-        self.ge32.next = 0.into();
+        self.ge_n.next = 0.into();
         if self.ge.val() {
-            self.ge32.next = 1.into();
+            self.ge_n.next = 1.into();
         }
-        self.plus.next = self.diff.val() + self.ge32.val();
-        self.plus_lo.next = self.plus.val().get_bits::<COUNT_W>(0);
+        self.diff_lo.next = self.diff.val().get_bits::<COUNT_W>(0);
+        self.plus_lo.next = self.diff_lo.val() + self.ge_n.val();
         // `diff + ge >= 2^21 - 1` (`COUNT_W` = 21; `hdl_gen` needs the literal offsets):
         // `diff >= 2^21`, or `diff` is `2^21 - 1`, or it is `2^21 - 2` and `ge` is set.
         self.diff_hi.next = self.diff.val().get_bits::<10>(21);
