@@ -5,6 +5,7 @@
 
 mod bench_cmd;
 mod driver_cmd;
+mod lpf;
 mod synth_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};

@@ -22,6 +22,7 @@
 //! use into a project-local venv, `.venv-synth/` at the repository root
 //! (`$ROCE_CC_SYNTH_VENV` overrides it).
 
+use crate::lpf::{PNR_MARGIN_PCT, ULX3S_LPF, scale_lpf_frequencies};
 use crate::{Failure, bad_input, internal, print_out};
 use clap::Args;
 use roce_cc_hdl::board_ulx3s::{BOARD_BAUD, BOARD_CORE_MHZ, BoardUlx3s};
@@ -139,43 +140,15 @@ const BOARDS: &[Board] = &[Board {
     device: "85k",
     clock_mhz: BOARD_CORE_MHZ,
     lpf_path: "constraints/ulx3s.lpf",
-    lpf: include_str!("../../constraints/ulx3s.lpf"),
+    lpf: ULX3S_LPF,
     verilog: ulx3s_verilog,
 }];
-
-/// `--pnr-margin`'s default: nextpnr is given a clock 10 % faster than the target, so its
-/// timing-driven placer and router also shorten the paths just under the target's period,
-/// which they leave alone when they meet the clock they were given (docs/synthesis.md,
-/// "Aiming above the target clock", and the measurement in "Results").
-pub(crate) const PNR_MARGIN_PCT: f64 = 10.0;
 
 /// `--placer-timing-weight`'s default: three times nextpnr's. The board design is
 /// flip-flop heavy (about 70 % of the 85F's), its paths are mostly route, and with
 /// nextpnr's default weight the placer spreads the logic of a path for wire length
 /// (docs/synthesis.md, "Placer timing weight").
 pub(crate) const PLACER_TIMING_WEIGHT: u32 = 30;
-
-/// Every `FREQUENCY PORT "name" <f> MHz;` constraint of an LPF multiplied by `factor`
-/// (the rest of the text unchanged): the constraints nextpnr is given for `--pnr-margin`.
-fn scale_lpf_frequencies(lpf: &str, factor: f64) -> String {
-    let mut out = String::new();
-    for line in lpf.lines() {
-        let t = line.trim_start();
-        let mut scaled = None;
-        if t.starts_with("FREQUENCY PORT ") {
-            let w: Vec<&str> = t.trim_end_matches(';').split_whitespace().collect();
-            if w.len() == 5
-                && w[4].eq_ignore_ascii_case("mhz")
-                && let Ok(f) = w[3].parse::<f64>()
-            {
-                scaled = Some(format!("FREQUENCY PORT {} {:.6} MHz;", w[2], f * factor));
-            }
-        }
-        out += scaled.as_deref().unwrap_or(line);
-        out.push('\n');
-    }
-    out
-}
 
 /// The bitstream's file name in `--out DIR`.
 pub(crate) const BITSTREAM: &str = "roce_cc.bit";
@@ -1314,33 +1287,4 @@ fn summary_md(r: &Value) -> String {
         }
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lpf_frequencies_scale_and_the_rest_stays() {
-        let lpf = "# FREQUENCY PORT \"x\" 1 MHz; in a comment\nLOCATE COMP \"a\" SITE \"G2\";\n\
-                   FREQUENCY PORT \"clk_25mhz\" 25.000000 MHz;\n  FREQUENCY PORT \"clock\" 100 MHZ;\n";
-        let out = scale_lpf_frequencies(lpf, 1.1);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0], "# FREQUENCY PORT \"x\" 1 MHz; in a comment");
-        assert_eq!(lines[1], "LOCATE COMP \"a\" SITE \"G2\";");
-        assert_eq!(lines[2], "FREQUENCY PORT \"clk_25mhz\" 27.500000 MHz;");
-        assert_eq!(lines[3], "FREQUENCY PORT \"clock\" 110.000000 MHz;");
-        assert_eq!(lines.len(), 4);
-    }
-
-    #[test]
-    fn the_board_lpf_has_one_scaled_clock() {
-        let out = scale_lpf_frequencies(BOARDS[0].lpf, 1.0 + PNR_MARGIN_PCT / 100.0);
-        let f: Vec<&str> = out
-            .lines()
-            .filter(|l| l.starts_with("FREQUENCY PORT"))
-            .collect();
-        assert_eq!(f, ["FREQUENCY PORT \"clk_25mhz\" 27.500000 MHz;"]);
-        assert_eq!(out.lines().count(), BOARDS[0].lpf.lines().count());
-    }
 }

@@ -6,6 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The command's LPF handling and its unit tests (the binary has no unit-test harness).
+#[path = "../src/lpf.rs"]
+#[allow(dead_code)]
+mod lpf;
+
 struct Run {
     code: i32,
     stdout: String,
