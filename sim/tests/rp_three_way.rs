@@ -13,12 +13,12 @@
 //! step list, and the Verilated run of that case is written as a VCD whose path is in the
 //! message (`target/tmp/rp_three_way/<test>.vcd`; open it with GTKWave).
 //!
-//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 64); the long campaign is
-//! `rp_long_campaign.rs`.
+//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 32, [`RP_CASES`]); the long
+//! campaign is `rp_long_campaign.rs`.
 
 use proptest::prelude::*;
 use roce_cc_params::Params;
-use roce_cc_sim::lockstep::{cases_from_env, failure_vcd, three_way};
+use roce_cc_sim::lockstep::{cases_from_env_or, failure_vcd, three_way};
 use roce_cc_sim::rp_harness::{GoldenRpCycle, HdlRp};
 use roce_cc_sim::stimulus::{RpRun, Step, describe_steps, run_lockstep, strategies};
 use roce_cc_sim::verilated::VerilatedRp;
@@ -60,9 +60,15 @@ fn check(test: &str, p: &Params, steps: &[Step]) -> Result<RpRun, TestCaseError>
     Ok(run)
 }
 
+/// Default cases of each property: 32 (`ROCE_CC_CASES=N` runs N). Each case is up to 600
+/// events through rust-hdl's simulation of the RP, about 10 s on a 2-core machine with
+/// other jobs beside it, and every CI run draws new ones; the long campaign
+/// (`rp_long_campaign`) runs 10^8 cycles.
+const RP_CASES: u32 = 32;
+
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases_from_env(),
+        cases: cases_from_env_or(RP_CASES),
         max_shrink_iters: 4000,
         .. ProptestConfig::default()
     })]
