@@ -517,6 +517,12 @@ pub struct DcqcnRp<const QB: usize> {
     qb_ye: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
     hz_sel: [DFF<Bit>; QB_N],
+    /// `hz_sel` inverted, a copy that only HZ's choice of its next entry (`cand`) reads.
+    /// `hz_sel` drives the decision, the queue's read and the age matrix's AND-OR beside
+    /// `cand`, so placed among those loads it starts the choice's path with a long route;
+    /// this copy has only the nine `cand` LUTs to sit beside. Inverted so that yosys does
+    /// not merge it with `hz_sel`.
+    hz_nsel: [DFF<Bit>; QB_N],
     /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
     /// from the next cycle, so it waits this one.
     hz_yng: DFF<Bit>,
@@ -524,6 +530,14 @@ pub struct DcqcnRp<const QB: usize> {
     /// at a flip-flop, not at the queue's read multiplexer (the route from a pointer through
     /// that multiplexer to the spread-out block RAMs does not fit 10 ns).
     hz_qp: DFF<Bits<QB>>,
+    /// `hz_qp` inverted, the copy that only the state RAM's read address reads (through
+    /// ten inverters). The RAM's block RAMs are spread over the die; with them on the
+    /// same flip-flops as the queue's compares (`hz_eq`, S1), the flip-flops were placed
+    /// between the two and the end of HZ's choice (`pick_qp`) reached them by a long route.
+    /// Each copy now sits by its own loads, and the RAM copy's long route is after its
+    /// flip-flop, where a whole cycle is left for it. Inverted so that yosys does not merge
+    /// the two.
+    hz_qpn_rd: DFF<Bits<QB>>,
     /// HZ's event's kind (read from the queue at `hz_sel`).
     hz_kind: Signal<Local, Bits<KIND_W>>,
     /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
@@ -1066,8 +1080,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             cd_b: Default::default(),
             qb_ye: Default::default(),
             hz_sel: std::array::from_fn(|_| Default::default()),
+            hz_nsel: std::array::from_fn(|_| Default::default()),
             hz_yng: Default::default(),
             hz_qp: Default::default(),
+            hz_qpn_rd: Default::default(),
             hz_kind: Default::default(),
             haz_hz: Default::default(),
             blk_hz: Default::default(),
@@ -1309,9 +1325,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             s1_valid, s1_kind, s1_qp, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now,
             s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp,
             out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
-            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, arb_m, cyc,
-            s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2,
-            sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, hz_qpn_rd, arb_m,
+            cyc, s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
+            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -1366,6 +1382,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_blk[i].clock.next = self.clock.val();
             self.hz_sel[i].clock.next = self.clock.val();
             self.hz_sel[i].d.next = self.hz_sel[i].q.val();
+            self.hz_nsel[i].clock.next = self.clock.val();
+            self.hz_nsel[i].d.next = self.hz_nsel[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hr[i].clock.next = self.clock.val();
@@ -1611,7 +1629,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (An entry not written at the last two edges that S1's event writes the QP of is
         // blocked: that event's entry was older. So of its hazard bits only `qb_hy` is read.)
         for e in 0..QB_N {
-            self.cand[e].next = !self.hz_sel[e].q.val()
+            self.cand[e].next = self.hz_nsel[e].q.val()
                 & (self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val()));
             self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
             self.vx[e].next = self.vx_r[e].q.val() & !self.qb_ckf[e].q.val();
@@ -1868,9 +1886,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         if self.hz_leave.val() {
             self.hz_valid.d.next = self.any_pick.val();
             self.hz_qp.d.next = self.pick_qp.val();
+            self.hz_qpn_rd.d.next = !self.pick_qp.val();
             self.hz_yng.d.next = self.pick_nw.val();
             for e in 0..QB_N {
                 self.hz_sel[e].d.next = self.pick[e].val();
+                self.hz_nsel[e].d.next = !self.pick[e].val();
             }
         }
         // ---- input queue: the event that goes frees its entry; the lowest free entry
@@ -2018,7 +2038,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 | ((self.nq.q.val() == self.nq_last.val()) & self.push.val()));
 
         // ---- S1: read the QP's word ----
-        self.ram.read_address.next = self.hz_qp.q.val();
+        self.ram.read_address.next = !self.hz_qpn_rd.q.val();
         // (A follower's word comes from the same-QP block: what the RAM reads at HZ's QP
         // then is not used.)
         self.s1_valid.d.next = self.take.val();
@@ -2370,6 +2390,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_nw[e].d.next = false;
                 self.qb_nw2[e].d.next = false;
                 self.hz_sel[e].d.next = false;
+                self.hz_nsel[e].d.next = true;
             }
             for e in 0..QB_N {
                 self.qb_ckf[e].d.next = false;
