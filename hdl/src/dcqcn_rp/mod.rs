@@ -521,7 +521,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// `hz_sel` drives the decision, the queue's read and the age matrix's AND-OR beside
     /// `cand`, so placed among those loads it starts the choice's path with a long route;
     /// this copy has only the nine `cand` LUTs to sit beside. Inverted so that yosys does
-    /// not merge it with `hz_sel`.
+    /// not merge it with `hz_sel`. Reset sets it (no entry is HZ's); it is 0 at power-up
+    /// until the first edge, while the RP is held in reset, as `qb_fr`.
     hz_nsel: [DFF<Bit>; QB_N],
     /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
     /// from the next cycle, so it waits this one.
