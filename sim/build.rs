@@ -7,7 +7,7 @@
 //! With `ROCE_CC_POST_SYNTH` set, also the post-synthesis model of the 1024-QP core: its
 //! yosys `synth_ecp5` netlist Verilated with the ECP5 cell models (`post_synth/`), as
 //! `roce_cc_core_q1024_netlist`, and the cfg `post_synth` for `src/verilated.rs` and
-//! `tests/post_synth.rs`. Off by default: synthesis and Verilating the flat netlist take
+//! `tests/all/post_synth.rs`. Off by default: synthesis and Verilating the flat netlist take
 //! many minutes (cached afterwards by their stamps in `OUT_DIR`).
 
 use roce_cc_bridge_gen::{
@@ -98,7 +98,7 @@ fn build_all() {
         ),
         &out,
     );
-    // The RP's same-QP next-state block alone (its three-way test, `tests/rp_near.rs`).
+    // The RP's same-QP next-state block alone (its three-way test, `tests/all/rp_near.rs`).
     build_top(
         "rp_near",
         &mut roce_cc_hdl::dcqcn_rp::near::RpNear::default(),

@@ -15,7 +15,7 @@
 //! resets stay unconnected: tied to ground, the cascade pins made nextpnr's router fail,
 //! they have no route from the fabric); for
 //! simulation the same register written behaviourally, which Verilator runs in the
-//! three-way tests (`sim/tests/leaves_three_way.rs`: golden statement, rust-hdl's model
+//! three-way tests (`sim/tests/all/leaves_three_way.rs`: golden statement, rust-hdl's model
 //! below, Verilator). The vendor cell is never simulated: its lint stand-in is in
 //! `hdl/lint/ecp5_cells.v`, and `tests/tests/rtl_gates.rs` checks the instance's
 //! parameters and that the stand-in is a black box to yosys. That `synth_ecp5` keeps the

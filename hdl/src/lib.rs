@@ -21,7 +21,7 @@
 //!   `Verilog::Custom` leaves (primitives rust-hdl cannot express: a multiply wider than
 //!   16x16, a multiply registered inside the DSP block, a RAM with combinational reads, a block RAM whose colliding read is undefined (a vendor attribute),
 //!   a zero-extension without a width mismatch), each with its own three-way test
-//!   (`sim/tests/wide_mul_three_way.rs`, `sim/tests/leaves_three_way.rs`).
+//!   (`sim/tests/all/wide_mul_three_way.rs`, `sim/tests/all/leaves_three_way.rs`).
 
 pub mod axil_slave;
 pub mod board_ulx3s;

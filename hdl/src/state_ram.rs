@@ -18,7 +18,7 @@
 //! units' three-way tests compare golden model, rust-hdl and Verilator every cycle, so a
 //! unit whose outputs depended on a colliding read would fail them wherever the old and the
 //! new word differ. [`StateRam::collisions`] counts the colliding reads rust-hdl's model
-//! saw, so a test can show that its stimulus made some. `sim/tests/leaves_three_way.rs`
+//! saw, so a test can show that its stimulus made some. `sim/tests/all/leaves_three_way.rs`
 //! checks the leaf itself three ways (every read without a collision exact; with one,
 //! rust-hdl returns the new word and Verilator the old).
 

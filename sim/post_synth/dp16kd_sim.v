@@ -1,5 +1,5 @@
 // DP16KD: our behavioural simulation model of the Lattice ECP5 18 Kbit block RAM, for the
-// post-synthesis simulation only (sim/tests/post_synth.rs). yosys 0.23's ecp5/cells_sim.v
+// post-synthesis simulation only (sim/tests/all/post_synth.rs). yosys 0.23's ecp5/cells_sim.v
 // declares DP16KD as a black box with no body, so there is no vendor-supplied model to use;
 // the bridge (roce-cc-bridge-gen, `post_synth`) uses yosys's own model instead whenever the
 // cells_sim.v it finds has a DP16KD with a body, and drops yosys's empty one otherwise.

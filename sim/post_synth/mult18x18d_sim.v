@@ -1,5 +1,5 @@
 // MULT18X18D: our behavioural simulation model of the Lattice ECP5 sysDSP 18 x 18
-// multiplier, for the post-synthesis simulation only (sim/tests/post_synth.rs). yosys 0.23
+// multiplier, for the post-synthesis simulation only (sim/tests/all/post_synth.rs). yosys 0.23
 // has no simulation model of this cell (ecp5/cells_bb.v declares it a black box, and
 // ecp5/cells_sim.v has none); the bridge (roce-cc-bridge-gen, `post_synth`) uses yosys's
 // own model instead whenever the cells_sim.v it finds defines MULT18X18D.

@@ -708,7 +708,7 @@ fn apply_event(
 /// lies after the time of the event that wrote `old` and at or before `now`. That holds
 /// whenever `now` is less than `clock_mhz` cycles after that event, and for any `now` when
 /// the QP is not limited (no timer runs). Under that condition the result equals
-/// [`update`]'s exactly (`sim/tests/rp_near.rs` checks it on a million events); it is the
+/// [`update`]'s exactly (`sim/tests/all/rp_near.rs` checks it on a million events); it is the
 /// computation a same-QP path can make from the word its predecessor just wrote, a few
 /// register stages instead of the catch-up's 127.
 ///

@@ -5,7 +5,7 @@
 //!
 //! The register block's golden model is `crate::csr::CsrModel`, at the level of accesses:
 //! the three-way test runs the same accesses through it and, cycle by cycle in lock-step,
-//! through both hardware simulations (`sim/tests/top_three_way.rs`).
+//! through both hardware simulations (`sim/tests/all/top_three_way.rs`).
 
 use crate::core_harness::cnp_time_word;
 use crate::core_top::CoreEvent;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The command's LPF handling and its unit tests (the binary has no unit-test harness).
-#[path = "../src/lpf.rs"]
+#[path = "../../src/lpf.rs"]
 #[allow(dead_code)]
 mod lpf;
 

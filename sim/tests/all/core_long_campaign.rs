@@ -1,6 +1,6 @@
 //! The long random campaign of the core top (RP + NP), off by default.
 //!
-//! `ROCE_CC_LONG=1 cargo test -p roce-cc-sim --test core_long_campaign -- --nocapture`
+//! `ROCE_CC_LONG=1 cargo test -p roce-cc-sim --test all core_long_campaign -- --nocapture`
 //!
 //! `ROCE_CC_LONG_CYCLES` sets the total (default 10^8). Every cycle is compared between the
 //! golden core and the Verilated core top at 1024 QPs, on random RP and NP parameter sets

@@ -1,7 +1,7 @@
 //! Post-synthesis simulation of the core top at 1024 QPs, off by default (the netlist is
 //! built only with `ROCE_CC_POST_SYNTH` set):
 //!
-//! `ROCE_CC_POST_SYNTH=1 cargo test -p roce-cc-sim --test post_synth -- --nocapture`
+//! `ROCE_CC_POST_SYNTH=1 cargo test -p roce-cc-sim --test all post_synth -- --nocapture`
 //!
 //! The yosys `synth_ecp5` netlist of `RoceCcCore<10>`, simulated by Verilator with yosys's
 //! ECP5 cell models and ours (`sim/post_synth/`), runs in lock step with the golden core on
@@ -23,7 +23,7 @@
 fn post_synth_core_matches_golden() {
     eprintln!(
         "post-synthesis simulation not built: run \
-         ROCE_CC_POST_SYNTH=1 cargo test -p roce-cc-sim --test post_synth -- --nocapture \
+         ROCE_CC_POST_SYNTH=1 cargo test -p roce-cc-sim --test all post_synth -- --nocapture \
          (synth_ecp5 and Verilating the netlist take minutes the first time)"
     );
 }

@@ -1,6 +1,6 @@
 //! The long random campaign of the reaction point (at least 10^8 cycles), off by default.
 //!
-//! `ROCE_CC_LONG=1 cargo test -p roce-cc-sim --test rp_long_campaign -- --nocapture`
+//! `ROCE_CC_LONG=1 cargo test -p roce-cc-sim --test all rp_long_campaign -- --nocapture`
 //!
 //! `ROCE_CC_LONG_CYCLES` sets the total (default 10^8). Every cycle is compared between the
 //! golden model and the Verilated Verilog at 1024 QPs (the shipped size), on random
