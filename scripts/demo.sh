@@ -6,7 +6,7 @@
 #
 #   ROCE_CC_OUT=DIR   write there instead of out/
 #   ROCE_CC_BIN=FILE  use this roce-cc binary instead of building one (the workspace test
-#                     `cli/tests/demo_script.rs` runs this script so, with the binary cargo
+#                     `cli/tests/all/demo_script.rs` runs this script so, with the binary cargo
 #                     built for it, so that every step below is also part of the test command)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 //! The pin and clock constraints (LPF) that `roce-cc synth` gives nextpnr: the boards'
 //! constraint files and the scaling of their clock constraints by `--pnr-margin`.
 //!
-//! Its unit tests run in the `synth` integration test (`cli/tests/synth.rs` includes this
+//! Its unit tests run in the `synth` integration test (`cli/tests/all/synth.rs` includes this
 //! file), so that the command's binary is not compiled a second time as a test harness.
 
 /// The ULX3S's constraints (`constraints/ulx3s.lpf`): pins, and the 25 MHz oscillator's

@@ -2,7 +2,7 @@
 //
 // NOT for synthesis or simulation of the real part: synth_ecp5 and nextpnr use Lattice's
 // own cell definitions. Verilator does not know vendor cells and a plain yosys
-// `hierarchy -check` refuses unknown modules, so the static gates (tests/tests/rtl_gates.rs)
+// `hierarchy -check` refuses unknown modules, so the static gates (tests/tests/all/rtl_gates.rs)
 // read this file beside a top. Each module declares the ports and parameters the instance
 // in hdl/src uses, with the names of the real cell, so a misspelt port or parameter still
 // fails the lint; yosys treats the module as a black box.

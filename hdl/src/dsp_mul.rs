@@ -17,7 +17,7 @@
 //! simulation the same register written behaviourally, which Verilator runs in the
 //! three-way tests (`sim/tests/all/leaves_three_way.rs`: golden statement, rust-hdl's model
 //! below, Verilator). The vendor cell is never simulated: its lint stand-in is in
-//! `hdl/lint/ecp5_cells.v`, and `tests/tests/rtl_gates.rs` checks the instance's
+//! `hdl/lint/ecp5_cells.v`, and `tests/tests/all/rtl_gates.rs` checks the instance's
 //! parameters and that the stand-in is a black box to yosys. That `synth_ecp5` keeps the
 //! register is not a test: it was read from a netlist by hand (every `PipeMul` partial
 //! product's `MULT18X18D` has `REG_OUTPUT_CLK = "CLK0"`); `t1`'s two partial products in

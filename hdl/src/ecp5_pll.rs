@@ -15,7 +15,7 @@
 //! its own with `locked` driven directly.
 //!
 //! Lint and elaboration: Verilator and a plain yosys run do not know `EHXPLLL`. The static
-//! gates (tests/tests/rtl_gates.rs) read a lint-only stub of it, `hdl/lint/ecp5_cells.v`
+//! gates (tests/tests/all/rtl_gates.rs) read a lint-only stub of it, `hdl/lint/ecp5_cells.v`
 //! ([`crate::LINT_VENDOR_CELLS`]); `synth_ecp5` and nextpnr use Lattice's real cell.
 
 use rust_hdl::prelude::*;
