@@ -64,9 +64,16 @@ pub(crate) struct SynthArgs {
     out: PathBuf,
     /// nextpnr's placement seed (`--seed`; nextpnr's default when absent). Fmax moves by a
     /// few MHz from seed to seed on the larger cores (docs/synthesis.md); the report's
-    /// `command` records it.
+    /// `seed` records it. Several seeds, comma-separated (`--seed 1,2,3`): yosys runs once,
+    /// each seed is placed and routed in DIR/seed-N (its own logs, report, summary and, with
+    /// --board, bitstream), up to --jobs at a time, and DIR/seeds.md and DIR/seeds.json
+    /// compare them.
+    #[arg(long, value_name = "N[,N...]", value_delimiter = ',')]
+    seed: Vec<u64>,
+    /// With several --seed: placements run at the same time (each nextpnr uses one core
+    /// and a few GB of memory) [default: the machine's cores].
     #[arg(long, value_name = "N")]
-    seed: Option<u64>,
+    jobs: Option<usize>,
     /// nextpnr places and routes for a clock this many percent faster than the target
     /// (0..=50): its timing-driven placer and router work on the paths near the target
     /// only when they are critical against the clock they are given. Fmax, `timing_met`
@@ -265,6 +272,27 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
              default is 10, this flow's {PLACER_TIMING_WEIGHT})"
         )));
     }
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(dup) = a.seed.iter().find(|s| !seen.insert(**s)) {
+        return Err(bad_input(format!(
+            "--seed lists {dup} twice: give each placement seed once (--seed 1,2,3)"
+        )));
+    }
+    let jobs = match a.jobs {
+        Some(0) => {
+            return Err(bad_input(
+                "--jobs 0: at least one placement must run at a time",
+            ));
+        }
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    // One placement in DIR itself, or one per seed in DIR/seed-N.
+    let places: Vec<Option<u64>> = if a.seed.is_empty() {
+        vec![None]
+    } else {
+        a.seed.iter().map(|&s| Some(s)).collect()
+    };
     let dir = &a.out;
     std::fs::create_dir_all(dir)
         .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
@@ -274,25 +302,18 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     let stem = mode.stem();
 
     if a.report_only {
-        let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
-        let pnr = read_json(&dir.join("nextpnr_report.json"))?;
-        let stat = read_json(&dir.join("yosys_stat.json"))?;
-        let mut report = build_report(mode, &pnr, &stat, qb, target, device);
-        if let Mode::Board(_) = mode {
-            report["bitstream"] = bitstream_info(&dir)?;
+        if places.len() == 1 {
+            let report = rebuild_report(mode, qb, target, device, &dir, places[0])?;
+            print_out(&summary_md(&report))?;
+            timing_warning(&report, false);
+        } else {
+            let mut reports = Vec::new();
+            for &seed in &places {
+                let sub = seed_dir(&dir, seed);
+                reports.push(rebuild_report(mode, qb, target, device, &sub, seed)?);
+            }
+            finish_seeds(&dir, &reports)?;
         }
-        for k in [
-            "pnr_margin_pct",
-            "placer_timing_weight",
-            "pnr_target_mhz",
-            "seconds",
-            "tools",
-            "command",
-        ] {
-            report[k] = old[k].clone();
-        }
-        write_results(&dir, &report)?;
-        timing_warning(&report);
         return Ok(());
     }
     let start = Instant::now();
@@ -378,149 +399,366 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     let t_yosys = t.elapsed().as_secs_f64();
     progress.line(&format!("yosys: done ({t_yosys:.0} s)"));
 
-    // ---- nextpnr ----
-    let t = Instant::now();
-    progress.line(&format!(
-        "nextpnr: place and route for {:.2} MHz ({target} MHz + {margin} %)",
-        target * pnr_factor
-    ));
-    let mut cmd = Command::new(&tools.nextpnr);
-    cmd.args([
-        device.flag,
-        "--package",
-        PACKAGE,
-        "--speed",
-        &SPEED.to_string(),
-        "--json",
-        &format!("{stem}.json"),
-        "--lpf",
-        &format!("{stem}.lpf"),
-        "--timing-allow-fail",
-        "--detailed-timing-report",
-        "--report",
-        "nextpnr_report.json",
-        "--placer-heap-timingweight",
-        &weight.to_string(),
-    ]);
-    if let Some(seed) = a.seed {
-        cmd.args(["--seed", &seed.to_string()]);
-    }
-    match mode {
-        // The shell's three pins go wherever nextpnr puts them.
-        Mode::Core => cmd.arg("--lpf-allow-unconstrained"),
-        // Every board pin is constrained; the configuration goes on to ecppack.
-        Mode::Board(_) => cmd.args(["--textcfg", &format!("{stem}.config")]),
+    // ---- nextpnr (and, for a board, ecppack), once per seed ----
+    let flow = Flow {
+        mode,
+        device,
+        qps: a.qps,
+        qb,
+        target,
+        margin,
+        pnr_factor,
+        weight,
+        tools: &tools,
+        progress: &progress,
+        start,
+        seconds: json!({
+            "tools": round2(t_tools),
+            "verilog": round2(t_verilog),
+            "yosys": round2(t_yosys),
+        }),
     };
-    cmd.current_dir(&dir);
-    run_tool(
-        &progress,
-        "nextpnr",
-        cmd,
-        &dir.join("nextpnr.log"),
-        nextpnr_status,
-    )
-    .map_err(|f| {
-        let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
-        if log.contains("Unable to place cell") || log.contains("failed to place") {
-            let what = match mode {
-                Mode::Core => "the core".to_string(),
-                Mode::Board(b) => format!("the {} board design", b.name),
-            };
-            bad_input(format!(
-                "{what} for {} QPs does not fit the {} ({}): try {} (details: {})",
-                a.qps,
-                device.name,
-                device.part,
-                match mode {
-                    Mode::Core => "a bigger --device or fewer --qps",
-                    Mode::Board(_) => "fewer --qps",
-                },
-                dir.join("nextpnr.log").display()
-            ))
-        } else {
-            f
+    if places.len() == 1 {
+        let report = flow.place(&dir, places[0], "")?;
+        progress.line(&format!(
+            "synth: done in {:.0} s: {}{} and {}",
+            start.elapsed().as_secs_f64(),
+            match mode {
+                Mode::Core => String::new(),
+                Mode::Board(_) => format!("{}, ", dir.join(BITSTREAM).display()),
+            },
+            dir.join("report.json").display(),
+            dir.join("summary.md").display()
+        ));
+        print_out(&summary_md(&report))?;
+        timing_warning(&report, false);
+        return Ok(());
+    }
+    progress.line(&format!(
+        "nextpnr: {} seeds ({}), {} at a time, each in {}",
+        places.len(),
+        a.seed
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        jobs.min(places.len()),
+        dir.join("seed-N").display()
+    ));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Value, Failure>>>> =
+        Mutex::new(places.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(places.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = places.get(i) else { break };
+                    let sub = seed_dir(&dir, seed);
+                    let r = std::fs::create_dir_all(&sub)
+                        .map_err(|e| internal(format!("cannot create {}: {e}", sub.display())))
+                        .and_then(|()| flow.place(&sub, seed, "../"));
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                }
+            });
         }
-    })?;
-    let t_nextpnr = t.elapsed().as_secs_f64();
-    progress.line(&format!("nextpnr: done ({t_nextpnr:.0} s)"));
+    });
+    let mut reports = Vec::new();
+    for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        reports.push(r.unwrap_or_else(|| Err(internal("a placement did not run")))?);
+    }
+    progress.line(&format!(
+        "synth: done in {:.0} s: {} and {}",
+        start.elapsed().as_secs_f64(),
+        dir.join("seeds.md").display(),
+        dir.join("seeds.json").display()
+    ));
+    finish_seeds(&dir, &reports)
+}
 
-    // ---- report (and, for a board, the bitstream) ----
-    let pnr = read_json(&dir.join("nextpnr_report.json"))?;
-    let stat = read_json(&dir.join("yosys_stat.json"))?;
-    let mut report = build_report(mode, &pnr, &stat, qb, target, device);
-    let mut t_ecppack = None;
-    if let Mode::Board(_) = mode {
-        if report["timing_met"] != json!(true) {
+/// A seed's own directory when several are placed.
+fn seed_dir(dir: &Path, seed: Option<u64>) -> PathBuf {
+    match seed {
+        Some(s) => dir.join(format!("seed-{s}")),
+        None => dir.to_path_buf(),
+    }
+}
+
+/// What every placement of one yosys netlist shares.
+struct Flow<'a> {
+    mode: Mode,
+    device: &'static Device,
+    qps: u32,
+    qb: usize,
+    target: f64,
+    margin: f64,
+    pnr_factor: f64,
+    weight: u32,
+    tools: &'a Tools,
+    progress: &'a Progress,
+    start: Instant,
+    /// The stages before nextpnr (tools, verilog, yosys), in seconds.
+    seconds: Value,
+}
+
+impl Flow<'_> {
+    /// Places and routes the netlist in `dir` with `seed` (nextpnr's default when `None`),
+    /// packs the bitstream for a board, and writes `report.json` and `summary.md` there.
+    /// `up` is the way from `dir` to the netlist's directory (`""` or `"../"`).
+    fn place(&self, dir: &Path, seed: Option<u64>, up: &str) -> Result<Value, Failure> {
+        let (mode, device, target) = (self.mode, self.device, self.target);
+        let stem = mode.stem();
+        let progress = self.progress;
+        let tag = seed.map_or(String::new(), |s| format!(" (seed {s})"));
+        let t = Instant::now();
+        progress.line(&format!(
+            "nextpnr{tag}: place and route for {:.2} MHz ({target} MHz + {} %)",
+            target * self.pnr_factor,
+            self.margin
+        ));
+        let mut cmd = Command::new(&self.tools.nextpnr);
+        cmd.args([
+            device.flag,
+            "--package",
+            PACKAGE,
+            "--speed",
+            &SPEED.to_string(),
+            "--json",
+            &format!("{up}{stem}.json"),
+            "--lpf",
+            &format!("{up}{stem}.lpf"),
+            "--timing-allow-fail",
+            "--detailed-timing-report",
+            "--report",
+            "nextpnr_report.json",
+            "--placer-heap-timingweight",
+            &self.weight.to_string(),
+        ]);
+        if let Some(seed) = seed {
+            cmd.args(["--seed", &seed.to_string()]);
+        }
+        match mode {
+            // The shell's three pins go wherever nextpnr puts them.
+            Mode::Core => cmd.arg("--lpf-allow-unconstrained"),
+            // Every board pin is constrained; the configuration goes on to ecppack.
+            Mode::Board(_) => cmd.args(["--textcfg", &format!("{stem}.config")]),
+        };
+        cmd.current_dir(dir);
+        run_tool(
+            progress,
+            &format!("nextpnr{tag}"),
+            cmd,
+            &dir.join("nextpnr.log"),
+            nextpnr_status,
+        )
+        .map_err(|f| {
+            let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+            if log.contains("Unable to place cell") || log.contains("failed to place") {
+                let what = match mode {
+                    Mode::Core => "the core".to_string(),
+                    Mode::Board(b) => format!("the {} board design", b.name),
+                };
+                bad_input(format!(
+                    "{what} for {} QPs does not fit the {} ({}): try {} (details: {})",
+                    self.qps,
+                    device.name,
+                    device.part,
+                    match mode {
+                        Mode::Core => "a bigger --device or fewer --qps",
+                        Mode::Board(_) => "fewer --qps",
+                    },
+                    dir.join("nextpnr.log").display()
+                ))
+            } else {
+                f
+            }
+        })?;
+        let t_nextpnr = t.elapsed().as_secs_f64();
+        progress.line(&format!("nextpnr{tag}: done ({t_nextpnr:.0} s)"));
+
+        // ---- report (and, for a board, the bitstream) ----
+        let pnr = read_json(&dir.join("nextpnr_report.json"))?;
+        let stat_dir = if up.is_empty() {
+            dir
+        } else {
+            dir.parent().unwrap_or(dir)
+        };
+        let stat = read_json(&stat_dir.join("yosys_stat.json"))?;
+        let mut report = build_report(mode, &pnr, &stat, self.qb, target, device);
+        let mut seconds = self.seconds.clone();
+        seconds["nextpnr"] = json!(round2(t_nextpnr));
+        if let Mode::Board(_) = mode {
+            if report["timing_met"] != json!(true) {
+                progress.line(&format!(
+                    "nextpnr{tag}: TIMING NOT MET: Fmax {} MHz is below the board clock of \
+                     {target} MHz; packing the bitstream anyway (it is not safe to use at \
+                     {target} MHz)",
+                    report["fmax_mhz"]
+                ));
+            }
+            let t = Instant::now();
+            progress.line(&format!("ecppack{tag}: writing {BITSTREAM}"));
+            let _ = std::fs::remove_file(dir.join(BITSTREAM));
+            let mut cmd = Command::new(&self.tools.ecppack);
+            cmd.args([
+                "--compress",
+                "--input",
+                &format!("{stem}.config"),
+                "--bit",
+                BITSTREAM,
+            ])
+            .current_dir(dir);
+            run_tool(
+                progress,
+                &format!("ecppack{tag}"),
+                cmd,
+                &dir.join("ecppack.log"),
+                |_| false,
+            )?;
+            let secs = t.elapsed().as_secs_f64();
+            seconds["ecppack"] = json!(round2(secs));
+            report["bitstream"] = bitstream_info(dir)?;
             progress.line(&format!(
-                "nextpnr: TIMING NOT MET: Fmax {} MHz is below the board clock of {target} MHz; \
-                 packing the bitstream anyway (it is not safe to use at {target} MHz)",
-                report["fmax_mhz"]
+                "ecppack{tag}: done ({secs:.0} s, {} bytes)",
+                report["bitstream"]["bytes"]
             ));
         }
-        let t = Instant::now();
-        progress.line(&format!("ecppack: writing {BITSTREAM}"));
-        let _ = std::fs::remove_file(dir.join(BITSTREAM));
-        let mut cmd = Command::new(&tools.ecppack);
-        cmd.args([
-            "--compress",
-            "--input",
-            &format!("{stem}.config"),
-            "--bit",
-            BITSTREAM,
-        ])
-        .current_dir(&dir);
-        run_tool(&progress, "ecppack", cmd, &dir.join("ecppack.log"), |_| {
-            false
-        })?;
-        let secs = t.elapsed().as_secs_f64();
-        t_ecppack = Some(secs);
-        report["bitstream"] = bitstream_info(&dir)?;
-        progress.line(&format!(
-            "ecppack: done ({secs:.0} s, {} bytes)",
-            report["bitstream"]["bytes"]
-        ));
+        seconds["total"] = json!(round2(self.start.elapsed().as_secs_f64()));
+        report["seconds"] = seconds;
+        report["tools"] = self.tools.versions();
+        report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
+        report["seed"] = json!(seed);
+        report["pnr_margin_pct"] = json!(self.margin);
+        report["placer_timing_weight"] = json!(self.weight);
+        report["pnr_target_mhz"] = json!(round2(target * self.pnr_factor));
+        write_results(dir, &report)?;
+        Ok(report)
     }
-    let mut seconds = json!({
-        "tools": round2(t_tools),
-        "verilog": round2(t_verilog),
-        "yosys": round2(t_yosys),
-        "nextpnr": round2(t_nextpnr),
-    });
-    if let Some(s) = t_ecppack {
-        seconds["ecppack"] = json!(round2(s));
+}
+
+/// `--report-only`: the report of the placement in `dir` rebuilt from the tool outputs
+/// there (yosys's statistics from `dir`, or from its parent for a seed's directory), with
+/// the stage times, tool versions and command of the run that made them.
+fn rebuild_report(
+    mode: Mode,
+    qb: usize,
+    target: f64,
+    device: &Device,
+    dir: &Path,
+    seed: Option<u64>,
+) -> Result<Value, Failure> {
+    let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
+    let pnr = read_json(&dir.join("nextpnr_report.json"))?;
+    let stat_path = if dir.join("yosys_stat.json").exists() {
+        dir.join("yosys_stat.json")
+    } else {
+        dir.parent().unwrap_or(dir).join("yosys_stat.json")
+    };
+    let stat = read_json(&stat_path)?;
+    let mut report = build_report(mode, &pnr, &stat, qb, target, device);
+    if let Mode::Board(_) = mode {
+        report["bitstream"] = bitstream_info(dir)?;
     }
-    seconds["total"] = json!(round2(start.elapsed().as_secs_f64()));
-    report["seconds"] = seconds;
-    report["tools"] = tools.versions();
-    report["command"] = json!(std::env::args().collect::<Vec<_>>().join(" "));
-    report["pnr_margin_pct"] = json!(margin);
-    report["placer_timing_weight"] = json!(weight);
-    report["pnr_target_mhz"] = json!(round2(target * pnr_factor));
-    progress.line(&format!(
-        "synth: done in {:.0} s: {}{} and {}",
-        start.elapsed().as_secs_f64(),
-        match mode {
-            Mode::Core => String::new(),
-            Mode::Board(_) => format!("{}, ", dir.join(BITSTREAM).display()),
+    for k in [
+        "pnr_margin_pct",
+        "placer_timing_weight",
+        "pnr_target_mhz",
+        "seconds",
+        "tools",
+        "command",
+    ] {
+        report[k] = old[k].clone();
+    }
+    report["seed"] = json!(seed);
+    write_results(dir, &report)?;
+    Ok(report)
+}
+
+/// Several seeds: `seeds.json` (one object per seed) and `seeds.md` (a table) in `dir`,
+/// the table on stdout, and the timing warning of every board placement that misses.
+fn finish_seeds(dir: &Path, reports: &[Value]) -> Result<(), Failure> {
+    let rows: Vec<Value> = reports
+        .iter()
+        .map(|r| {
+            let cp = &r["critical_path"];
+            json!({
+                "seed": r["seed"],
+                "dir": format!("seed-{}", r["seed"]),
+                "fmax_mhz": r["fmax_mhz"],
+                "target_mhz": r["target_mhz"],
+                "timing_met": r["timing_met"],
+                "critical_path_ns": cp["delay_ns"],
+                "critical_path_to": cp["sink_cell"],
+                "nextpnr_s": r["seconds"]["nextpnr"],
+            })
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&Value::Array(rows.clone()))
+        .map_err(|e| internal(format!("cannot format the seeds: {e}")))?;
+    write(&dir.join("seeds.json"), &(text + "\n"))?;
+    let met = rows
+        .iter()
+        .filter(|r| r["timing_met"] == json!(true))
+        .count();
+    let first = &reports[0];
+    let mut s = format!(
+        "# roce-cc synth: {}, {} QPs, one netlist placed with {} seeds\n\n\
+         Target {} MHz: met on {met} of {} seeds. Each seed's report, summary{} are in \
+         DIR/seed-N.\n\n\
+         | seed | Fmax | target met | critical path | ends at | nextpnr |\n\
+         |---|---|---|---|---|---|\n",
+        match first["board"].as_str() {
+            Some(b) => format!("board {b}"),
+            None => "core top".to_string(),
         },
-        dir.join("report.json").display(),
-        dir.join("summary.md").display()
-    ));
-    write_results(&dir, &report)?;
-    timing_warning(&report);
+        first["qps"],
+        rows.len(),
+        first["target_mhz"].as_f64().unwrap_or(0.0),
+        rows.len(),
+        if first["board"].is_null() {
+            ""
+        } else {
+            " and bitstream"
+        },
+    );
+    for r in &rows {
+        s += &format!(
+            "| {} | {:.2} MHz | {} | {:.2} ns | `{}` | {:.0} s |\n",
+            r["seed"],
+            r["fmax_mhz"].as_f64().unwrap_or(0.0),
+            if r["timing_met"] == json!(true) {
+                "yes"
+            } else {
+                "**no**"
+            },
+            r["critical_path_ns"].as_f64().unwrap_or(0.0),
+            r["critical_path_to"].as_str().unwrap_or(""),
+            r["nextpnr_s"].as_f64().unwrap_or(0.0),
+        );
+    }
+    write(&dir.join("seeds.md"), &s)?;
+    print_out(&s)?;
+    for r in reports {
+        timing_warning(r, true);
+    }
     Ok(())
 }
 
 /// For a board build that misses its clock: the warning on stderr, after everything else.
-fn timing_warning(report: &Value) {
+/// `in_seed_dir`: the placement is one of several, in DIR/seed-N.
+fn timing_warning(report: &Value, in_seed_dir: bool) {
     if report["board"].is_null() || report["timing_met"] == json!(true) {
         return;
     }
     let target = report["target_mhz"].as_f64().unwrap_or(0.0);
+    let (seed, bit) = match report["seed"].as_u64() {
+        Some(s) if in_seed_dir => (format!(" (seed {s})"), format!("seed-{s}/{BITSTREAM}")),
+        _ => (String::new(), BITSTREAM.to_string()),
+    };
     eprintln!(
-        "warning: TIMING NOT MET: the design reaches {} MHz, below the board clock of {target} \
-         MHz. {BITSTREAM} was written but is NOT safe to use at {target} MHz: the design may \
-         malfunction on the board.",
+        "warning: TIMING NOT MET{seed}: the design reaches {} MHz, below the board clock of \
+         {target} MHz. {bit} was written but is NOT safe to use at {target} MHz: the design \
+         may malfunction on the board.",
         report["fmax_mhz"]
     );
 }
@@ -542,14 +780,12 @@ fn bitstream_info(dir: &Path) -> Result<Value, Failure> {
     }))
 }
 
-/// Writes `report.json` and `summary.md`, and prints the summary.
+/// Writes `report.json` and `summary.md`.
 fn write_results(dir: &Path, report: &Value) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(report)
         .map_err(|e| internal(format!("cannot format the report: {e}")))?;
     write(&dir.join("report.json"), &(text + "\n"))?;
-    let summary = summary_md(report);
-    write(&dir.join("summary.md"), &summary)?;
-    print_out(&summary)
+    write(&dir.join("summary.md"), &summary_md(report))
 }
 
 /// `log2(qps)` for a power of two in 2..=16384.

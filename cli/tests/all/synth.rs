@@ -137,6 +137,20 @@ fn placer_timing_weight_out_of_range_is_refused_with_its_range() {
 }
 
 #[test]
+fn a_seed_given_twice_or_no_jobs_is_refused() {
+    usage_error(
+        "seed_twice",
+        &["--core", "--seed", "1,2,1"],
+        &["--seed lists 1 twice"],
+    );
+    usage_error(
+        "no_jobs",
+        &["--core", "--seed", "1,2", "--jobs", "0"],
+        &["--jobs 0"],
+    );
+}
+
+#[test]
 fn board_bad_qps_says_what_is_valid() {
     usage_error(
         "board_bad_qps",
@@ -227,6 +241,82 @@ fn core_flow_16_qps() {
         std::fs::read_to_string(out.join("summary.md"))
             .unwrap()
             .contains("| Fmax |")
+    );
+}
+
+/// Several seeds: yosys once in DIR, each seed placed in DIR/seed-N with its own report,
+/// and the table of the seeds in DIR/seeds.json and DIR/seeds.md; `--report-only` rebuilds
+/// them.
+#[test]
+fn core_flow_two_seeds() {
+    if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
+        eprintln!(
+            "skipped: the synthesis flow for 16 QPs with two seeds runs with ROCE_CC_SYNTH=1"
+        );
+        return;
+    }
+    let out = scratch("core_q16_seeds");
+    let args = [
+        "synth",
+        "--core",
+        "--qps",
+        "16",
+        "--seed",
+        "1,2",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let r = run(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.matches("yosys: done").count(),
+        1,
+        "yosys runs once: {}",
+        r.stderr
+    );
+    for seed in [1, 2] {
+        assert!(
+            r.stderr.contains(&format!("nextpnr (seed {seed}): done")),
+            "{}",
+            r.stderr
+        );
+    }
+    assert!(out.join("shell.json").exists(), "the one netlist");
+    let json = |p: PathBuf| -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    };
+    let rows = json(out.join("seeds.json"));
+    let rows = rows.as_array().expect("an array of seeds");
+    assert_eq!(rows.len(), 2);
+    for (row, seed) in rows.iter().zip([1u64, 2]) {
+        let dir = out.join(format!("seed-{seed}"));
+        assert!(dir.join("nextpnr.log").exists());
+        assert!(
+            !dir.join("shell.json").exists(),
+            "the netlist is not copied"
+        );
+        let report = json(dir.join("report.json"));
+        assert_eq!(report["seed"].as_u64(), Some(seed));
+        assert_eq!(row["seed"].as_u64(), Some(seed));
+        assert_eq!(row["fmax_mhz"], report["fmax_mhz"]);
+        assert_eq!(row["timing_met"], report["timing_met"]);
+        assert!(report["fmax_mhz"].as_f64().unwrap() > 0.0);
+        assert!(report["luts"].as_u64().unwrap() > 5000);
+    }
+    let table = std::fs::read_to_string(out.join("seeds.md")).unwrap();
+    assert!(table.contains("of 2 seeds"), "{table}");
+    assert_eq!(r.stdout, table, "the table is printed");
+    // --report-only rebuilds the same table from the outputs.
+    let again = run(&[args.as_slice(), &["--report-only"]].concat());
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        json(out.join("seeds.json")),
+        serde_json::Value::Array(rows.clone())
     );
 }
 
