@@ -723,7 +723,7 @@ fn finish_seeds(dir: &Path, reports: &[Value]) -> Result<(), Failure> {
     );
     for r in &rows {
         s += &format!(
-            "| {} | {:.2} MHz | {} | {:.2} ns | `{}` | {:.0} s |\n",
+            "| {} | {:.2} MHz | {} | {:.2} ns | `{}` | {} |\n",
             r["seed"],
             r["fmax_mhz"].as_f64().unwrap_or(0.0),
             if r["timing_met"] == json!(true) {
@@ -733,7 +733,10 @@ fn finish_seeds(dir: &Path, reports: &[Value]) -> Result<(), Failure> {
             },
             r["critical_path_ns"].as_f64().unwrap_or(0.0),
             r["critical_path_to"].as_str().unwrap_or(""),
-            r["nextpnr_s"].as_f64().unwrap_or(0.0),
+            // A report rebuilt from outputs without stage times has none.
+            r["nextpnr_s"]
+                .as_f64()
+                .map_or("not recorded".to_string(), |t| format!("{t:.0} s")),
         );
     }
     write(&dir.join("seeds.md"), &s)?;
