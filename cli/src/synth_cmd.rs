@@ -403,7 +403,6 @@ pub(crate) fn run(a: &SynthArgs) -> Result<(), Failure> {
     let flow = Flow {
         mode,
         device,
-        qps: a.qps,
         qb,
         target,
         margin,
@@ -488,7 +487,6 @@ fn seed_dir(dir: &Path, seed: Option<u64>) -> PathBuf {
 struct Flow<'a> {
     mode: Mode,
     device: &'static Device,
-    qps: u32,
     qb: usize,
     target: f64,
     margin: f64,
@@ -560,7 +558,7 @@ impl Flow<'_> {
                 };
                 bad_input(format!(
                     "{what} for {} QPs does not fit the {} ({}): try {} (details: {})",
-                    self.qps,
+                    1u32 << self.qb,
                     device.name,
                     device.part,
                     match mode {
@@ -578,12 +576,7 @@ impl Flow<'_> {
 
         // ---- report (and, for a board, the bitstream) ----
         let pnr = read_json(&dir.join("nextpnr_report.json"))?;
-        let stat_dir = if up.is_empty() {
-            dir
-        } else {
-            dir.parent().unwrap_or(dir)
-        };
-        let stat = read_json(&stat_dir.join("yosys_stat.json"))?;
+        let stat = read_json(&yosys_stat_path(dir))?;
         let mut report = build_report(mode, &pnr, &stat, self.qb, target, device);
         let mut seconds = self.seconds.clone();
         seconds["nextpnr"] = json!(round2(t_nextpnr));
@@ -636,6 +629,17 @@ impl Flow<'_> {
     }
 }
 
+/// yosys's statistics for the placement in `dir`: in `dir` itself for one placement, in
+/// its parent for a seed's directory (`DIR/seed-N`).
+fn yosys_stat_path(dir: &Path) -> PathBuf {
+    let own = dir.join("yosys_stat.json");
+    if own.exists() {
+        own
+    } else {
+        dir.parent().unwrap_or(dir).join("yosys_stat.json")
+    }
+}
+
 /// `--report-only`: the report of the placement in `dir` rebuilt from the tool outputs
 /// there (yosys's statistics from `dir`, or from its parent for a seed's directory), with
 /// the stage times, tool versions and command of the run that made them.
@@ -649,12 +653,7 @@ fn rebuild_report(
 ) -> Result<Value, Failure> {
     let old = read_json(&dir.join("report.json")).unwrap_or(Value::Null);
     let pnr = read_json(&dir.join("nextpnr_report.json"))?;
-    let stat_path = if dir.join("yosys_stat.json").exists() {
-        dir.join("yosys_stat.json")
-    } else {
-        dir.parent().unwrap_or(dir).join("yosys_stat.json")
-    };
-    let stat = read_json(&stat_path)?;
+    let stat = read_json(&yosys_stat_path(dir))?;
     let mut report = build_report(mode, &pnr, &stat, qb, target, device);
     if let Mode::Board(_) = mode {
         report["bitstream"] = bitstream_info(dir)?;
