@@ -19,6 +19,11 @@ pub(crate) struct Model {
 
 /// Verilator's options for the bridge: Verilog and C++, optimised, X as 0, VCD tracing,
 /// model class `V<name>`. Warnings are not fatal here; [`crate::lint_top`] is the lint gate.
+///
+/// The model's C++ is compiled with `-O1` (`OPT_FAST`, `OPT_GLOBAL`) instead of Verilator's
+/// `-Os`: measured on the 1024-QP core with g++ 12, half the compile time (81 s instead of
+/// 144 s of CPU) and a tenth more cycles per second; `-O0` compiles in 54 s but simulates
+/// eight times slower.
 fn verilator_args(name: &str, obj_dir: &Path) -> Vec<String> {
     let mut args: Vec<String> = [
         "--cc",
@@ -32,6 +37,8 @@ fn verilator_args(name: &str, obj_dir: &Path) -> Vec<String> {
         "-Wno-fatal",
         "-j",
         "2",
+        "-MAKEFLAGS",
+        "OPT_FAST=-O1 OPT_GLOBAL=-O1",
         "--top-module",
         "top",
     ]
