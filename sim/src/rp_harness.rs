@@ -190,12 +190,15 @@ pub struct GoldenRpCycle {
     hz_young: bool,
     /// An entry of the queue is free (the RTL's `full_q` clear).
     room: bool,
-    /// Input class `k` is not accepted: at the last edge, [`QB_CAP`] of its entries were
-    /// known to wait (valid, not written at the edge before, and blocked by an older entry
-    /// of their QP or, when written two edges before or earlier, matched by a writer in the
-    /// window whose stamp their check found a microsecond or more before theirs or, before
-    /// their check is in, having been found blocked).
+    /// Input class `k` is not accepted: at the edge before the last, [`QB_CAP`] of its
+    /// entries were known to wait (valid, not written at the edge before, and blocked by an
+    /// older entry of their QP or, when written two edges before or earlier, matched by a
+    /// writer in the window whose stamp their check found a microsecond or more before
+    /// theirs or, before their check is in, having been found blocked). The RTL counts
+    /// them over two cycles.
     cap: [bool; 4],
+    /// Per input class, its entries known to wait at the last edge (`cap` at the next).
+    waiting: [usize; 4],
     /// The round-robin arbiter's mask (`arb_m`): the input classes (0 command, 1 CNP, 2
     /// packet, 3 query) after the one taken last; they go first, in order, then the rest.
     arb_mask: [bool; 4],
@@ -246,6 +249,7 @@ impl GoldenRpCycle {
             hz_young: false,
             room: true,
             cap: [false; 4],
+            waiting: [0; 4],
             arb_mask: [false; 4],
             pipe: [None; PIPE_SLOTS],
             pipe_fol: [false; PIPE_SLOTS],
@@ -327,6 +331,7 @@ impl GoldenRpCycle {
             self.hz_young = false;
             self.room = true;
             self.cap = [false; 4];
+            self.waiting = [0; 4];
             self.arb_mask = [false; 4];
             self.pipe = [None; PIPE_SLOTS];
             self.pipe_fol = [false; PIPE_SLOTS];
@@ -404,7 +409,7 @@ impl GoldenRpCycle {
     /// later), and the check of an entry known to be blocked is void; the accepted event
     /// is written to the lowest free entry; the classes with [`QB_CAP`] entries known to
     /// wait (blocked, or with a writer of their QP in the window and checked unable to
-    /// follow it or, unchecked, found blocked before) are not taken at the next edge.
+    /// follow it or, unchecked, found blocked before) are not taken from the edge after the next.
     fn advance(&mut self, push: Option<(InFlight, usize)>) {
         let k = self.edge;
         let valid = |e: usize| self.entries[e].is_some();
@@ -521,7 +526,8 @@ impl GoldenRpCycle {
         }
         self.blk = blk;
         self.room = nvalid + usize::from(push.is_some()) - usize::from(taken.is_some()) < QB_N;
-        self.cap = waiting.map(|n| n >= QB_CAP);
+        self.cap = self.waiting.map(|n| n >= QB_CAP);
+        self.waiting = waiting;
         if let Some((ev, cls)) = push {
             let w = free.expect("the inputs are ready only while an entry is free");
             self.entries[w] = Some(QueueEntry {

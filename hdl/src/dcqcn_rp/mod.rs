@@ -214,40 +214,43 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 
 /// Entries of the input queue. An event from a stream of events on different QPs spends
 /// three cycles in it (accepted, chosen by HZ, sent to S1), so three entries and the one
-/// being written carry one event per cycle; the other five hold events that wait for a
-/// writer of their QP while the rest go past them (an input class is not taken while
-/// [`QB_CAP`] of its entries are known to wait, `cap`, and one more may be on its way in
-/// then).
-pub const QB_N: usize = 9;
-// `tf_kind`, `tf_qp` and `pick_qp` OR the nine entries' terms by literal index, and S1's
-// read of the entry that went (`s1_b`, `s1_m`) is written out for nine entries.
-const _: () = assert!(QB_N == 9);
-/// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=8.
-const S1_B_W: usize = 4;
+/// being written carry one event per cycle; the others hold events that wait for a writer
+/// of their QP while the rest go past them (an input class is not taken while [`QB_CAP`]
+/// of its entries are known to wait, `cap`, and two more may be on their way in then).
+/// Events on a few QPs in random order wait often (one of them lands within 8 cycles of
+/// the QP's last one in about a third of the cycles over 16 QPs), so the queue is deep
+/// enough that they almost never fill it: `docs/dcqcn_rp.md`, "The input queue".
+pub const QB_N: usize = 24;
+// `tf_kind`, `tf_qp` and `pick_qp` OR the entries' terms by literal index, and S1's read
+// of the entry that went (`s1_b`, `s1_m`) is written out for 24 entries.
+const _: () = assert!(QB_N == 24);
+/// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=23.
+const S1_B_W: usize = 5;
 const _: () = assert!(QB_N <= 1 << S1_B_W);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
-/// `QB_N - 5`, so the waiting events of one class (this many and one on its way in) leave
-/// the four entries a stream of other events needs (one query per cycle went on beside a
+/// `QB_N - 6`, so the waiting events of one class (this many and two on their way in: the
+/// count is two edges old) leave the four entries a stream of other events needs (one query per cycle went on beside a
 /// stream of packets that each waited for the window: `rp_smoke`). An entry whose check may
 /// still find that it can follow is not counted, so a stream of followers on different QPs
 /// is not stopped while their checks run.
-pub const QB_CAP: usize = QB_N - 5;
+pub const QB_CAP: usize = QB_N - 6;
 
-/// The queue's last entry.
-const QB_LAST: usize = QB_N - 1;
-
-/// Per input class, entry but the last, and count (`wk_u`).
-const WK_U_N: usize = 4 * (QB_N - 1) * QB_CAP;
+/// Groups of four entries whose waiting entries `cap` counts a cycle ahead (`wk_g`), per
+/// input class; all classes' groups; the count's width.
+const CAP_G: usize = QB_N / 4;
+const CAP_G_N: usize = 4 * CAP_G;
+const CAP_W: usize = 5;
+const _: () = assert!(QB_N % 4 == 0 && QB_N < 1 << CAP_W);
 
 /// Width of the count of valid entries (`nq`, 0..=`QB_N`).
-const NQ_W: usize = 4;
+const NQ_W: usize = 5;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
-// `qb_old`, `qb_cb`, `wk_c` and `ck_t` are indexed `9 p + e` (`wk_u` `32 k + 4 e + j`),
+// `qb_old`, `qb_cb`, `wk_c`, `wk_n` and `ck_t` are indexed `24 p + e` (`wk_g` `6 k + g`),
 // `nm` and `nm_c` `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
 // variables and literals only).
-const _: () = assert!(QB_N == 9 && QB_CAP == 4 && CHECK_EDGES == 4);
+const _: () = assert!(QB_N == 24 && CAP_G == 6 && CHECK_EDGES == 4);
 // The youngest-writer search's literals: 15 groups of 8 slots and a last group of 5.
 const _: () = assert!(HZ_W == 125 && HZ_NG == 16 && HZ_LAST_BITS == 5);
 
@@ -257,7 +260,7 @@ const CK_T_N: usize = CHECK_EDGES * QB_N;
 /// Registers of the age matrix (`qb_old`).
 const QB_OLD_N: usize = QB_N * QB_N;
 
-/// Signals per input class and entry (`wk_c`, `wk_b`).
+/// Signals per input class and entry (`qb_cb`, `wk_c`, `wk_n`).
 const QB_CLS_N: usize = 4 * QB_N;
 
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
@@ -488,15 +491,15 @@ pub struct DcqcnRp<const QB: usize> {
     qb_ys: [DFF<Bits<SLOT_W>>; QB_N],
     /// S1 holds an event that writes entry `e`'s QP, apart by the way it went to S1: HZ's
     /// event (`qb_hit`) and a follower (`qb_hitf`, registered when the follower went: an
-    /// OR of nine ANDs after `take_fol`). Every reader takes their OR. Kept apart, because
-    /// in one register synthesis is free to mix the two cones and put the OR over the
-    /// followers after `take_hz`.
+    /// OR of an AND per entry after `take_fol`). Every reader takes their OR. Kept apart,
+    /// because in one register synthesis is free to mix the two cones and put the OR over
+    /// the followers after `take_hz`.
     qb_hit: [Signal<Local, Bit>; QB_N],
     qb_hitf: [DFF<Bit>; QB_N],
     /// HZ's event writes entry `e`'s QP: compared in every cycle, whatever the decision,
     /// and registered. `qb_hit` is its AND with `s1_hz` after the registers, so that
-    /// `take_hz` ends at one flip-flop (`s1_hz`) instead of at nine ANDs with these
-    /// matches, one per entry.
+    /// `take_hz` ends at one flip-flop (`s1_hz`) instead of at an AND with each entry's
+    /// match.
     qb_hr: [DFF<Bit>; QB_N],
     /// S2 holds an event that writes entry `e`'s QP: `qb_hit | qb_hitf` an edge later.
     qb_hit2: [DFF<Bit>; QB_N],
@@ -520,7 +523,7 @@ pub struct DcqcnRp<const QB: usize> {
     /// `hz_sel` inverted, a copy that only HZ's choice of its next entry (`cand`) reads.
     /// `hz_sel` drives the decision, the queue's read and the age matrix's AND-OR beside
     /// `cand`, so placed among those loads it starts the choice's path with a long route;
-    /// this copy has only the nine `cand` LUTs to sit beside. Inverted so that yosys does
+    /// this copy has only the `cand` LUTs to sit beside. Inverted so that yosys does
     /// not merge it with `hz_sel`. Reset sets it (no entry is HZ's); it is 0 at power-up
     /// until the first edge, while the RP is held in reset, as `qb_fr`.
     hz_nsel: [DFF<Bit>; QB_N],
@@ -539,8 +542,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// flip-flop, where a whole cycle is left for it. Inverted so that yosys does not merge
     /// the two.
     hz_qpn_rd: DFF<Bits<QB>>,
-    /// HZ's event's kind (read from the queue at `hz_sel`).
+    /// HZ's event's kind (read from the queue at `hz_sel`: the OR of the entries' kinds
+    /// masked by it, `hz_k`, as `tf_kind`).
     hz_kind: Signal<Local, Bits<KIND_W>>,
+    hz_k: [Signal<Local, Bits<KIND_W>>; QB_N],
     /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
     /// its QP (`blk_hz`). Each is a register (`hz_hh`, `hz_bh`) loaded at the edge before
     /// from the inputs of the registers it stands for and HZ's next entry: exact whenever
@@ -676,16 +681,19 @@ pub struct DcqcnRp<const QB: usize> {
     wk: [Signal<Local, Bit>; QB_N],
     /// Index `QB_N k + e`: entry `e` is known to wait and holds an event of class `k`.
     wk_c: [Signal<Local, Bit>; QB_CLS_N],
-    /// Index `(QB_N - 1) QB_CAP k + QB_CAP e + j`: at least `j + 1` of entries `0..=e` are
-    /// known to wait and hold events of class `k` (a unary count, plain logic: no carry
-    /// chain between the queue's registers and `cap`).
-    wk_u: [Signal<Local, Bit>; WK_U_N],
-    /// The counts of one and two at the last entry but one, which `cap` does not read.
-    wk_u_unused: [Signal<Local, Bit>; 4],
-    /// Class `k` may not be accepted: `QB_CAP` of its entries were known to wait at the
-    /// last edge. So the events that wait for their QP hold at most `QB_CAP + 1` entries
-    /// per class (and the class's stream stops behind them), and the other classes keep
-    /// the entries they need to go on one per cycle.
+    /// Index `QB_N k + e`: `wk_c` as a number (0 or 1), for the count.
+    wk_n: [Signal<Local, Bits<CAP_W>>; QB_CLS_N],
+    /// Index `CAP_G k + g`: how many of entries `4 g .. 4 g + 4` were known to wait and
+    /// held events of class `k` in the last cycle (registered, so that the count's adder
+    /// tree is split over two cycles).
+    wk_g: [DFF<Bits<CAP_W>>; CAP_G_N],
+    /// The entries of class `k` known to wait in the last cycle: the sum of its `wk_g`.
+    wk_s: [Signal<Local, Bits<CAP_W>>; 4],
+    cap_min: Constant<Bits<CAP_W>>,
+    /// Class `k` may not be accepted: `QB_CAP` of its entries were known to wait two edges
+    /// ago. So the events that wait for their QP hold at most `QB_CAP + 2` entries per
+    /// class (and the class's stream stops behind them), and the other classes keep the
+    /// entries they need to go on one per cycle.
     cap: [DFF<Bit>; 4],
     /// Input class `k` is valid and not capped: what the arbiter sees.
     vld: [Signal<Local, Bit>; 4],
@@ -706,10 +714,11 @@ pub struct DcqcnRp<const QB: usize> {
     /// a balanced tree of 2:1 multiplexers (`s1_m`, `s1_n`): two logic levels where the
     /// one-hot select's priority chain was five.
     s1_b: [DFF<Bit>; S1_B_W],
-    /// The read's tree: `[0..4]` entries 0/1, 2/3, 4/5, 6/7 by bit 0; `[4]`, `[5]` by
-    /// bit 1; `[6]` by bit 2 (entry 8 by bit 3 after it).
-    s1_m: [Signal<Local, RpEvent>; 7],
-    s1_n: [Signal<Local, Bits<SLOT_W>>; 7],
+    /// The read's tree: `[0..12]` entries in pairs by bit 0; `[12..18]` those in pairs
+    /// by bit 1; `[18..21]` entries 0-7, 8-15 and 16-23 by bit 2; `[21]` entries 0-15 by
+    /// bit 3 (entries 16-23 by bit 4 after it).
+    s1_m: [Signal<Local, RpEvent>; 22],
+    s1_n: [Signal<Local, Bits<SLOT_W>>; 22],
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
@@ -867,9 +876,16 @@ pub struct DcqcnRp<const QB: usize> {
     ck_src: [DFF<Bit>; QB_N],
     /// The QP and event of the entry the check loaded at the last edge, read from the entry
     /// in this cycle (it was valid then, so it was not written at that edge): the check's
-    /// choice ends at `ck_src`. The check reads the event's stamp; the other fields are
-    /// not read (Verilator does not report `*unused` signals).
+    /// choice ends at `ck_src`. `ck_src` is one-hot or zero, so the QP is the OR of the
+    /// entries' QPs masked by it (`ck_q`; zero when none was loaded, whose result is not
+    /// used), and the event is read by the entry's number (`ck_b`, the OR of `ck_src`'s
+    /// bits) through a tree of 2:1 choices as S1's (`ck_m`): a chain of priority
+    /// multiplexers would be 24 deep. The check reads the event's stamp; the other fields
+    /// are not read (Verilator does not report `*unused` signals).
     ck_qp: Signal<Local, Bits<QB>>,
+    ck_q: [Signal<Local, Bits<QB>>; QB_N],
+    ck_b: [Signal<Local, Bit>; S1_B_W],
+    ck_m: [Signal<Local, RpEvent>; 22],
     ck_ev: Signal<Local, RpEvent>,
     ck_kind_unused: Signal<Local, Bits<KIND_W>>,
     ck_bytes_unused: Signal<Local, Bits<BYTES_W>>,
@@ -1086,6 +1102,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             hz_qp: Default::default(),
             hz_qpn_rd: Default::default(),
             hz_kind: Default::default(),
+            hz_k: Default::default(),
             haz_hz: Default::default(),
             blk_hz: Default::default(),
             hz_hh: Default::default(),
@@ -1138,8 +1155,10 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_cb: std::array::from_fn(|_| Default::default()),
             wk: std::array::from_fn(|_| Default::default()),
             wk_c: std::array::from_fn(|_| Default::default()),
-            wk_u: std::array::from_fn(|_| Default::default()),
-            wk_u_unused: Default::default(),
+            wk_n: std::array::from_fn(|_| Default::default()),
+            wk_g: std::array::from_fn(|_| Default::default()),
+            wk_s: Default::default(),
+            cap_min: Constant::new((QB_CAP as u64).into()),
             cap: std::array::from_fn(|_| Default::default()),
             vld: std::array::from_fn(|_| Default::default()),
             one_nq: Constant::new(1u64.into()),
@@ -1151,8 +1170,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             s1_kind: Default::default(),
             s1_qp: Default::default(),
             s1_b: Default::default(),
-            s1_m: Default::default(),
-            s1_n: Default::default(),
+            s1_m: std::array::from_fn(|_| Default::default()),
+            s1_n: std::array::from_fn(|_| Default::default()),
             s2_valid: Default::default(),
             s2_kind: Default::default(),
             s2_qp: Default::default(),
@@ -1238,6 +1257,9 @@ impl<const QB: usize> DcqcnRp<QB> {
             fck: Default::default(),
             lw_in: Default::default(),
             ck_qp: Default::default(),
+            ck_q: Default::default(),
+            ck_b: Default::default(),
+            ck_m: std::array::from_fn(|_| Default::default()),
             ck_ev: Default::default(),
             ck_kind_unused: Default::default(),
             ck_bytes_unused: Default::default(),
@@ -1340,6 +1362,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for k in 0..4 {
             self.cap[k].clock.next = self.clock.val();
+        }
+        for k in 0..CAP_G_N {
+            self.wk_g[k].clock.next = self.clock.val();
         }
         for k in 0..QB_CLS_N {
             self.qb_cb[k].clock.next = self.clock.val();
@@ -1555,12 +1580,36 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.s2_wr.next = self.s2_valid.q.val() & (self.s2_kind.q.val() != self.kind_query.val());
         // HZ's event from the queue (a one-hot pointer: the read is a choice between
         // registers).
-        self.hz_kind.next = self.qb_kind[0].q.val();
-        for i in 1..QB_N {
-            if self.hz_sel[i].q.val() {
-                self.hz_kind.next = self.qb_kind[i].q.val();
+        for e in 0..QB_N {
+            self.hz_k[e].next = 0.into();
+            if self.hz_sel[e].q.val() {
+                self.hz_k[e].next = self.qb_kind[e].q.val();
             }
         }
+        self.hz_kind.next = self.hz_k[0].val()
+            | self.hz_k[1].val()
+            | self.hz_k[2].val()
+            | self.hz_k[3].val()
+            | self.hz_k[4].val()
+            | self.hz_k[5].val()
+            | self.hz_k[6].val()
+            | self.hz_k[7].val()
+            | self.hz_k[8].val()
+            | self.hz_k[9].val()
+            | self.hz_k[10].val()
+            | self.hz_k[11].val()
+            | self.hz_k[12].val()
+            | self.hz_k[13].val()
+            | self.hz_k[14].val()
+            | self.hz_k[15].val()
+            | self.hz_k[16].val()
+            | self.hz_k[17].val()
+            | self.hz_k[18].val()
+            | self.hz_k[19].val()
+            | self.hz_k[20].val()
+            | self.hz_k[21].val()
+            | self.hz_k[22].val()
+            | self.hz_k[23].val();
         // Each entry's hazard, from registered bits only: its S1 and S2 matches and whether
         // a writer of its QP is in the tags (exact from the second edge after the entry was
         // written).
@@ -1602,7 +1651,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.tf_k[5].val()
             | self.tf_k[6].val()
             | self.tf_k[7].val()
-            | self.tf_k[8].val();
+            | self.tf_k[8].val()
+            | self.tf_k[9].val()
+            | self.tf_k[10].val()
+            | self.tf_k[11].val()
+            | self.tf_k[12].val()
+            | self.tf_k[13].val()
+            | self.tf_k[14].val()
+            | self.tf_k[15].val()
+            | self.tf_k[16].val()
+            | self.tf_k[17].val()
+            | self.tf_k[18].val()
+            | self.tf_k[19].val()
+            | self.tf_k[20].val()
+            | self.tf_k[21].val()
+            | self.tf_k[22].val()
+            | self.tf_k[23].val();
         self.tf_qp.next = self.tf_q[0].val()
             | self.tf_q[1].val()
             | self.tf_q[2].val()
@@ -1611,7 +1675,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.tf_q[5].val()
             | self.tf_q[6].val()
             | self.tf_q[7].val()
-            | self.tf_q[8].val();
+            | self.tf_q[8].val()
+            | self.tf_q[9].val()
+            | self.tf_q[10].val()
+            | self.tf_q[11].val()
+            | self.tf_q[12].val()
+            | self.tf_q[13].val()
+            | self.tf_q[14].val()
+            | self.tf_q[15].val()
+            | self.tf_q[16].val()
+            | self.tf_q[17].val()
+            | self.tf_q[18].val()
+            | self.tf_q[19].val()
+            | self.tf_q[20].val()
+            | self.tf_q[21].val()
+            | self.tf_q[22].val()
+            | self.tf_q[23].val();
         self.take_hz.next = self.hz_valid.q.val()
             & self.cr.q.val()
             & !self.hz_yng.q.val()
@@ -1639,10 +1718,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.oc[e].next = false;
             self.ox[e].next = false;
             for f in 0..QB_N {
-                if self.cand[f].val() & self.qb_old[f * 9 + e].q.val() {
+                if self.cand[f].val() & self.qb_old[f * 24 + e].q.val() {
                     self.oc[e].next = true;
                 }
-                if self.vx[f].val() & self.qb_old[f * 9 + e].q.val() {
+                if self.vx[f].val() & self.qb_old[f * 24 + e].q.val() {
                     self.ox[e].next = true;
                 }
             }
@@ -1675,7 +1754,22 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.pk_q[5].val()
             | self.pk_q[6].val()
             | self.pk_q[7].val()
-            | self.pk_q[8].val();
+            | self.pk_q[8].val()
+            | self.pk_q[9].val()
+            | self.pk_q[10].val()
+            | self.pk_q[11].val()
+            | self.pk_q[12].val()
+            | self.pk_q[13].val()
+            | self.pk_q[14].val()
+            | self.pk_q[15].val()
+            | self.pk_q[16].val()
+            | self.pk_q[17].val()
+            | self.pk_q[18].val()
+            | self.pk_q[19].val()
+            | self.pk_q[20].val()
+            | self.pk_q[21].val()
+            | self.pk_q[22].val()
+            | self.pk_q[23].val();
         self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
         self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
         // Whether HZ's next entry is the one written two edges ago: it is younger than every
@@ -1696,13 +1790,113 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (registered), then the writer's stamp compared with the entry's and the distance,
         // over two registers (`FolCheck`); the result is registered in the entry (below) ----
         self.cyc.d.next = self.cyc.q.val() + self.one_cyc.val();
-        self.ck_qp.next = self.qb_qp[0].q.val();
-        self.ck_ev.next = self.qb_ev[0].q.val();
         for e in 0..QB_N {
+            self.ck_q[e].next = 0.into();
             if self.ck_src[e].q.val() {
-                self.ck_qp.next = self.qb_qp[e].q.val();
-                self.ck_ev.next = self.qb_ev[e].q.val();
+                self.ck_q[e].next = self.qb_qp[e].q.val();
             }
+        }
+        self.ck_b[0].next = self.ck_src[1].q.val()
+            | self.ck_src[3].q.val()
+            | self.ck_src[5].q.val()
+            | self.ck_src[7].q.val()
+            | self.ck_src[9].q.val()
+            | self.ck_src[11].q.val()
+            | self.ck_src[13].q.val()
+            | self.ck_src[15].q.val()
+            | self.ck_src[17].q.val()
+            | self.ck_src[19].q.val()
+            | self.ck_src[21].q.val()
+            | self.ck_src[23].q.val();
+        self.ck_b[1].next = self.ck_src[2].q.val()
+            | self.ck_src[3].q.val()
+            | self.ck_src[6].q.val()
+            | self.ck_src[7].q.val()
+            | self.ck_src[10].q.val()
+            | self.ck_src[11].q.val()
+            | self.ck_src[14].q.val()
+            | self.ck_src[15].q.val()
+            | self.ck_src[18].q.val()
+            | self.ck_src[19].q.val()
+            | self.ck_src[22].q.val()
+            | self.ck_src[23].q.val();
+        self.ck_b[2].next = self.ck_src[4].q.val()
+            | self.ck_src[5].q.val()
+            | self.ck_src[6].q.val()
+            | self.ck_src[7].q.val()
+            | self.ck_src[12].q.val()
+            | self.ck_src[13].q.val()
+            | self.ck_src[14].q.val()
+            | self.ck_src[15].q.val()
+            | self.ck_src[20].q.val()
+            | self.ck_src[21].q.val()
+            | self.ck_src[22].q.val()
+            | self.ck_src[23].q.val();
+        self.ck_b[3].next = self.ck_src[8].q.val()
+            | self.ck_src[9].q.val()
+            | self.ck_src[10].q.val()
+            | self.ck_src[11].q.val()
+            | self.ck_src[12].q.val()
+            | self.ck_src[13].q.val()
+            | self.ck_src[14].q.val()
+            | self.ck_src[15].q.val();
+        self.ck_b[4].next = self.ck_src[16].q.val()
+            | self.ck_src[17].q.val()
+            | self.ck_src[18].q.val()
+            | self.ck_src[19].q.val()
+            | self.ck_src[20].q.val()
+            | self.ck_src[21].q.val()
+            | self.ck_src[22].q.val()
+            | self.ck_src[23].q.val();
+        self.ck_qp.next = self.ck_q[0].val()
+            | self.ck_q[1].val()
+            | self.ck_q[2].val()
+            | self.ck_q[3].val()
+            | self.ck_q[4].val()
+            | self.ck_q[5].val()
+            | self.ck_q[6].val()
+            | self.ck_q[7].val()
+            | self.ck_q[8].val()
+            | self.ck_q[9].val()
+            | self.ck_q[10].val()
+            | self.ck_q[11].val()
+            | self.ck_q[12].val()
+            | self.ck_q[13].val()
+            | self.ck_q[14].val()
+            | self.ck_q[15].val()
+            | self.ck_q[16].val()
+            | self.ck_q[17].val()
+            | self.ck_q[18].val()
+            | self.ck_q[19].val()
+            | self.ck_q[20].val()
+            | self.ck_q[21].val()
+            | self.ck_q[22].val()
+            | self.ck_q[23].val();
+        for k in 0..12 {
+            self.ck_m[k].next = self.qb_ev[2 * k].q.val();
+            if self.ck_b[0].val() {
+                self.ck_m[k].next = self.qb_ev[2 * k + 1].q.val();
+            }
+        }
+        for k in 0..6 {
+            self.ck_m[k + 12].next = self.ck_m[2 * k].val();
+            if self.ck_b[1].val() {
+                self.ck_m[k + 12].next = self.ck_m[2 * k + 1].val();
+            }
+        }
+        for k in 0..3 {
+            self.ck_m[k + 18].next = self.ck_m[2 * k + 12].val();
+            if self.ck_b[2].val() {
+                self.ck_m[k + 18].next = self.ck_m[2 * k + 13].val();
+            }
+        }
+        self.ck_m[21].next = self.ck_m[18].val();
+        if self.ck_b[3].val() {
+            self.ck_m[21].next = self.ck_m[19].val();
+        }
+        self.ck_ev.next = self.ck_m[21].val();
+        if self.ck_b[4].val() {
+            self.ck_ev.next = self.ck_m[20].val();
         }
         self.ck_kind_unused.next = self.ck_ev.val().kind;
         self.ck_bytes_unused.next = self.ck_ev.val().bytes;
@@ -1919,16 +2113,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_qp[e].d.next = self.in_qp.val();
                 self.qb_wr[e].d.next = self.in_kind.val() != self.kind_query.val();
                 for k in 0..4 {
-                    self.qb_cb[k * 9 + e].d.next = self.arb_g[k].val();
+                    self.qb_cb[k * 24 + e].d.next = self.arb_g[k].val();
                 }
                 if self.push.val() {
                     self.qb_v[e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[f * 9 + e].d.next = true;
+                    self.qb_old[f * 24 + e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[e * 9 + f].d.next = false;
+                    self.qb_old[e * 24 + f].d.next = false;
                 }
             }
         }
@@ -1937,7 +2131,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_blk[e].d.next = false;
             for f in 0..QB_N {
                 if self.qb_v[f].q.val()
-                    & self.qb_old[f * 9 + e].q.val()
+                    & self.qb_old[f * 24 + e].q.val()
                     & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
                 {
                     self.qb_blk[e].d.next = true;
@@ -1955,12 +2149,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for e in 0..QB_N {
             self.ck_t[e].d.next = self.nx[e].val();
             for k in 1..CHECK_EDGES {
-                self.ck_t[k * 9 + e].d.next = self.ck_t[k * 9 - 9 + e].q.val()
+                self.ck_t[k * 24 + e].d.next = self.ck_t[k * 24 - 24 + e].q.val()
                     & self.qb_v[e].q.val()
                     & !self.qb_void[e].val();
             }
             self.qb_res[e].next =
-                self.ck_t[27 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
+                self.ck_t[72 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
                 self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
@@ -2008,24 +2202,23 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for k in 0..4 {
             for e in 0..QB_N {
-                self.wk_c[k * 9 + e].next = self.wk[e].val() & self.qb_cb[k * 9 + e].q.val();
+                self.wk_c[k * 24 + e].next = self.wk[e].val() & self.qb_cb[k * 24 + e].q.val();
             }
-            self.wk_u[k * 32].next = self.wk_c[k * 9].val();
-            for j in 1..QB_CAP {
-                self.wk_u[k * 32 + j].next = false;
-            }
-            for e in 1..QB_LAST {
-                self.wk_u[k * 32 + e * 4].next =
-                    self.wk_u[k * 32 + e * 4 - 4].val() | self.wk_c[k * 9 + e].val();
-                for j in 1..QB_CAP {
-                    self.wk_u[k * 32 + e * 4 + j].next = self.wk_u[k * 32 + e * 4 + j - 4].val()
-                        | (self.wk_u[k * 32 + e * 4 + j - 5].val() & self.wk_c[k * 9 + e].val());
+            for e in 0..QB_N {
+                self.wk_n[k * 24 + e].next = 0.into();
+                if self.wk_c[k * 24 + e].val() {
+                    self.wk_n[k * 24 + e].next = 1.into();
                 }
             }
-            // The last entry: only the full count is needed.
-            self.wk_u_unused[k].next = self.wk_u[k * 32 + 28].val() | self.wk_u[k * 32 + 29].val();
-            self.cap[k].d.next = self.wk_u[k * 32 + 31].val()
-                | (self.wk_u[k * 32 + 30].val() & self.wk_c[k * 9 + 8].val());
+            for g in 0..CAP_G {
+                self.wk_g[k * 6 + g].d.next = (self.wk_n[k * 24 + g * 4].val()
+                    + self.wk_n[k * 24 + g * 4 + 1].val())
+                    + (self.wk_n[k * 24 + g * 4 + 2].val() + self.wk_n[k * 24 + g * 4 + 3].val());
+            }
+            self.wk_s[k].next = ((self.wk_g[k * 6].q.val() + self.wk_g[k * 6 + 1].q.val())
+                + (self.wk_g[k * 6 + 2].q.val() + self.wk_g[k * 6 + 3].q.val()))
+                + (self.wk_g[k * 6 + 4].q.val() + self.wk_g[k * 6 + 5].q.val());
+            self.cap[k].d.next = self.wk_s[k].val() >= self.cap_min.val();
         }
         // The count of valid entries after the edge, and whether they are all valid.
         if self.push.val() & !self.take.val() {
@@ -2049,18 +2242,64 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_kind.d.next = self.tf_kind.val();
             self.s1_qp.d.next = self.tf_qp.val();
         }
-        // The entry that goes, binary (`lv` is one-hot or zero; `QB_N` = 9).
-        self.s1_b[0].d.next =
-            self.lv[1].val() | self.lv[3].val() | self.lv[5].val() | self.lv[7].val();
-        self.s1_b[1].d.next =
-            self.lv[2].val() | self.lv[3].val() | self.lv[6].val() | self.lv[7].val();
-        self.s1_b[2].d.next =
-            self.lv[4].val() | self.lv[5].val() | self.lv[6].val() | self.lv[7].val();
-        self.s1_b[3].d.next = self.lv[8].val();
+        // The entry that goes, binary (`lv` is one-hot or zero; `QB_N` = 24).
+        self.s1_b[0].d.next = self.lv[1].val()
+            | self.lv[3].val()
+            | self.lv[5].val()
+            | self.lv[7].val()
+            | self.lv[9].val()
+            | self.lv[11].val()
+            | self.lv[13].val()
+            | self.lv[15].val()
+            | self.lv[17].val()
+            | self.lv[19].val()
+            | self.lv[21].val()
+            | self.lv[23].val();
+        self.s1_b[1].d.next = self.lv[2].val()
+            | self.lv[3].val()
+            | self.lv[6].val()
+            | self.lv[7].val()
+            | self.lv[10].val()
+            | self.lv[11].val()
+            | self.lv[14].val()
+            | self.lv[15].val()
+            | self.lv[18].val()
+            | self.lv[19].val()
+            | self.lv[22].val()
+            | self.lv[23].val();
+        self.s1_b[2].d.next = self.lv[4].val()
+            | self.lv[5].val()
+            | self.lv[6].val()
+            | self.lv[7].val()
+            | self.lv[12].val()
+            | self.lv[13].val()
+            | self.lv[14].val()
+            | self.lv[15].val()
+            | self.lv[20].val()
+            | self.lv[21].val()
+            | self.lv[22].val()
+            | self.lv[23].val();
+        self.s1_b[3].d.next = self.lv[8].val()
+            | self.lv[9].val()
+            | self.lv[10].val()
+            | self.lv[11].val()
+            | self.lv[12].val()
+            | self.lv[13].val()
+            | self.lv[14].val()
+            | self.lv[15].val();
+        self.s1_b[4].d.next = self.lv[16].val()
+            | self.lv[17].val()
+            | self.lv[18].val()
+            | self.lv[19].val()
+            | self.lv[20].val()
+            | self.lv[21].val()
+            | self.lv[22].val()
+            | self.lv[23].val();
         // S1's event and distance, read from the entry it left (see `s1_b`; none: entry
-        // 0's, unused) by a tree of 2:1 choices: entries in pairs by bit 0 (`s1_m[0..4]`),
-        // those in pairs by bit 1 (`[4]`, `[5]`), those by bit 2 (`[6]`), entry 8 by bit 3.
-        for k in 0..4 {
+        // 0's, unused) by a tree of 2:1 choices: entries in pairs by bit 0 (`s1_m[0..12]`),
+        // those in pairs by bit 1 (`[12..18]`), those by bit 2 (`[18..21]`: entries 0-7,
+        // 8-15, 16-23), the first two by bit 3 (`[21]`), that and entries 16-23 by bit 4.
+        for k in 0..12 {
             self.s1_m[k].next = self.qb_ev[2 * k].q.val();
             self.s1_n[k].next = self.qb_dp[2 * k].q.val();
             if self.s1_b[0].q.val() {
@@ -2068,25 +2307,33 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.s1_n[k].next = self.qb_dp[2 * k + 1].q.val();
             }
         }
-        for k in 0..2 {
-            self.s1_m[k + 4].next = self.s1_m[2 * k].val();
-            self.s1_n[k + 4].next = self.s1_n[2 * k].val();
+        for k in 0..6 {
+            self.s1_m[k + 12].next = self.s1_m[2 * k].val();
+            self.s1_n[k + 12].next = self.s1_n[2 * k].val();
             if self.s1_b[1].q.val() {
-                self.s1_m[k + 4].next = self.s1_m[2 * k + 1].val();
-                self.s1_n[k + 4].next = self.s1_n[2 * k + 1].val();
+                self.s1_m[k + 12].next = self.s1_m[2 * k + 1].val();
+                self.s1_n[k + 12].next = self.s1_n[2 * k + 1].val();
             }
         }
-        self.s1_m[6].next = self.s1_m[4].val();
-        self.s1_n[6].next = self.s1_n[4].val();
-        if self.s1_b[2].q.val() {
-            self.s1_m[6].next = self.s1_m[5].val();
-            self.s1_n[6].next = self.s1_n[5].val();
+        for k in 0..3 {
+            self.s1_m[k + 18].next = self.s1_m[2 * k + 12].val();
+            self.s1_n[k + 18].next = self.s1_n[2 * k + 12].val();
+            if self.s1_b[2].q.val() {
+                self.s1_m[k + 18].next = self.s1_m[2 * k + 13].val();
+                self.s1_n[k + 18].next = self.s1_n[2 * k + 13].val();
+            }
         }
-        self.s1_ev.next = self.s1_m[6].val();
-        self.s1_d.next = self.s1_n[6].val();
+        self.s1_m[21].next = self.s1_m[18].val();
+        self.s1_n[21].next = self.s1_n[18].val();
         if self.s1_b[3].q.val() {
-            self.s1_ev.next = self.qb_ev[8].q.val();
-            self.s1_d.next = self.qb_dp[8].q.val();
+            self.s1_m[21].next = self.s1_m[19].val();
+            self.s1_n[21].next = self.s1_n[19].val();
+        }
+        self.s1_ev.next = self.s1_m[21].val();
+        self.s1_d.next = self.s1_n[21].val();
+        if self.s1_b[4].q.val() {
+            self.s1_ev.next = self.s1_m[20].val();
+            self.s1_d.next = self.s1_n[20].val();
         }
         self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
@@ -2386,6 +2633,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             for k in 0..4 {
                 self.cap[k].d.next = false;
             }
+            for k in 0..CAP_G_N {
+                self.wk_g[k].d.next = 0.into();
+            }
             for e in 0..QB_N {
                 self.qb_v[e].d.next = false;
                 self.qb_nw[e].d.next = false;
@@ -2487,7 +2737,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
             self.hz_old[e].next = false;
             for h in 0..QB_N {
-                if self.hz_sel[h].q.val() & self.qb_old[e * 9 + h].q.val() {
+                if self.hz_sel[h].q.val() & self.qb_old[e * 24 + h].q.val() {
                     self.hz_old[e].next = true;
                 }
             }
@@ -2531,10 +2781,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.fo0[e].next = false;
             self.fo1[e].next = false;
             for f in 0..QB_N {
-                if self.fn0[f].val() & self.qb_old[f * 9 + e].q.val() {
+                if self.fn0[f].val() & self.qb_old[f * 24 + e].q.val() {
                     self.fo0[e].next = true;
                 }
-                if self.fn1[f].val() & self.qb_old[f * 9 + e].q.val() {
+                if self.fn1[f].val() & self.qb_old[f * 24 + e].q.val() {
                     self.fo1[e].next = true;
                 }
             }
