@@ -409,7 +409,8 @@ impl GoldenRpCycle {
     /// later), and the check of an entry known to be blocked is void; the accepted event
     /// is written to the lowest free entry; the classes with [`QB_CAP`] entries known to
     /// wait (blocked, or with a writer of their QP in the window and checked unable to
-    /// follow it or, unchecked, found blocked before) are not taken from the edge after the next.
+    /// follow it or, unchecked, found blocked before) are not taken from the edge after
+    /// the next.
     fn advance(&mut self, push: Option<(InFlight, usize)>) {
         let k = self.edge;
         let valid = |e: usize| self.entries[e].is_some();

@@ -221,8 +221,9 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// the QP's last one in about a third of the cycles over 16 QPs), so the queue is deep
 /// enough that they almost never fill it: `docs/dcqcn_rp.md`, "The input queue".
 pub const QB_N: usize = 24;
-// `tf_kind`, `tf_qp` and `pick_qp` OR the entries' terms by literal index, and S1's read
-// of the entry that went (`s1_b`, `s1_m`) is written out for 24 entries.
+// `tf_kind`, `tf_qp`, `pick_qp`, `hz_kind` and `ck_qp` OR the entries' terms by literal
+// index, and the entry numbers and reads by number (`s1_b`, `s1_m`, `ck_b`, `ck_m`) are
+// written out for 24 entries.
 const _: () = assert!(QB_N == 24);
 /// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=23.
 const S1_B_W: usize = 5;
@@ -230,10 +231,10 @@ const _: () = assert!(QB_N <= 1 << S1_B_W);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
 /// `QB_N - 6`, so the waiting events of one class (this many and two on their way in: the
-/// count is two edges old) leave the four entries a stream of other events needs (one query per cycle went on beside a
-/// stream of packets that each waited for the window: `rp_smoke`). An entry whose check may
-/// still find that it can follow is not counted, so a stream of followers on different QPs
-/// is not stopped while their checks run.
+/// count is two edges old) leave the four entries a stream of other events needs (one
+/// query per cycle went on beside a stream of packets that each waited for the window:
+/// `rp_smoke`). An entry whose check may still find that it can follow is not counted, so
+/// a stream of followers on different QPs is not stopped while their checks run.
 pub const QB_CAP: usize = QB_N - 6;
 
 /// Groups of four entries whose waiting entries `cap` counts a cycle ahead (`wk_g`), per
