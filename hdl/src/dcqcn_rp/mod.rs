@@ -42,7 +42,10 @@
 //! the first `UPD_STAGES - 2` update registers (its word would reach the RAM or the
 //! forwarding registers too late to be read), and while an older entry holds its QP
 //! (`qb_blk`), so every sequence on one QP is applied in order, exactly as the golden model
-//! applies it. For timing the check is split over registers. In the cycle after an entry
+//! applies it. Which older entries hold an entry's QP is found once, as the entry is
+//! written (its row of the same-QP matrix `qb_same`, from the input classes' QPs compared
+//! with every entry's); after that the row only loses the entries that leave. For timing
+//! the check is split over registers. In the cycle after an entry
 //! is written its QP (`nw_qp`) is compared with every slot of the window (the pipeline
 //! from S1 on moves every cycle, so a slot's event is one slot further on at each edge) and
 //! the results are registered per slot (`nm`) and per group of 8 slots (`nmg`); at the
@@ -258,11 +261,18 @@ const _: () = assert!(HZ_W == 125 && HZ_NG == 16 && HZ_LAST_BITS == 5);
 /// The follower check's entry tags, one per entry and edge of the check (`ck_t`).
 const CK_T_N: usize = CHECK_EDGES * QB_N;
 
-/// Registers of the age matrix (`qb_old`).
+/// Registers of the age matrix (`qb_old`) and of the same-QP matrix (`qb_same`).
 const QB_OLD_N: usize = QB_N * QB_N;
 
-/// Signals per input class and entry (`qb_cb`, `wk_c`, `wk_n`).
+/// Signals per input class and entry (`qb_cb`, `wk_c`, `wk_n`, `qb_eq`).
 const QB_CLS_N: usize = 4 * QB_N;
+
+/// The OR trees over a row of `qb_same` (`blk_p`, `hf_p`: pairs of entries; `blk_q`,
+/// `hf_q`: groups of four pairs). `hdl_gen` takes literal strides: 12 pairs and 3 groups
+/// per row, written out in `update`.
+const QB_PAIR_N: usize = QB_N * QB_N / 2;
+const QB_QUAD_N: usize = QB_N * QB_N / 8;
+const _: () = assert!(QB_N == 24);
 
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
 /// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
@@ -403,9 +413,36 @@ pub struct DcqcnRp<const QB: usize> {
     /// clear).
     qb_old: [DFF<Bit>; QB_OLD_N],
     /// At the last edge, a valid entry older than entry `e` held an event of `e`'s QP: `e`
-    /// may not go before it (events of one QP keep their order). Exact for an entry written
-    /// at least an edge before the last.
+    /// may not go before it (events of one QP keep their order). The OR of `e`'s row of
+    /// `qb_same` with the valid bits; exact for an entry written at least an edge before
+    /// the last.
     qb_blk: [DFF<Bit>; QB_N],
+    /// The same-QP matrix: index `QB_N e + f` is set while entry `f` is a valid entry
+    /// written before entry `e` that holds `e`'s QP. Row `e` is loaded from `qb_pm`
+    /// whenever entry `e` takes the arbiter's choice (`wr_sel`) and then only loses bits:
+    /// bit `f` is cleared at the edge after entry `f` is not valid (an entry is written
+    /// again an edge after it was freed at the earliest, so the bit is clear before `f`
+    /// holds a younger event). The QPs are compared once, when an entry is written, and
+    /// `qb_blk` and `qb_hitf` are ORs of registers (no pairwise comparators between the
+    /// entries). The diagonal is clear.
+    qb_same: [DFF<Bit>; QB_OLD_N],
+    /// Entry `f` is valid and holds the QP of the arbiter's choice: the row of `qb_same`
+    /// the entry written at the next edge takes.
+    qb_pm: [Signal<Local, Bit>; QB_N],
+    /// Index `QB_N k + f`: input class `k`'s QP (`s_ctl_qp`, `s_cnp_qp`, `s_tx_qp`,
+    /// `s_query_qp`) equals entry `f`'s. The choice's QP is compared per class, before
+    /// the arbiter's multiplexer, and the grants select the result (`qb_pm`), so the
+    /// comparators' path starts at the input ports rather than after the arbiter.
+    qb_eq: [Signal<Local, Bit>; QB_CLS_N],
+    /// `qb_blk`'s input as a tree: index `12 e + j` ORs the valid bits of row `e`'s
+    /// entries `2 j`, `2 j + 1` (one LUT4), `3 e + i` ORs four of those.
+    blk_p: [Signal<Local, Bit>; QB_PAIR_N],
+    blk_q: [Signal<Local, Bit>; QB_QUAD_N],
+    /// Entry `f` goes as a follower now and writes its QP (`take_fol & qb_wr`).
+    tf_w: [Signal<Local, Bit>; QB_N],
+    /// `qb_hitf`'s input as a tree, as `blk_p`, `blk_q`: the followers in row `e`.
+    hf_p: [Signal<Local, Bit>; QB_PAIR_N],
+    hf_q: [Signal<Local, Bit>; QB_QUAD_N],
     /// Valid entries (0..=`QB_N`).
     nq: DFF<Bits<NQ_W>>,
     /// Every entry of the queue is valid (`nq` is `QB_N`): the inputs are not ready. A
@@ -428,8 +465,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e`'s event's kind (`qb_ev`'s, a copy the decision's choices read: `hdl_gen`
     /// reads a field of an array element at a literal index only).
     qb_kind: [DFF<Bits<KIND_W>>; QB_N],
-    /// Each entry's QP, written with its event (and never moved): compared with the other
-    /// entries' (`qb_blk`) and with the QP of an event that goes to S1 (`qb_hit`).
+    /// Each entry's QP, written with its event (and never moved): compared with the input
+    /// classes' QPs while another entry is written (`qb_eq`, for `qb_same`) and with the QP
+    /// of HZ's event (`hz_eq`, for `qb_hit`).
     qb_qp: [DFF<Bits<QB>>; QB_N],
     /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
     /// the QP of the entry written at the last edge, if any.
@@ -1055,6 +1093,14 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_nw4: std::array::from_fn(|_| Default::default()),
             qb_old: std::array::from_fn(|_| Default::default()),
             qb_blk: std::array::from_fn(|_| Default::default()),
+            qb_same: std::array::from_fn(|_| Default::default()),
+            qb_pm: std::array::from_fn(|_| Default::default()),
+            qb_eq: std::array::from_fn(|_| Default::default()),
+            blk_p: std::array::from_fn(|_| Default::default()),
+            blk_q: std::array::from_fn(|_| Default::default()),
+            tf_w: std::array::from_fn(|_| Default::default()),
+            hf_p: std::array::from_fn(|_| Default::default()),
+            hf_q: std::array::from_fn(|_| Default::default()),
             nq: Default::default(),
             full_q: Default::default(),
             hz_valid: Default::default(),
@@ -1374,6 +1420,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for k in 0..QB_OLD_N {
             self.qb_old[k].clock.next = self.clock.val();
             self.qb_old[k].d.next = self.qb_old[k].q.val();
+            self.qb_same[k].clock.next = self.clock.val();
         }
         for i in 0..QB_N {
             self.qb_ev[i].clock.next = self.clock.val();
@@ -1634,6 +1681,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.fol_sel_any.clock.next = self.clock.val();
         for e in 0..QB_N {
             self.take_fol[e].next = self.fol_sel[e].q.val();
+            self.tf_w[e].next = self.fol_sel[e].q.val() & self.qb_wr[e].q.val();
         }
         self.fol_any.next = self.fol_sel_any.q.val();
         for e in 0..QB_N {
@@ -1915,15 +1963,18 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_eq[e].next = self.hz_qp.q.val() == self.qb_qp[e].q.val();
             self.qb_hr[e].d.next =
                 (self.hz_kind.val() != self.kind_query.val()) & self.hz_eq[e].val();
-            self.qb_hitf[e].d.next = false;
-            for f in 0..QB_N {
-                if self.take_fol[f].val()
-                    & self.qb_wr[f].q.val()
-                    & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
-                {
-                    self.qb_hitf[e].d.next = true;
-                }
+            for j in 0..12 {
+                self.hf_p[e * 12 + j].next = (self.qb_same[e * 24 + 2 * j].q.val()
+                    & self.tf_w[2 * j].val())
+                    | (self.qb_same[e * 24 + 2 * j + 1].q.val() & self.tf_w[2 * j + 1].val());
             }
+            for i in 0..3 {
+                self.hf_q[e * 3 + i].next = (self.hf_p[e * 12 + 4 * i].val()
+                    | self.hf_p[e * 12 + 4 * i + 1].val())
+                    | (self.hf_p[e * 12 + 4 * i + 2].val() | self.hf_p[e * 12 + 4 * i + 3].val());
+            }
+            self.qb_hitf[e].d.next =
+                self.hf_q[e * 3].val() | self.hf_q[e * 3 + 1].val() | self.hf_q[e * 3 + 2].val();
         }
         // The window's slots now, each one slot further on at the edge ...
         self.slot_wr[0].next = self.s1_wr.val();
@@ -2127,17 +2178,42 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 }
             }
         }
-        // An older valid entry holds the same QP (registered; compared every cycle).
+        // The same-QP matrix: the entry written at the edge takes the valid entries that
+        // hold the choice's QP (all older than it) as its row; a bit is cleared an edge
+        // after its entry is not valid. An older valid entry holds the same QP: the OR of
+        // the row with the valid bits (registered).
+        for f in 0..QB_N {
+            self.qb_eq[f].next = self.s_ctl_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[24 + f].next = self.s_cnp_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[48 + f].next = self.s_tx_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[72 + f].next = self.s_query_qp.val() == self.qb_qp[f].q.val();
+            self.qb_pm[f].next = self.qb_v[f].q.val()
+                & ((self.arb_g[0].val() & self.qb_eq[f].val())
+                    | (self.arb_g[1].val() & self.qb_eq[24 + f].val())
+                    | (self.arb_g[2].val() & self.qb_eq[48 + f].val())
+                    | (self.arb_g[3].val() & self.qb_eq[72 + f].val()));
+        }
         for e in 0..QB_N {
-            self.qb_blk[e].d.next = false;
             for f in 0..QB_N {
-                if self.qb_v[f].q.val()
-                    & self.qb_old[f * 24 + e].q.val()
-                    & (self.qb_qp[f].q.val() == self.qb_qp[e].q.val())
-                {
-                    self.qb_blk[e].d.next = true;
+                self.qb_same[e * 24 + f].d.next =
+                    self.qb_same[e * 24 + f].q.val() & self.qb_v[f].q.val();
+                if self.wr_sel[e].val() {
+                    self.qb_same[e * 24 + f].d.next = self.qb_pm[f].val();
                 }
             }
+            self.qb_same[e * 24 + e].d.next = false;
+            for j in 0..12 {
+                self.blk_p[e * 12 + j].next = (self.qb_same[e * 24 + 2 * j].q.val()
+                    & self.qb_v[2 * j].q.val())
+                    | (self.qb_same[e * 24 + 2 * j + 1].q.val() & self.qb_v[2 * j + 1].q.val());
+            }
+            for i in 0..3 {
+                self.blk_q[e * 3 + i].next = (self.blk_p[e * 12 + 4 * i].val()
+                    | self.blk_p[e * 12 + 4 * i + 1].val())
+                    | (self.blk_p[e * 12 + 4 * i + 2].val() | self.blk_p[e * 12 + 4 * i + 3].val());
+            }
+            self.qb_blk[e].d.next =
+                self.blk_q[e * 3].val() | self.blk_q[e * 3 + 1].val() | self.blk_q[e * 3 + 2].val();
         }
         // The follower check: it loads the oldest entry not checked (`nx`) at every edge;
         // its tag moves with the check while the entry is valid and not found blocked, and
