@@ -271,6 +271,12 @@ const QB_CLS_N: usize = 4 * QB_N;
 /// `hf_q`: groups of four pairs). `hdl_gen` takes literal strides: 12 pairs and 3 groups
 /// per row, written out in `update`.
 const QB_PAIR_N: usize = QB_N * QB_N / 2;
+
+/// Groups of four entries in the search for the lowest free entry (`wr_va`, `wr_vg`).
+const WR_G: usize = QB_N / 4;
+
+/// `wr_va` of every group but the last (no group lies above it).
+const WR_VA: usize = WR_G - 1;
 const QB_QUAD_N: usize = QB_N * QB_N / 8;
 const _: () = assert!(QB_N == 24);
 
@@ -704,9 +710,14 @@ pub struct DcqcnRp<const QB: usize> {
     nx: [Signal<Local, Bit>; QB_N],
     /// Entry `e`'s event goes to S1 at this edge.
     lv: [Signal<Local, Bit>; QB_N],
-    /// Some entry below `e` is free; entry `e` is the lowest free one (written with the
-    /// arbiter's choice at this edge).
-    wr_fb: [Signal<Local, Bit>; QB_N],
+    /// Entry `e` is the lowest free one (written with the arbiter's choice at this edge),
+    /// found as a tree rather than a chain through the 24 entries: `wr_va[g]`, entries
+    /// `4 g .. 4 g + 4` are all valid; `wr_vg[g]`, every entry below `4 g` is valid (an
+    /// AND of at most five `wr_va`); `wr_sel[4 g + i]`, entry `4 g + i` is free, the
+    /// entries below its group are valid (`wr_vg[g]`) and so are the `i` below it in its
+    /// group. About three LUT levels from the valid bits.
+    wr_va: [Signal<Local, Bit>; WR_VA],
+    wr_vg: [Signal<Local, Bit>; WR_G],
     wr_sel: [Signal<Local, Bit>; QB_N],
     one_nq: Constant<Bits<NQ_W>>,
     nq_last: Constant<Bits<NQ_W>>,
@@ -963,8 +974,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// for that writer, as the one before it did).
     qb_wb: [DFF<Bit>; QB_N],
     /// Entry `e` is known to be blocked (`qb_blk`, not written at the last edge): its
-    /// check is void.
-    qb_void: [Signal<Local, Bit>; QB_N],
+    /// check is void. A register loaded with `qb_blk`'s and `qb_nw`'s inputs, so it equals
+    /// `qb_blk & !qb_nw` a LUT level earlier (it starts the follower's choice, `fl_r`).
+    qb_void: [DFF<Bit>; QB_N],
     /// The check's result for entry `e` is registered at this edge.
     qb_res: [Signal<Local, Bit>; QB_N],
     s1_fol: DFF<Bit>,
@@ -1197,7 +1209,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             ox: std::array::from_fn(|_| Default::default()),
             nx: std::array::from_fn(|_| Default::default()),
             lv: std::array::from_fn(|_| Default::default()),
-            wr_fb: std::array::from_fn(|_| Default::default()),
+            wr_va: std::array::from_fn(|_| Default::default()),
+            wr_vg: std::array::from_fn(|_| Default::default()),
             wr_sel: std::array::from_fn(|_| Default::default()),
             qb_cb: std::array::from_fn(|_| Default::default()),
             wk: std::array::from_fn(|_| Default::default()),
@@ -1326,7 +1339,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_dp: Default::default(),
             qb_fok: Default::default(),
             qb_wb: Default::default(),
-            qb_void: Default::default(),
+            qb_void: std::array::from_fn(|_| Default::default()),
             qb_res: Default::default(),
             s1_fol: Default::default(),
             s1_hz: Default::default(),
@@ -1760,7 +1773,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for e in 0..QB_N {
             self.cand[e].next = self.hz_nsel[e].q.val()
                 & (self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val()));
-            self.qb_void[e].next = self.qb_blk[e].q.val() & !self.qb_nw[e].q.val();
+            self.qb_void[e].clock.next = self.clock.val();
             self.vx[e].next = self.vx_r[e].q.val() & !self.qb_ckf[e].q.val();
         }
         for e in 0..QB_N {
@@ -2144,12 +2157,30 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // takes the arbiter's choice every cycle (its enable is a function of the valid
         // registers, not of `push`, which depends on the input valids) and becomes the
         // youngest in the age matrix; `push` makes it valid ----
-        self.wr_fb[0].next = false;
-        for e in 1..QB_N {
-            self.wr_fb[e].next = self.wr_fb[e - 1].val() | !self.qb_v[e - 1].q.val();
+        for g in 0..WR_VA {
+            self.wr_va[g].next = (self.qb_v[4 * g].q.val() & self.qb_v[4 * g + 1].q.val())
+                & (self.qb_v[4 * g + 2].q.val() & self.qb_v[4 * g + 3].q.val());
+        }
+        self.wr_vg[0].next = true;
+        self.wr_vg[1].next = self.wr_va[0].val();
+        self.wr_vg[2].next = self.wr_va[0].val() & self.wr_va[1].val();
+        self.wr_vg[3].next = (self.wr_va[0].val() & self.wr_va[1].val()) & self.wr_va[2].val();
+        self.wr_vg[4].next = (self.wr_va[0].val() & self.wr_va[1].val())
+            & (self.wr_va[2].val() & self.wr_va[3].val());
+        self.wr_vg[5].next = ((self.wr_va[0].val() & self.wr_va[1].val())
+            & (self.wr_va[2].val() & self.wr_va[3].val()))
+            & self.wr_va[4].val();
+        for g in 0..WR_G {
+            self.wr_sel[4 * g].next = !self.qb_v[4 * g].q.val() & self.wr_vg[g].val();
+            self.wr_sel[4 * g + 1].next =
+                (!self.qb_v[4 * g + 1].q.val() & self.wr_vg[g].val()) & self.qb_v[4 * g].q.val();
+            self.wr_sel[4 * g + 2].next = (!self.qb_v[4 * g + 2].q.val() & self.wr_vg[g].val())
+                & (self.qb_v[4 * g].q.val() & self.qb_v[4 * g + 1].q.val());
+            self.wr_sel[4 * g + 3].next = (!self.qb_v[4 * g + 3].q.val() & self.wr_vg[g].val())
+                & ((self.qb_v[4 * g].q.val() & self.qb_v[4 * g + 1].q.val())
+                    & self.qb_v[4 * g + 2].q.val());
         }
         for e in 0..QB_N {
-            self.wr_sel[e].next = !self.qb_v[e].q.val() & !self.wr_fb[e].val();
             self.lv[e].next =
                 (self.take_hz.val() & self.hz_sel[e].q.val()) | self.take_fol[e].val();
             if self.lv[e].val() {
@@ -2228,10 +2259,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             for k in 1..CHECK_EDGES {
                 self.ck_t[k * 24 + e].d.next = self.ck_t[k * 24 - 24 + e].q.val()
                     & self.qb_v[e].q.val()
-                    & !self.qb_void[e].val();
+                    & !self.qb_void[e].q.val();
             }
             self.qb_res[e].next =
-                self.ck_t[72 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].val();
+                self.ck_t[72 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].q.val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
                 self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
@@ -2253,12 +2284,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_g8[e].d.next = self.fck.d.val() >= self.slot8.val();
                 self.qb_fok[e].d.next = self.fck.ok.val();
             }
-            if !self.qb_v[e].q.val() | self.qb_void[e].val() {
+            if !self.qb_v[e].q.val() | self.qb_void[e].q.val() {
                 self.qb_ckf[e].d.next = false;
                 self.qb_ck[e].d.next = false;
                 self.qb_fok[e].d.next = false;
             }
-            if self.qb_void[e].val() {
+            if self.qb_void[e].q.val() {
                 self.qb_wb[e].d.next = true;
             }
             if self.wr_sel[e].val() & self.push.val() {
@@ -2784,6 +2815,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.m_rate_ctl.next = self.o_rep.q.val().ctl;
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
+            self.qb_void[e].d.next = self.qb_blk[e].d.val() & !self.qb_nw[e].d.val();
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
             self.vx_r[e].d.next =
                 self.qb_v[e].d.val() & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
@@ -2839,7 +2871,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // not a candidate.
         for e in 0..QB_N {
             self.fl_r[e].next = self.qb_v[e].q.val()
-                & !self.qb_void[e].val()
+                & !self.qb_void[e].q.val()
                 & self.qb_yv[e].q.val()
                 & !self.qb_ye[e].q.val()
                 & !self.fol_sel[e].q.val();

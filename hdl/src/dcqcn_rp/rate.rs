@@ -972,11 +972,16 @@ pub struct IncSegment {
     /// its product).
     mul_ai: PipeMul<COUNT_W, RATE_W>,
     mul_hai: PipeMul<COUNT_W, RATE_W>,
-    t21: Signal<Local, Bits<COUNT_W>>,
+    /// T after, saturated at 63: `t + k` in 7 bits (`t7k`) and `k`'s bits above its low
+    /// six (`k_hi`). When `k_hi` is clear, `k < 64` and `t + k < 127` fits; when it is
+    /// set, `k >= 64` and T saturates, so `t + k < 63` (which implies `k < 63`) is
+    /// `!k_hi & t7k < 63`: a 7-bit carry chain, not a `COUNT_W`-bit one.
+    t7k: Signal<Local, Bits<7>>,
+    k_hi: Signal<Local, Bit>,
     t_new: Signal<Local, Bits<STAGE_W>>,
-    ext_t: ZeroExt<STAGE_W, COUNT_W>,
+    ext_t: ZeroExt<STAGE_W, 7>,
     /// 63, the saturation value of T, at the width it is compared at.
-    t_max: Constant<Bits<COUNT_W>>,
+    t_max: Constant<Bits<7>>,
     rel_fr: Signal<Local, Bit>,
     rel_ai: Signal<Local, Bit>,
     rel_hai: Signal<Local, Bit>,
@@ -1045,7 +1050,8 @@ impl Default for IncSegment {
             run_hai: Default::default(),
             mul_ai: Default::default(),
             mul_hai: Default::default(),
-            t21: Default::default(),
+            t7k: Default::default(),
+            k_hi: Default::default(),
             t_new: Default::default(),
             ext_t: Default::default(),
             t_max: Constant::new(63.into()),
@@ -1109,10 +1115,11 @@ impl Logic for IncSegment {
         self.run_fr.rt.next = self.s_pb.q.val().rt;
         self.run_fr.max.next = self.max.val();
         self.ext_t.i.next = self.s_pa_t.q.val();
-        self.t21.next = self.ext_t.o.val() + self.s_pa_k.q.val();
+        self.t7k.next = self.ext_t.o.val() + self.s_pa_k.q.val().get_bits::<7>(0);
+        self.k_hi.next = self.s_pa_k.q.val().get_bits::<15>(6).any();
         self.t_new.next = 63.into();
-        if (self.s_pa_k.q.val() < self.t_max.val()) & (self.t21.val() < self.t_max.val()) {
-            self.t_new.next = self.t21.val().get_bits::<STAGE_W>(0);
+        if !self.k_hi.val() & (self.t7k.val() < self.t_max.val()) {
+            self.t_new.next = self.t7k.val().get_bits::<STAGE_W>(0);
         }
         if self.en.val() {
             self.s_pa.d.next = self.zero_side.val();
