@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use roce_cc_params::{CnpModeration, Params};
 use roce_cc_sim::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, HdlCore};
 use roce_cc_sim::core_stimulus::{CoreStep, describe_core_steps, run_core_lockstep, strategies};
-use roce_cc_sim::lockstep::{Named, cases_from_env, failure_vcd, three_way};
+use roce_cc_sim::lockstep::{Named, cases_from_env_or, failure_vcd, three_way};
 use roce_cc_sim::stimulus::XorShift;
 use roce_cc_sim::verilated::VerilatedCore;
 use std::path::PathBuf;
@@ -50,9 +50,15 @@ fn check(test: &str, p: &Params, steps: &[CoreStep]) -> Result<(), TestCaseError
     })
 }
 
+/// Default cases of `core_three_way_random`: 16 (`ROCE_CC_CASES=N` runs N). A case runs
+/// rust-hdl's simulation of the core (RP and NP, 16 QPs) for up to 200 cycles of events,
+/// several seconds on a 2-core machine; every CI run draws new ones, and the long
+/// campaign (`ROCE_CC_LONG=1`) compares 10^8 cycles.
+const CORE_CASES: u32 = 16;
+
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases_from_env(),
+        cases: cases_from_env_or(CORE_CASES),
         max_shrink_iters: 2000,
         .. ProptestConfig::default()
     })]

@@ -13,7 +13,7 @@
 //! step list, and the Verilated run of that case is written as a VCD whose path is in the
 //! message (`target/tmp/rp_three_way/<test>.vcd`; open it with GTKWave).
 //!
-//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 32, [`RP_CASES`]); the long
+//! `ROCE_CC_CASES=N` sets the number of proptest cases (default 16, [`RP_CASES`]); the long
 //! campaign is `rp_long_campaign.rs`.
 
 use proptest::prelude::*;
@@ -60,11 +60,11 @@ fn check(test: &str, p: &Params, steps: &[Step]) -> Result<RpRun, TestCaseError>
     Ok(run)
 }
 
-/// Default cases of each property: 32 (`ROCE_CC_CASES=N` runs N). Each case is up to 600
-/// events through rust-hdl's simulation of the RP, about 10 s on a 2-core machine with
-/// other jobs beside it, and every CI run draws new ones; the long campaign
-/// (`rp_long_campaign`) runs 10^8 cycles.
-const RP_CASES: u32 = 32;
+/// Default cases of each property: 16 (`ROCE_CC_CASES=N` runs N). Each case is up to 600
+/// events through rust-hdl's simulation of the RP, several seconds on a 2-core machine,
+/// and every CI run draws new ones; the long campaign (`rp_long_campaign`) runs 10^8
+/// cycles.
+const RP_CASES: u32 = 16;
 
 proptest! {
     #![proptest_config(ProptestConfig {
