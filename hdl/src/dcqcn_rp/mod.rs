@@ -272,13 +272,14 @@ const QB_CLS_N: usize = 4 * QB_N;
 /// per row, written out in `update`.
 const QB_PAIR_N: usize = QB_N * QB_N / 2;
 
+const QB_QUAD_N: usize = QB_N * QB_N / 8;
+const _: () = assert!(QB_N == 24);
+
 /// Groups of four entries in the search for the lowest free entry (`wr_va`, `wr_vg`).
 const WR_G: usize = QB_N / 4;
 
 /// `wr_va` of every group but the last (no group lies above it).
 const WR_VA: usize = WR_G - 1;
-const QB_QUAD_N: usize = QB_N * QB_N / 8;
-const _: () = assert!(QB_N == 24);
 
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
 /// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
@@ -430,7 +431,11 @@ pub struct DcqcnRp<const QB: usize> {
     /// again an edge after it was freed at the earliest, so the bit is clear before `f`
     /// holds a younger event). The QPs are compared once, when an entry is written, and
     /// `qb_blk` and `qb_hitf` are ORs of registers (no pairwise comparators between the
-    /// entries). The diagonal is clear.
+    /// entries). The diagonal is clear. For the entry written at the last edge, `qb_hitf`
+    /// is read from the row before it was loaded, as it was from the entry's old QP before:
+    /// no reader uses an entry's `qb_hitf` (nor `qb_hit2` from it) in that first cycle
+    /// (`wk` and the candidacy mask it by `qb_nw`/`qb_nw2`; `qb_yv` is reloaded at
+    /// `qb_nw2`), and the window compare `nm` covers S1 for it.
     qb_same: [DFF<Bit>; QB_OLD_N],
     /// Entry `f` is valid and holds the QP of the arbiter's choice: the row of `qb_same`
     /// the entry written at the next edge takes.
