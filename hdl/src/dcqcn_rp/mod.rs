@@ -271,7 +271,6 @@ const QB_CLS_N: usize = 4 * QB_N;
 /// `hf_q`: groups of four pairs). `hdl_gen` takes literal strides: 12 pairs and 3 groups
 /// per row, written out in `update`.
 const QB_PAIR_N: usize = QB_N * QB_N / 2;
-
 const QB_QUAD_N: usize = QB_N * QB_N / 8;
 const _: () = assert!(QB_N == 24);
 
