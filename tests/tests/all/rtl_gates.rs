@@ -21,6 +21,8 @@ use roce_cc_bridge_gen::{
     YosysFlow, lint_top_with_cells, yosys_check_with, yosys_check_with_cells,
 };
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// Writes the vendor cells' lint-only stand-ins into `dir`; returns the file.
 fn vendor_cells(dir: &Path) -> PathBuf {
@@ -29,23 +31,56 @@ fn vendor_cells(dir: &Path) -> PathBuf {
     cells
 }
 
-/// Writes every top and the waiver file into a fresh directory under the target dir.
+/// Writes every top and the waiver file into a fresh directory under the target dir, once
+/// per test process (generating the 1024-QP tops' Verilog takes about a minute): the lint
+/// and the elaboration gate read the same files.
 fn emit() -> (PathBuf, Vec<PathBuf>) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("rtl_gates_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let waivers = dir.join("waivers.vlt");
-    std::fs::write(&waivers, roce_cc_hdl::LINT_WAIVERS).unwrap();
-    vendor_cells(&dir);
-    let tops = roce_cc_hdl::verilog_tops()
-        .into_iter()
-        .map(|(name, text)| {
-            let path = dir.join(format!("{name}.v"));
-            std::fs::write(&path, text).unwrap();
-            path
+    static EMITTED: OnceLock<(PathBuf, Vec<PathBuf>)> = OnceLock::new();
+    EMITTED
+        .get_or_init(|| {
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("rtl_gates_{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let waivers = dir.join("waivers.vlt");
+            std::fs::write(&waivers, roce_cc_hdl::LINT_WAIVERS).unwrap();
+            vendor_cells(&dir);
+            let tops = roce_cc_hdl::verilog_tops()
+                .into_iter()
+                .map(|(name, text)| {
+                    let path = dir.join(format!("{name}.v"));
+                    std::fs::write(&path, text).unwrap();
+                    path
+                })
+                .collect();
+            (waivers, tops)
         })
-        .collect();
-    (waivers, tops)
+        .clone()
+}
+
+/// Runs `check` on every top, as many at a time as the machine has cores (each check is
+/// one Verilator or yosys process), and panics with every top's failure.
+fn check_every_top(tops: &[PathBuf], check: impl Fn(&Path) -> Result<(), String> + Sync) {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..workers.min(tops.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(top) = tops.get(i) else { break };
+                    if let Err(e) = check(top) {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{}: {e}", top.display()));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
@@ -73,24 +108,25 @@ fn verilator_lint_is_clean() {
     let (waivers, tops) = emit();
     let cells = waivers.with_file_name("ecp5_cells.v");
     assert!(!tops.is_empty());
-    for top in &tops {
-        if let Err(e) = lint_top_with_cells(top, &[&cells], &waivers) {
+    check_every_top(&tops, |top| {
+        lint_top_with_cells(top, &[&cells], &waivers).map_err(|e| {
             let n = e.lines().filter(|l| l.starts_with("%Warning")).count();
             let head: Vec<&str> = e.lines().take(40).collect();
-            panic!("{}: {n} lint warnings:\n{}", top.display(), head.join("\n"));
-        }
-    }
+            format!("{n} lint warnings:\n{}", head.join("\n"))
+        })
+    });
 }
 
 #[test]
 fn yosys_finds_no_latch_loop_or_undriven_net() {
     let (waivers, tops) = emit();
     let cells = waivers.with_file_name("ecp5_cells.v");
-    for top in &tops {
-        let stat = yosys_check_with_cells(top, &[&cells], YosysFlow::Elaborate)
-            .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
+    assert!(!tops.is_empty());
+    check_every_top(&tops, |top| {
+        let stat = yosys_check_with_cells(top, &[&cells], YosysFlow::Elaborate)?;
         eprintln!("{}: {stat}", top.display());
-    }
+        Ok(())
+    });
 }
 
 #[test]
