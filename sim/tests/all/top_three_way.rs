@@ -15,7 +15,7 @@
 //!
 //! A failure prints the shrunk operation list; the Verilated run is repeated with a VCD at
 //! `target/tmp/top_three_way/<test>.vcd`. `ROCE_CC_CASES=N` sets the number of cases of each
-//! random property (default 3 each, [`TOP_CASES`]).
+//! random property (default 2 each, [`TOP_CASES`]).
 
 use proptest::prelude::*;
 use roce_cc_params::{Bound, Params, SPECS};
@@ -298,10 +298,10 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// Default cases of each of `top_three_way_random` and `top_three_way_random_2`: a case
 /// runs rust-hdl's simulation of the whole top (one to three minutes on a 2-core machine
-/// with other jobs beside it), so the test command runs 3 + 3 (each CI run draws new ones)
+/// with other jobs beside it), so the test command runs 2 + 2 (each CI run draws new ones)
 /// and `ROCE_CC_CASES=N` runs N in each. The two properties are the same; there are two so
 /// that the test harness's two threads share the cases.
-const TOP_CASES: u32 = 3;
+const TOP_CASES: u32 = 2;
 
 proptest! {
     #![proptest_config(ProptestConfig {
