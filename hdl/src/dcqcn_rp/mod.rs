@@ -279,6 +279,9 @@ const WR_G: usize = QB_N / 4;
 
 /// `wr_va` of every group but the last (no group lies above it).
 const WR_VA: usize = WR_G - 1;
+// `wr_vg` (every group below `g` all valid) is written out for six groups in `update`
+// (`hdl_gen` takes literal indices).
+const _: () = assert!(WR_G == 6);
 
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
 /// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
