@@ -221,15 +221,17 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// of their QP while the rest go past them (an input class is not taken while [`QB_CAP`]
 /// of its entries are known to wait, `cap`, and two more may be on their way in then).
 /// Events on a few QPs in random order wait often (one of them lands within 8 cycles of
-/// the QP's last one in about a third of the cycles over 16 QPs), so the queue is deep
-/// enough that they almost never fill it: `docs/dcqcn_rp.md`, "The input queue".
-pub const QB_N: usize = 24;
+/// the QP's last one in about a third of the cycles over 16 QPs); 16 entries take 0.97
+/// of such events per cycle (24 take 0.999), and 16 keep every OR and AND-OR over the
+/// entries two LUT4 levels deep where 24 need three: `docs/dcqcn_rp.md`, "The input
+/// queue".
+pub const QB_N: usize = 16;
 // `tf_kind`, `tf_qp`, `pick_qp`, `hz_kind` and `ck_qp` OR the entries' terms by literal
 // index, and the entry numbers and reads by number (`s1_b`, `s1_m`, `ck_b`, `ck_m`) are
-// written out for 24 entries.
-const _: () = assert!(QB_N == 24);
-/// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=23.
-const S1_B_W: usize = 5;
+// written out for 16 entries.
+const _: () = assert!(QB_N == 16);
+/// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=15.
+const S1_B_W: usize = 4;
 const _: () = assert!(QB_N <= 1 << S1_B_W);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
@@ -251,10 +253,10 @@ const _: () = assert!(QB_N % 4 == 0 && QB_N < 1 << CAP_W);
 const NQ_W: usize = 5;
 const _: () = assert!(QB_N < 1 << NQ_W);
 
-// `qb_old`, `qb_cb`, `wk_c`, `wk_n` and `ck_t` are indexed `24 p + e` (`wk_g` `6 k + g`),
+// `qb_old`, `qb_cb`, `wk_c`, `wk_n` and `ck_t` are indexed `16 p + e` (`wk_g` `4 k + g`),
 // `nm` and `nm_c` `8 j + i` in `update` (`hdl_gen` evaluates an array index from loop
 // variables and literals only).
-const _: () = assert!(QB_N == 24 && CAP_G == 6 && CHECK_EDGES == 4);
+const _: () = assert!(QB_N == 16 && CAP_G == 4 && CHECK_EDGES == 4);
 // The youngest-writer search's literals: 15 groups of 8 slots and a last group of 5.
 const _: () = assert!(HZ_W == 125 && HZ_NG == 16 && HZ_LAST_BITS == 5);
 
@@ -268,20 +270,20 @@ const QB_OLD_N: usize = QB_N * QB_N;
 const QB_CLS_N: usize = 4 * QB_N;
 
 /// The OR trees over a row of `qb_same` (`blk_p`, `hf_p`: pairs of entries; `blk_q`,
-/// `hf_q`: groups of four pairs). `hdl_gen` takes literal strides: 12 pairs and 3 groups
+/// `hf_q`: groups of four pairs). `hdl_gen` takes literal strides: 8 pairs and 2 groups
 /// per row, written out in `update`.
 const QB_PAIR_N: usize = QB_N * QB_N / 2;
 const QB_QUAD_N: usize = QB_N * QB_N / 8;
-const _: () = assert!(QB_N == 24);
+const _: () = assert!(QB_N == 16);
 
 /// Groups of four entries in the search for the lowest free entry (`wr_va`, `wr_vg`).
 const WR_G: usize = QB_N / 4;
 
 /// `wr_va` of every group but the last (no group lies above it).
 const WR_VA: usize = WR_G - 1;
-// `wr_vg` (every group below `g` all valid) is written out for six groups in `update`
+// `wr_vg` (every group below `g` all valid) is written out for four groups in `update`
 // (`hdl_gen` takes literal indices).
-const _: () = assert!(WR_G == 6);
+const _: () = assert!(WR_G == 4);
 
 /// Slots of the last group the search visits: not the last slot, whose writer is beyond
 /// the window two edges on (slot `HZ_W + 3`), so its slot is never read.
@@ -718,9 +720,9 @@ pub struct DcqcnRp<const QB: usize> {
     /// Entry `e`'s event goes to S1 at this edge.
     lv: [Signal<Local, Bit>; QB_N],
     /// Entry `e` is the lowest free one (written with the arbiter's choice at this edge),
-    /// found as a tree rather than a chain through the 24 entries: `wr_va[g]`, entries
+    /// found as a tree rather than a chain through the 16 entries: `wr_va[g]`, entries
     /// `4 g .. 4 g + 4` are all valid; `wr_vg[g]`, every entry below `4 g` is valid (an
-    /// AND of at most five `wr_va`); `wr_sel[4 g + i]`, entry `4 g + i` is free, the
+    /// AND of at most three `wr_va`); `wr_sel[4 g + i]`, entry `4 g + i` is free, the
     /// entries below its group are valid (`wr_vg[g]`) and so are the `i` below it in its
     /// group. About three LUT levels from the valid bits.
     wr_va: [Signal<Local, Bit>; WR_VA],
@@ -771,11 +773,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// a balanced tree of 2:1 multiplexers (`s1_m`, `s1_n`): two logic levels where the
     /// one-hot select's priority chain was five.
     s1_b: [DFF<Bit>; S1_B_W],
-    /// The read's tree: `[0..12]` entries in pairs by bit 0; `[12..18]` those in pairs
-    /// by bit 1; `[18..21]` entries 0-7, 8-15 and 16-23 by bit 2; `[21]` entries 0-15 by
-    /// bit 3 (entries 16-23 by bit 4 after it).
-    s1_m: [Signal<Local, RpEvent>; 22],
-    s1_n: [Signal<Local, Bits<SLOT_W>>; 22],
+    /// The read's tree: `[0..8]` entries in pairs by bit 0; `[8..12]` those in pairs
+    /// by bit 1; `[12..14]` entries 0-7 and 8-15 by bit 2 (the two by bit 3 after it).
+    s1_m: [Signal<Local, RpEvent>; 14],
+    s1_n: [Signal<Local, Bits<SLOT_W>>; 14],
     s2_valid: DFF<Bit>,
     s2_kind: DFF<Bits<KIND_W>>,
     s2_qp: DFF<Bits<QB>>,
@@ -937,12 +938,12 @@ pub struct DcqcnRp<const QB: usize> {
     /// entries' QPs masked by it (`ck_q`; zero when none was loaded, whose result is not
     /// used), and the event is read by the entry's number (`ck_b`, the OR of `ck_src`'s
     /// bits) through a tree of 2:1 choices as S1's (`ck_m`): a chain of priority
-    /// multiplexers would be 24 deep. The check reads the event's stamp; the other fields
+    /// multiplexers would be 16 deep. The check reads the event's stamp; the other fields
     /// are not read (Verilator does not report `*unused` signals).
     ck_qp: Signal<Local, Bits<QB>>,
     ck_q: [Signal<Local, Bits<QB>>; QB_N],
     ck_b: [Signal<Local, Bit>; S1_B_W],
-    ck_m: [Signal<Local, RpEvent>; 22],
+    ck_m: [Signal<Local, RpEvent>; 14],
     ck_ev: Signal<Local, RpEvent>,
     ck_kind_unused: Signal<Local, Bits<KIND_W>>,
     ck_bytes_unused: Signal<Local, Bits<BYTES_W>>,
@@ -1669,15 +1670,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.hz_k[12].val()
             | self.hz_k[13].val()
             | self.hz_k[14].val()
-            | self.hz_k[15].val()
-            | self.hz_k[16].val()
-            | self.hz_k[17].val()
-            | self.hz_k[18].val()
-            | self.hz_k[19].val()
-            | self.hz_k[20].val()
-            | self.hz_k[21].val()
-            | self.hz_k[22].val()
-            | self.hz_k[23].val();
+            | self.hz_k[15].val();
         // Each entry's hazard, from registered bits only: its S1 and S2 matches and whether
         // a writer of its QP is in the tags (exact from the second edge after the entry was
         // written).
@@ -1727,15 +1720,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.tf_k[12].val()
             | self.tf_k[13].val()
             | self.tf_k[14].val()
-            | self.tf_k[15].val()
-            | self.tf_k[16].val()
-            | self.tf_k[17].val()
-            | self.tf_k[18].val()
-            | self.tf_k[19].val()
-            | self.tf_k[20].val()
-            | self.tf_k[21].val()
-            | self.tf_k[22].val()
-            | self.tf_k[23].val();
+            | self.tf_k[15].val();
         self.tf_qp.next = self.tf_q[0].val()
             | self.tf_q[1].val()
             | self.tf_q[2].val()
@@ -1751,15 +1736,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.tf_q[12].val()
             | self.tf_q[13].val()
             | self.tf_q[14].val()
-            | self.tf_q[15].val()
-            | self.tf_q[16].val()
-            | self.tf_q[17].val()
-            | self.tf_q[18].val()
-            | self.tf_q[19].val()
-            | self.tf_q[20].val()
-            | self.tf_q[21].val()
-            | self.tf_q[22].val()
-            | self.tf_q[23].val();
+            | self.tf_q[15].val();
         self.take_hz.next = self.hz_valid.q.val()
             & self.cr.q.val()
             & !self.hz_yng.q.val()
@@ -1787,10 +1764,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.oc[e].next = false;
             self.ox[e].next = false;
             for f in 0..QB_N {
-                if self.cand[f].val() & self.qb_old[f * 24 + e].q.val() {
+                if self.cand[f].val() & self.qb_old[f * 16 + e].q.val() {
                     self.oc[e].next = true;
                 }
-                if self.vx[f].val() & self.qb_old[f * 24 + e].q.val() {
+                if self.vx[f].val() & self.qb_old[f * 16 + e].q.val() {
                     self.ox[e].next = true;
                 }
             }
@@ -1830,15 +1807,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.pk_q[12].val()
             | self.pk_q[13].val()
             | self.pk_q[14].val()
-            | self.pk_q[15].val()
-            | self.pk_q[16].val()
-            | self.pk_q[17].val()
-            | self.pk_q[18].val()
-            | self.pk_q[19].val()
-            | self.pk_q[20].val()
-            | self.pk_q[21].val()
-            | self.pk_q[22].val()
-            | self.pk_q[23].val();
+            | self.pk_q[15].val();
         self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
         self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
         // Whether HZ's next entry is the one written two edges ago: it is younger than every
@@ -1872,11 +1841,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_src[9].q.val()
             | self.ck_src[11].q.val()
             | self.ck_src[13].q.val()
-            | self.ck_src[15].q.val()
-            | self.ck_src[17].q.val()
-            | self.ck_src[19].q.val()
-            | self.ck_src[21].q.val()
-            | self.ck_src[23].q.val();
+            | self.ck_src[15].q.val();
         self.ck_b[1].next = self.ck_src[2].q.val()
             | self.ck_src[3].q.val()
             | self.ck_src[6].q.val()
@@ -1884,11 +1849,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_src[10].q.val()
             | self.ck_src[11].q.val()
             | self.ck_src[14].q.val()
-            | self.ck_src[15].q.val()
-            | self.ck_src[18].q.val()
-            | self.ck_src[19].q.val()
-            | self.ck_src[22].q.val()
-            | self.ck_src[23].q.val();
+            | self.ck_src[15].q.val();
         self.ck_b[2].next = self.ck_src[4].q.val()
             | self.ck_src[5].q.val()
             | self.ck_src[6].q.val()
@@ -1896,11 +1857,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_src[12].q.val()
             | self.ck_src[13].q.val()
             | self.ck_src[14].q.val()
-            | self.ck_src[15].q.val()
-            | self.ck_src[20].q.val()
-            | self.ck_src[21].q.val()
-            | self.ck_src[22].q.val()
-            | self.ck_src[23].q.val();
+            | self.ck_src[15].q.val();
         self.ck_b[3].next = self.ck_src[8].q.val()
             | self.ck_src[9].q.val()
             | self.ck_src[10].q.val()
@@ -1909,14 +1866,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_src[13].q.val()
             | self.ck_src[14].q.val()
             | self.ck_src[15].q.val();
-        self.ck_b[4].next = self.ck_src[16].q.val()
-            | self.ck_src[17].q.val()
-            | self.ck_src[18].q.val()
-            | self.ck_src[19].q.val()
-            | self.ck_src[20].q.val()
-            | self.ck_src[21].q.val()
-            | self.ck_src[22].q.val()
-            | self.ck_src[23].q.val();
         self.ck_qp.next = self.ck_q[0].val()
             | self.ck_q[1].val()
             | self.ck_q[2].val()
@@ -1932,40 +1881,28 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_q[12].val()
             | self.ck_q[13].val()
             | self.ck_q[14].val()
-            | self.ck_q[15].val()
-            | self.ck_q[16].val()
-            | self.ck_q[17].val()
-            | self.ck_q[18].val()
-            | self.ck_q[19].val()
-            | self.ck_q[20].val()
-            | self.ck_q[21].val()
-            | self.ck_q[22].val()
-            | self.ck_q[23].val();
-        for k in 0..12 {
+            | self.ck_q[15].val();
+        for k in 0..8 {
             self.ck_m[k].next = self.qb_ev[2 * k].q.val();
             if self.ck_b[0].val() {
                 self.ck_m[k].next = self.qb_ev[2 * k + 1].q.val();
             }
         }
-        for k in 0..6 {
-            self.ck_m[k + 12].next = self.ck_m[2 * k].val();
+        for k in 0..4 {
+            self.ck_m[k + 8].next = self.ck_m[2 * k].val();
             if self.ck_b[1].val() {
-                self.ck_m[k + 12].next = self.ck_m[2 * k + 1].val();
+                self.ck_m[k + 8].next = self.ck_m[2 * k + 1].val();
             }
         }
-        for k in 0..3 {
-            self.ck_m[k + 18].next = self.ck_m[2 * k + 12].val();
+        for k in 0..2 {
+            self.ck_m[k + 12].next = self.ck_m[2 * k + 8].val();
             if self.ck_b[2].val() {
-                self.ck_m[k + 18].next = self.ck_m[2 * k + 13].val();
+                self.ck_m[k + 12].next = self.ck_m[2 * k + 9].val();
             }
         }
-        self.ck_m[21].next = self.ck_m[18].val();
+        self.ck_ev.next = self.ck_m[12].val();
         if self.ck_b[3].val() {
-            self.ck_m[21].next = self.ck_m[19].val();
-        }
-        self.ck_ev.next = self.ck_m[21].val();
-        if self.ck_b[4].val() {
-            self.ck_ev.next = self.ck_m[20].val();
+            self.ck_ev.next = self.ck_m[13].val();
         }
         self.ck_kind_unused.next = self.ck_ev.val().kind;
         self.ck_bytes_unused.next = self.ck_ev.val().bytes;
@@ -1983,18 +1920,17 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_eq[e].next = self.hz_qp.q.val() == self.qb_qp[e].q.val();
             self.qb_hr[e].d.next =
                 (self.hz_kind.val() != self.kind_query.val()) & self.hz_eq[e].val();
-            for j in 0..12 {
-                self.hf_p[e * 12 + j].next = (self.qb_same[e * 24 + 2 * j].q.val()
+            for j in 0..8 {
+                self.hf_p[e * 8 + j].next = (self.qb_same[e * 16 + 2 * j].q.val()
                     & self.tf_w[2 * j].val())
-                    | (self.qb_same[e * 24 + 2 * j + 1].q.val() & self.tf_w[2 * j + 1].val());
+                    | (self.qb_same[e * 16 + 2 * j + 1].q.val() & self.tf_w[2 * j + 1].val());
             }
-            for i in 0..3 {
-                self.hf_q[e * 3 + i].next = (self.hf_p[e * 12 + 4 * i].val()
-                    | self.hf_p[e * 12 + 4 * i + 1].val())
-                    | (self.hf_p[e * 12 + 4 * i + 2].val() | self.hf_p[e * 12 + 4 * i + 3].val());
+            for i in 0..2 {
+                self.hf_q[e * 2 + i].next = (self.hf_p[e * 8 + 4 * i].val()
+                    | self.hf_p[e * 8 + 4 * i + 1].val())
+                    | (self.hf_p[e * 8 + 4 * i + 2].val() | self.hf_p[e * 8 + 4 * i + 3].val());
             }
-            self.qb_hitf[e].d.next =
-                self.hf_q[e * 3].val() | self.hf_q[e * 3 + 1].val() | self.hf_q[e * 3 + 2].val();
+            self.qb_hitf[e].d.next = self.hf_q[e * 2].val() | self.hf_q[e * 2 + 1].val();
         }
         // The window's slots now, each one slot further on at the edge ...
         self.slot_wr[0].next = self.s1_wr.val();
@@ -2172,11 +2108,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.wr_vg[1].next = self.wr_va[0].val();
         self.wr_vg[2].next = self.wr_va[0].val() & self.wr_va[1].val();
         self.wr_vg[3].next = (self.wr_va[0].val() & self.wr_va[1].val()) & self.wr_va[2].val();
-        self.wr_vg[4].next = (self.wr_va[0].val() & self.wr_va[1].val())
-            & (self.wr_va[2].val() & self.wr_va[3].val());
-        self.wr_vg[5].next = ((self.wr_va[0].val() & self.wr_va[1].val())
-            & (self.wr_va[2].val() & self.wr_va[3].val()))
-            & self.wr_va[4].val();
         for g in 0..WR_G {
             self.wr_sel[4 * g].next = !self.qb_v[4 * g].q.val() & self.wr_vg[g].val();
             self.wr_sel[4 * g + 1].next =
@@ -2203,16 +2134,16 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_qp[e].d.next = self.in_qp.val();
                 self.qb_wr[e].d.next = self.in_kind.val() != self.kind_query.val();
                 for k in 0..4 {
-                    self.qb_cb[k * 24 + e].d.next = self.arb_g[k].val();
+                    self.qb_cb[k * 16 + e].d.next = self.arb_g[k].val();
                 }
                 if self.push.val() {
                     self.qb_v[e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[f * 24 + e].d.next = true;
+                    self.qb_old[f * 16 + e].d.next = true;
                 }
                 for f in 0..QB_N {
-                    self.qb_old[e * 24 + f].d.next = false;
+                    self.qb_old[e * 16 + f].d.next = false;
                 }
             }
         }
@@ -2222,36 +2153,35 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // the row with the valid bits (registered).
         for f in 0..QB_N {
             self.qb_eq[f].next = self.s_ctl_qp.val() == self.qb_qp[f].q.val();
-            self.qb_eq[24 + f].next = self.s_cnp_qp.val() == self.qb_qp[f].q.val();
-            self.qb_eq[48 + f].next = self.s_tx_qp.val() == self.qb_qp[f].q.val();
-            self.qb_eq[72 + f].next = self.s_query_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[16 + f].next = self.s_cnp_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[32 + f].next = self.s_tx_qp.val() == self.qb_qp[f].q.val();
+            self.qb_eq[48 + f].next = self.s_query_qp.val() == self.qb_qp[f].q.val();
             self.qb_pm[f].next = self.qb_v[f].q.val()
                 & ((self.arb_g[0].val() & self.qb_eq[f].val())
-                    | (self.arb_g[1].val() & self.qb_eq[24 + f].val())
-                    | (self.arb_g[2].val() & self.qb_eq[48 + f].val())
-                    | (self.arb_g[3].val() & self.qb_eq[72 + f].val()));
+                    | (self.arb_g[1].val() & self.qb_eq[16 + f].val())
+                    | (self.arb_g[2].val() & self.qb_eq[32 + f].val())
+                    | (self.arb_g[3].val() & self.qb_eq[48 + f].val()));
         }
         for e in 0..QB_N {
             for f in 0..QB_N {
-                self.qb_same[e * 24 + f].d.next =
-                    self.qb_same[e * 24 + f].q.val() & self.qb_v[f].q.val();
+                self.qb_same[e * 16 + f].d.next =
+                    self.qb_same[e * 16 + f].q.val() & self.qb_v[f].q.val();
                 if self.wr_sel[e].val() {
-                    self.qb_same[e * 24 + f].d.next = self.qb_pm[f].val();
+                    self.qb_same[e * 16 + f].d.next = self.qb_pm[f].val();
                 }
             }
-            self.qb_same[e * 24 + e].d.next = false;
-            for j in 0..12 {
-                self.blk_p[e * 12 + j].next = (self.qb_same[e * 24 + 2 * j].q.val()
+            self.qb_same[e * 16 + e].d.next = false;
+            for j in 0..8 {
+                self.blk_p[e * 8 + j].next = (self.qb_same[e * 16 + 2 * j].q.val()
                     & self.qb_v[2 * j].q.val())
-                    | (self.qb_same[e * 24 + 2 * j + 1].q.val() & self.qb_v[2 * j + 1].q.val());
+                    | (self.qb_same[e * 16 + 2 * j + 1].q.val() & self.qb_v[2 * j + 1].q.val());
             }
-            for i in 0..3 {
-                self.blk_q[e * 3 + i].next = (self.blk_p[e * 12 + 4 * i].val()
-                    | self.blk_p[e * 12 + 4 * i + 1].val())
-                    | (self.blk_p[e * 12 + 4 * i + 2].val() | self.blk_p[e * 12 + 4 * i + 3].val());
+            for i in 0..2 {
+                self.blk_q[e * 2 + i].next = (self.blk_p[e * 8 + 4 * i].val()
+                    | self.blk_p[e * 8 + 4 * i + 1].val())
+                    | (self.blk_p[e * 8 + 4 * i + 2].val() | self.blk_p[e * 8 + 4 * i + 3].val());
             }
-            self.qb_blk[e].d.next =
-                self.blk_q[e * 3].val() | self.blk_q[e * 3 + 1].val() | self.blk_q[e * 3 + 2].val();
+            self.qb_blk[e].d.next = self.blk_q[e * 2].val() | self.blk_q[e * 2 + 1].val();
         }
         // The follower check: it loads the oldest entry not checked (`nx`) at every edge;
         // its tag moves with the check while the entry is valid and not found blocked, and
@@ -2264,12 +2194,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         for e in 0..QB_N {
             self.ck_t[e].d.next = self.nx[e].val();
             for k in 1..CHECK_EDGES {
-                self.ck_t[k * 24 + e].d.next = self.ck_t[k * 24 - 24 + e].q.val()
+                self.ck_t[k * 16 + e].d.next = self.ck_t[k * 16 - 16 + e].q.val()
                     & self.qb_v[e].q.val()
                     & !self.qb_void[e].q.val();
             }
             self.qb_res[e].next =
-                self.ck_t[72 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].q.val();
+                self.ck_t[48 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].q.val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
                 self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
@@ -2317,22 +2247,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         for k in 0..4 {
             for e in 0..QB_N {
-                self.wk_c[k * 24 + e].next = self.wk[e].val() & self.qb_cb[k * 24 + e].q.val();
+                self.wk_c[k * 16 + e].next = self.wk[e].val() & self.qb_cb[k * 16 + e].q.val();
             }
             for e in 0..QB_N {
-                self.wk_n[k * 24 + e].next = 0.into();
-                if self.wk_c[k * 24 + e].val() {
-                    self.wk_n[k * 24 + e].next = 1.into();
+                self.wk_n[k * 16 + e].next = 0.into();
+                if self.wk_c[k * 16 + e].val() {
+                    self.wk_n[k * 16 + e].next = 1.into();
                 }
             }
             for g in 0..CAP_G {
-                self.wk_g[k * 6 + g].d.next = (self.wk_n[k * 24 + g * 4].val()
-                    + self.wk_n[k * 24 + g * 4 + 1].val())
-                    + (self.wk_n[k * 24 + g * 4 + 2].val() + self.wk_n[k * 24 + g * 4 + 3].val());
+                self.wk_g[k * 4 + g].d.next = (self.wk_n[k * 16 + g * 4].val()
+                    + self.wk_n[k * 16 + g * 4 + 1].val())
+                    + (self.wk_n[k * 16 + g * 4 + 2].val() + self.wk_n[k * 16 + g * 4 + 3].val());
             }
-            self.wk_s[k].next = ((self.wk_g[k * 6].q.val() + self.wk_g[k * 6 + 1].q.val())
-                + (self.wk_g[k * 6 + 2].q.val() + self.wk_g[k * 6 + 3].q.val()))
-                + (self.wk_g[k * 6 + 4].q.val() + self.wk_g[k * 6 + 5].q.val());
+            self.wk_s[k].next = (self.wk_g[k * 4].q.val() + self.wk_g[k * 4 + 1].q.val())
+                + (self.wk_g[k * 4 + 2].q.val() + self.wk_g[k * 4 + 3].q.val());
             self.cap[k].d.next = self.wk_s[k].val() >= self.cap_min.val();
         }
         // The count of valid entries after the edge, and whether they are all valid.
@@ -2357,7 +2286,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.s1_kind.d.next = self.tf_kind.val();
             self.s1_qp.d.next = self.tf_qp.val();
         }
-        // The entry that goes, binary (`lv` is one-hot or zero; `QB_N` = 24).
+        // The entry that goes, binary (`lv` is one-hot or zero; `QB_N` = 16).
         self.s1_b[0].d.next = self.lv[1].val()
             | self.lv[3].val()
             | self.lv[5].val()
@@ -2365,11 +2294,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.lv[9].val()
             | self.lv[11].val()
             | self.lv[13].val()
-            | self.lv[15].val()
-            | self.lv[17].val()
-            | self.lv[19].val()
-            | self.lv[21].val()
-            | self.lv[23].val();
+            | self.lv[15].val();
         self.s1_b[1].d.next = self.lv[2].val()
             | self.lv[3].val()
             | self.lv[6].val()
@@ -2377,11 +2302,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.lv[10].val()
             | self.lv[11].val()
             | self.lv[14].val()
-            | self.lv[15].val()
-            | self.lv[18].val()
-            | self.lv[19].val()
-            | self.lv[22].val()
-            | self.lv[23].val();
+            | self.lv[15].val();
         self.s1_b[2].d.next = self.lv[4].val()
             | self.lv[5].val()
             | self.lv[6].val()
@@ -2389,11 +2310,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.lv[12].val()
             | self.lv[13].val()
             | self.lv[14].val()
-            | self.lv[15].val()
-            | self.lv[20].val()
-            | self.lv[21].val()
-            | self.lv[22].val()
-            | self.lv[23].val();
+            | self.lv[15].val();
         self.s1_b[3].d.next = self.lv[8].val()
             | self.lv[9].val()
             | self.lv[10].val()
@@ -2402,19 +2319,11 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.lv[13].val()
             | self.lv[14].val()
             | self.lv[15].val();
-        self.s1_b[4].d.next = self.lv[16].val()
-            | self.lv[17].val()
-            | self.lv[18].val()
-            | self.lv[19].val()
-            | self.lv[20].val()
-            | self.lv[21].val()
-            | self.lv[22].val()
-            | self.lv[23].val();
         // S1's event and distance, read from the entry it left (see `s1_b`; none: entry
-        // 0's, unused) by a tree of 2:1 choices: entries in pairs by bit 0 (`s1_m[0..12]`),
-        // those in pairs by bit 1 (`[12..18]`), those by bit 2 (`[18..21]`: entries 0-7,
-        // 8-15, 16-23), the first two by bit 3 (`[21]`), that and entries 16-23 by bit 4.
-        for k in 0..12 {
+        // 0's, unused) by a tree of 2:1 choices: entries in pairs by bit 0 (`s1_m[0..8]`),
+        // those in pairs by bit 1 (`[8..12]`), those by bit 2 (`[12..14]`: entries 0-7,
+        // 8-15), the two by bit 3.
+        for k in 0..8 {
             self.s1_m[k].next = self.qb_ev[2 * k].q.val();
             self.s1_n[k].next = self.qb_dp[2 * k].q.val();
             if self.s1_b[0].q.val() {
@@ -2422,33 +2331,27 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.s1_n[k].next = self.qb_dp[2 * k + 1].q.val();
             }
         }
-        for k in 0..6 {
-            self.s1_m[k + 12].next = self.s1_m[2 * k].val();
-            self.s1_n[k + 12].next = self.s1_n[2 * k].val();
+        for k in 0..4 {
+            self.s1_m[k + 8].next = self.s1_m[2 * k].val();
+            self.s1_n[k + 8].next = self.s1_n[2 * k].val();
             if self.s1_b[1].q.val() {
-                self.s1_m[k + 12].next = self.s1_m[2 * k + 1].val();
-                self.s1_n[k + 12].next = self.s1_n[2 * k + 1].val();
+                self.s1_m[k + 8].next = self.s1_m[2 * k + 1].val();
+                self.s1_n[k + 8].next = self.s1_n[2 * k + 1].val();
             }
         }
-        for k in 0..3 {
-            self.s1_m[k + 18].next = self.s1_m[2 * k + 12].val();
-            self.s1_n[k + 18].next = self.s1_n[2 * k + 12].val();
+        for k in 0..2 {
+            self.s1_m[k + 12].next = self.s1_m[2 * k + 8].val();
+            self.s1_n[k + 12].next = self.s1_n[2 * k + 8].val();
             if self.s1_b[2].q.val() {
-                self.s1_m[k + 18].next = self.s1_m[2 * k + 13].val();
-                self.s1_n[k + 18].next = self.s1_n[2 * k + 13].val();
+                self.s1_m[k + 12].next = self.s1_m[2 * k + 9].val();
+                self.s1_n[k + 12].next = self.s1_n[2 * k + 9].val();
             }
         }
-        self.s1_m[21].next = self.s1_m[18].val();
-        self.s1_n[21].next = self.s1_n[18].val();
+        self.s1_ev.next = self.s1_m[12].val();
+        self.s1_d.next = self.s1_n[12].val();
         if self.s1_b[3].q.val() {
-            self.s1_m[21].next = self.s1_m[19].val();
-            self.s1_n[21].next = self.s1_n[19].val();
-        }
-        self.s1_ev.next = self.s1_m[21].val();
-        self.s1_d.next = self.s1_n[21].val();
-        if self.s1_b[4].q.val() {
-            self.s1_ev.next = self.s1_m[20].val();
-            self.s1_d.next = self.s1_n[20].val();
+            self.s1_ev.next = self.s1_m[13].val();
+            self.s1_d.next = self.s1_n[13].val();
         }
         self.s1_fol.d.next = self.fol_any.val();
         self.s1_cyc.d.next = self.cyc.q.val();
@@ -2853,7 +2756,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             }
             self.hz_old[e].next = false;
             for h in 0..QB_N {
-                if self.hz_sel[h].q.val() & self.qb_old[e * 24 + h].q.val() {
+                if self.hz_sel[h].q.val() & self.qb_old[e * 16 + h].q.val() {
                     self.hz_old[e].next = true;
                 }
             }
@@ -2897,10 +2800,10 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.fo0[e].next = false;
             self.fo1[e].next = false;
             for f in 0..QB_N {
-                if self.fn0[f].val() & self.qb_old[f * 24 + e].q.val() {
+                if self.fn0[f].val() & self.qb_old[f * 16 + e].q.val() {
                     self.fo0[e].next = true;
                 }
-                if self.fn1[f].val() & self.qb_old[f * 24 + e].q.val() {
+                if self.fn1[f].val() & self.qb_old[f * 16 + e].q.val() {
                     self.fo1[e].next = true;
                 }
             }
