@@ -182,12 +182,16 @@ pub struct GoldenRpCycle {
     /// held its QP (the RTL's `qb_blk`; false for entries that were free then).
     blk: [bool; QB_N],
     /// HZ's entry: it goes to S1 with its word read from the state RAM at the first edge
-    /// at which it is not young, a credit is left, no event in the first `HAZARD_SLOTS`
-    /// slots writes its QP and no older entry holds its QP; when it waits for one of
-    /// these HZ chooses again.
+    /// at which a credit is left and no follower goes. It came from HN, so neither an
+    /// older entry nor a writer of its QP holds it.
     hz: Option<usize>,
-    /// HZ chose its entry at the last edge, one edge after the entry was written.
-    hz_young: bool,
+    /// HN, HZ's next entry: at each edge at which HZ is empty or its event goes, HZ takes
+    /// it, and HN takes the oldest entry written at least three edges before (its hazard
+    /// bits exact in the RTL) that is neither HZ's nor HN's and that neither an older entry
+    /// nor a writer of its QP in the first `HAZARD_SLOTS` slots holds (such an entry stays
+    /// free until it goes: an older entry of its QP cannot arrive and a writer of its QP
+    /// could only come from one); HN takes it at other edges too while it is empty.
+    hz_next: Option<usize>,
     /// An entry of the queue is free (the RTL's `full_q` clear).
     room: bool,
     /// Input class `k` is not accepted: at the edge before the last, [`QB_CAP`] of its
@@ -246,7 +250,7 @@ impl GoldenRpCycle {
             seq: 0,
             blk: [false; QB_N],
             hz: None,
-            hz_young: false,
+            hz_next: None,
             room: true,
             cap: [false; 4],
             waiting: [0; 4],
@@ -328,7 +332,7 @@ impl GoldenRpCycle {
             self.edge = 0;
             self.blk = [false; QB_N];
             self.hz = None;
-            self.hz_young = false;
+            self.hz_next = None;
             self.room = true;
             self.cap = [false; 4];
             self.waiting = [0; 4];
@@ -402,9 +406,9 @@ impl GoldenRpCycle {
 
     /// The pipeline moves one slot (the last one's event is applied into the report
     /// register); at most one event of the queue enters S1: the oldest entry whose check
-    /// is in and whose event may follow ([`GoldenRpCycle::may_follow`]), else HZ's if
-    /// nothing holds it; HZ chooses the oldest entry not known to wait when it is empty,
-    /// its event goes or waits; the follower check loads the oldest entry not checked, not
+    /// is in and whose event may follow ([`GoldenRpCycle::may_follow`]), else HZ's; HZ
+    /// takes HN's entry when it is empty or its event goes, and HN the oldest entry free
+    /// of its QP (`hz_next`); the follower check loads the oldest entry not checked, not
     /// in the check and not known to be blocked (its result is in [`CHECK_EDGES`] edges
     /// later), and the check of an entry known to be blocked is void; the accepted event
     /// is written to the lowest free entry; the classes with [`QB_CAP`] entries known to
@@ -430,18 +434,21 @@ impl GoldenRpCycle {
             })
             .min_by_key(|&e| seq(e));
         let any_fol = fol.is_some();
-        let hz_bits = self.hz.is_some() && !self.hz_young;
-        let haz_hz = self.hz.is_some_and(|h| self.writer(h).is_some());
-        let blk_hz = self.hz.is_some_and(|h| self.blk[h]);
-        let take_hz = hz_bits && self.credit && !haz_hz && !blk_hz && !any_fol;
-        let stuck = hz_bits && (haz_hz || blk_hz);
-        let hz_leave = self.hz.is_none() || take_hz || stuck;
-        // HZ's next entry and the check's.
+        debug_assert!(
+            self.hz
+                .is_none_or(|h| self.writer(h).is_none() && !self.blk[h])
+        );
+        let take_hz = self.hz.is_some() && self.credit && !any_fol;
+        let hz_leave = self.hz.is_none() || take_hz;
+        // HN's next entry and the check's.
         let cand = |e: usize| {
             valid(e)
                 && Some(e) != self.hz
-                && !(self.blk[e] && !nw(e))
-                && !(self.writer(e).is_some() && !nw(e) && !nw2(e))
+                && Some(e) != self.hz_next
+                && !nw(e)
+                && !nw2(e)
+                && !self.blk[e]
+                && self.writer(e).is_none()
         };
         let pick = (0..QB_N).filter(|&e| cand(e)).min_by_key(|&e| seq(e));
         let nx = (0..QB_N)
@@ -478,7 +485,6 @@ impl GoldenRpCycle {
         }
         let void: [bool; QB_N] = std::array::from_fn(known_blk);
         let nvalid = (0..QB_N).filter(|&e| valid(e)).count();
-        let pick_nw = pick.is_some_and(nw);
         let free = (0..QB_N).find(|&e| !valid(e));
         // The pipeline.
         self.rep = None;
@@ -507,12 +513,14 @@ impl GoldenRpCycle {
             self.pipe[0] = self.entries[t].take().map(|x| x.ev);
             self.pipe_fol[0] = any_fol;
             self.followers += u64::from(any_fol);
-            debug_assert!(pick != Some(t));
+            debug_assert!(pick != Some(t) && self.hz_next != Some(t));
         }
-        self.hz_young = false;
+        let hn_load = hz_leave || self.hz_next.is_none();
         if hz_leave {
-            self.hz = pick;
-            self.hz_young = pick_nw;
+            self.hz = self.hz_next;
+        }
+        if hn_load {
+            self.hz_next = pick;
         }
         // A check of an entry found blocked is void (its QP's writers may change); the
         // check loads the oldest entry not checked and not known to be blocked.

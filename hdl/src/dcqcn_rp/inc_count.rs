@@ -264,6 +264,10 @@ pub struct IncCount {
     m9: DFF<RelCarry>,
     r9_remf: DFF<Bits<29>>,
     r9_corr: DFF<Bit>,
+    /// The corrected remainder is not zero (`x` is not a multiple of `s`): `r8_r0 != 0`
+    /// without the correction, `r8_r0 != s` with it, chosen beside `r9_remf`, so edge 10's
+    /// ceiling starts at a flip-flop instead of behind an OR over `r9_remf`'s 29 bits.
+    r9_up: DFF<Bit>,
     // Edge 10.
     r10_e0: DFF<Bits<COUNT_W>>,
     r10_g: DFF<Bits<RATE_W>>,
@@ -410,6 +414,7 @@ impl Default for IncCount {
             m9: Default::default(),
             r9_remf: Default::default(),
             r9_corr: Default::default(),
+            r9_up: Default::default(),
             r10_e0: Default::default(),
             r10_g: Default::default(),
             r10_s: Default::default(),
@@ -499,8 +504,8 @@ impl Logic for IncCount {
     fn update(&mut self) {
         dff_setup!(
             self, clock, k1_valid, k1_fr, k1_ai, k1_hai, k1_rel, k1_ph, k1_rc, k1_rt, k2, k2_recip,
-            m2, m3, m4, m5, m6, m7, m8, r8_r0, m9, r9_remf, r9_corr, r10_e0, r10_g, r10_s, r10_d,
-            r10_dms, r10_at_max, r10_ph, r11_sh, r11_sg, r11_e0, r11_d, r11_dms, r11_at_max,
+            m2, m3, m4, m5, m6, m7, m8, r8_r0, m9, r9_remf, r9_corr, r9_up, r10_e0, r10_g, r10_s,
+            r10_d, r10_dms, r10_at_max, r10_ph, r11_sh, r11_sg, r11_e0, r11_d, r11_dms, r11_at_max,
             r11_ph, r12_asr, r12_sg, r12_e0, r12_d, r12_at_max, r12_ph, r13_v, r13_e0, r13_at_max,
             r13_ph, r14_pos, r14_lg, r14_e0, r14_e0p1, r14_at_max, r14_ph, r15_idx, r15_ph,
             r16_valid, r16_fr, r16_ai, r16_hai, c_fr, c_ai, c_hai, flush
@@ -583,9 +588,11 @@ impl Logic for IncCount {
         self.m9.d.next = self.m8.q.val();
         self.r9_corr.d.next = false;
         self.r9_remf.d.next = self.r8_r0.q.val();
+        self.r9_up.d.next = self.r8_r0.q.val().any();
         if self.r8_r0.q.val() >= self.ext_s29.o.val() {
             self.r9_corr.d.next = true;
             self.r9_remf.d.next = self.r8_r0.q.val() - self.ext_s29.o.val();
+            self.r9_up.d.next = self.r8_r0.q.val() != self.ext_s29.o.val();
         }
 
         // ---- edge 10: e0 = ceil(x / s) (not a multiple of the step: Rt reaches max one
@@ -594,7 +601,7 @@ impl Logic for IncCount {
         self.remf_hi_unused.next = self.remf.val().get_bit(28);
         self.up.next = 0.into();
         self.r10_g.d.next = self.m9.q.val().s;
-        if self.remf.val().any() {
+        if self.r9_up.q.val() {
             self.up.next = 1.into();
             self.r10_g.d.next = self.remf.val().get_bits::<RATE_W>(0);
         }

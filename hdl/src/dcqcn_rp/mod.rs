@@ -58,14 +58,14 @@
 //! is S2's an edge later (`qb_hit2`) and then the youngest writer in the tags.
 //! An entry's hazard (`qb_haz`) is an OR of `qb_hit`, `qb_hitf`, `qb_hit2` and `qb_yv`,
 //! exact from the second edge after the entry was
-//! written. HZ's event goes when it is not young (`hz_yng`: its entry was written at the
-//! edge before HZ chose it), a report credit is left (`cr`), neither a writer nor an
-//! older entry holds it (`hz_hh`, `hz_bh`: registers loaded an edge ahead for the entry
-//! HZ will hold) and no follower goes (the follower is chosen an edge ahead too,
-//! `fol_sel`). So the decision is an AND of registers. When HZ is empty, its event goes
-//! or waits (`stuck`), HZ chooses the oldest other entry not known to wait (`pick`, from
-//! registers only; an entry written at the last edge is taken on trust). So events of
-//! other QPs go past an event that waits, one per cycle. Nothing the comparators read depends on the decision
+//! written. HN, HZ's next entry, is chosen an edge ahead: the oldest entry whose hazard
+//! bits are exact and say that neither an older entry nor a writer holds its QP (`pick`,
+//! from registers only), registered one-hot (`hn_sel`); such an entry stays free until it
+//! goes. When HZ is empty or its event goes, HZ takes HN's entry, and its QP from
+//! `hn_sel` (`hn_qp`, an OR of two LUT levels). HZ's event goes when a report credit is
+//! left (`cr`) and no follower goes (the follower is chosen an edge ahead too,
+//! `fol_sel`). So the decision is an AND of registers, and events of other QPs go past
+//! an event that waits, one per cycle. Nothing the comparators read depends on the decision
 //! (`nw_qp` is loaded from the arbiter's choice), and of S1's event only its valid bit,
 //! kind and QP are loaded from the decision: the entry that went is registered in binary
 //! (`s1_b`) and the rest of the event, and a follower's distance (`qb_dp`), are read
@@ -125,18 +125,18 @@ use widths::*;
 
 /// Cycles from an event's acceptance (the edge that takes it) to its report's
 /// `m_rate_valid`, when the report stream does not stall and nothing holds it: the input
-/// queue (a cycle until HZ chooses the entry, two in HZ, see `hz_yng`), S1, S2 (step A),
+/// queue (three cycles until the entry is a candidate, one in HN, one in HZ), S1, S2 (step A),
 /// the update's [`UPD_STAGES`](update::UPD_STAGES) registers, the report register, the
 /// report FIFO and the output register.
-pub const RP_REPORT_LATENCY: usize = 9 + UPD_STAGES;
+pub const RP_REPORT_LATENCY: usize = 11 + UPD_STAGES;
 
 /// A bound on how long an accepted event can wait in the input queue when the report
 /// stream keeps up: it waits for at most the older events of its QP in the queue (`QB_N - 1`)
 /// and then for its own interlock, each at most `UPD_STAGES + 1` cycles, and a few cycles
-/// each while HZ chooses and the events that go first take their turns. A caller that
+/// each while HN and HZ take it and the events that go first take their turns. A caller that
 /// waits for the last answers after a burst waits this much longer than
 /// [`RP_REPORT_LATENCY`].
-pub const RP_QUEUE_WAIT_MAX: usize = QB_N * (UPD_STAGES + 4);
+pub const RP_QUEUE_WAIT_MAX: usize = QB_N * (UPD_STAGES + 6);
 
 /// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
 pub const REP_FIFO_AW: usize = 8;
@@ -216,8 +216,8 @@ const _: () = assert!(HZ_NG == 16);
 const SLOT_C_N: usize = 1 << state::SLOT_W;
 
 /// Entries of the input queue. An event from a stream of events on different QPs spends
-/// three cycles in it (accepted, chosen by HZ, sent to S1), so three entries and the one
-/// being written carry one event per cycle; the others hold events that wait for a writer
+/// five cycles in it (written, two cycles until its hazard bits are exact, in HN, in HZ),
+/// so five entries and the one being written carry one event per cycle; the others hold events that wait for a writer
 /// of their QP while the rest go past them (an input class is not taken while [`QB_CAP`]
 /// of its entries are known to wait, `cap`, and two more may be on their way in then).
 /// Events on a few QPs in random order wait often (one of them lands within 8 cycles of
@@ -226,7 +226,7 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// entries two LUT4 levels deep where 24 need three: `docs/dcqcn_rp.md`, "The input
 /// queue".
 pub const QB_N: usize = 16;
-// `tf_kind`, `tf_qp`, `pick_qp`, `hz_kind` and `ck_qp` OR the entries' terms by literal
+// `tf_kind`, `tf_qp`, `hn_qp`, `hz_kind` and `ck_qp` OR the entries' terms by literal
 // index, and the entry numbers and reads by number (`s1_b`, `s1_m`, `ck_b`, `ck_m`) are
 // written out for 16 entries.
 const _: () = assert!(QB_N == 16);
@@ -235,12 +235,13 @@ const S1_B_W: usize = 4;
 const _: () = assert!(QB_N <= 1 << S1_B_W);
 
 /// An input class is not taken while this many of its entries are known to wait (`cap`):
-/// `QB_N - 6`, so the waiting events of one class (this many and two on their way in: the
-/// count is two edges old) leave the four entries a stream of other events needs (one
-/// query per cycle went on beside a stream of packets that each waited for the window:
-/// `rp_smoke`). An entry whose check may still find that it can follow is not counted, so
-/// a stream of followers on different QPs is not stopped while their checks run.
-pub const QB_CAP: usize = QB_N - 6;
+/// `QB_N - 8`, so the waiting events of one class (this many and two on their way in: the
+/// count is two edges old) leave the six entries a stream of other events needs (five
+/// in flight, see [`QB_N`], and the one being written; one query per cycle went on beside
+/// a stream of packets that each waited for the window: `rp_smoke`). An entry whose check
+/// may still find that it can follow is not counted, so a stream of followers on
+/// different QPs is not stopped while their checks run.
+pub const QB_CAP: usize = QB_N - 8;
 
 /// Groups of four entries whose waiting entries `cap` counts a cycle ahead (`wk_g`), per
 /// input class; all classes' groups; the count's width.
@@ -574,24 +575,35 @@ pub struct DcqcnRp<const QB: usize> {
     qb_ye: [DFF<Bit>; QB_N],
     /// HZ's entry, one-hot (all clear while HZ is empty).
     hz_sel: [DFF<Bit>; QB_N],
-    /// `hz_sel` inverted, a copy that only HZ's choice of its next entry (`cand`) reads.
-    /// `hz_sel` drives the decision, the queue's read and the age matrix's AND-OR beside
-    /// `cand`, so placed among those loads it starts the choice's path with a long route;
-    /// this copy has only the `cand` LUTs to sit beside. Inverted so that yosys does
-    /// not merge it with `hz_sel`. Reset sets it (no entry is HZ's); it is 0 at power-up
-    /// until the first edge, while the RP is held in reset, as `qb_fr`.
+    /// Entry `e` is neither HZ's nor HN's, registered from their inputs: the only register
+    /// of HN's choice (`cand`) that is not the entry's own. `hz_sel` drives the decision
+    /// and the queue's reads, so placed among those loads it would start the choice's path
+    /// with a long route; this register has only the `cand` LUTs to sit beside. Reset sets
+    /// it (no entry is HZ's or HN's); it is 0 at power-up until the first edge, while the
+    /// RP is held in reset, as `qb_fr`.
     hz_nsel: [DFF<Bit>; QB_N],
-    /// HZ's entry was written at the edge before HZ chose it: its hazard bits are exact
-    /// from the next cycle, so it waits this one.
-    hz_yng: DFF<Bit>,
-    /// HZ's QP, loaded with `hz_sel`: the state RAM's read address and S1's compare start
-    /// at a flip-flop, not at the queue's read multiplexer (the route from a pointer through
-    /// that multiplexer to the spread-out block RAMs does not fit 10 ns).
+    /// HN, HZ's next entry: chosen one edge ahead (`pick`, the oldest candidate) and
+    /// registered one-hot (`hn_sel`, `hn_valid`), so that HZ loads its pointer and its QP
+    /// from registers: its QP is the OR of the entries' QPs masked by `hn_sel` (`hn_q`,
+    /// `hn_qp`), two LUT levels, where `pick`'s QP was the age matrix's AND-OR and that OR
+    /// in series. HN's entry is free of an older entry and of a writer of its QP when it
+    /// is chosen, and stays so until it goes (an older entry of its QP cannot arrive, and
+    /// a writer of its QP could only come from one), so HZ never waits for its QP.
+    hn_valid: DFF<Bit>,
+    hn_sel: [DFF<Bit>; QB_N],
+    hn_qp: Signal<Local, Bits<QB>>,
+    hn_q: [Signal<Local, Bits<QB>>; QB_N],
+    /// HN takes `pick` at this edge: HZ takes HN's entry, or HN is empty.
+    hn_load: Signal<Local, Bit>,
+    /// HZ's QP, loaded with `hz_sel` from HN's (`hn_qp`): the state RAM's read address and
+    /// S1's compare start at a flip-flop, not at the queue's read multiplexer (the route
+    /// from a pointer through that multiplexer to the spread-out block RAMs does not fit
+    /// 10 ns).
     hz_qp: DFF<Bits<QB>>,
     /// `hz_qp` inverted, the copy that only the state RAM's read address reads (through
     /// ten inverters). The RAM's block RAMs are spread over the die; with them on the
     /// same flip-flops as the queue's compares (`hz_eq`, S1), the flip-flops were placed
-    /// between the two and the end of HZ's choice (`pick_qp`) reached them by a long route.
+    /// between the two and the end of the choice of HZ's QP reached them by a long route.
     /// Each copy now sits by its own loads, and the RAM copy's long route is after its
     /// flip-flop, where a whole cycle is left for it. Inverted so that yosys does not merge
     /// the two.
@@ -600,40 +612,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// masked by it, `hz_k`, as `tf_kind`).
     hz_kind: Signal<Local, Bits<KIND_W>>,
     hz_k: [Signal<Local, Bits<KIND_W>>; QB_N],
-    /// HZ's entry: a writer of its QP is in the window (`haz_hz`), an older entry holds
-    /// its QP (`blk_hz`). Each is a register (`hz_hh`, `hz_bh`) loaded at the edge before
-    /// from the inputs of the registers it stands for and HZ's next entry: exact whenever
-    /// HZ's entry is not young, and `haz_hz` whenever `blk_hz` is clear, which is when the
-    /// decision reads them (`docs/dcqcn_rp.md`, "The input queue").
-    haz_hz: Signal<Local, Bit>,
-    blk_hz: Signal<Local, Bit>,
-    hz_hh: DFF<Bit>,
-    hz_bh: DFF<Bit>,
-    /// `hz_hh`'s and `hz_bh`'s inputs: HZ's entry's `qb_hy` input (`hh_keep`) and
-    /// `qb_blk` input (`bh_keep`), for an HZ that keeps its entry; whether HZ's next entry
-    /// is the one written two edges ago (`pk_nw2`: a candidate written then, `cand_nw2`,
-    /// and none written before, `cand_old2`) and that entry's `qb_hy` input (`hh_nw2`).
-    /// The entry written two edges ago loads `qb_yv` with `any_all`, the slowest of its
-    /// inputs, so both are written with `any_all` outside the AND-OR over the entries:
-    /// `hh_keep` leaves it out and `hz_hh` adds it when HZ's entry is that one
-    /// (`hh_sel2`), and `hh_nw2` is
-    /// `any_all` OR that entry's `qb_hit2` input (exact where it is used, under `pk_nw2`,
-    /// which implies such an entry). `yv_rest` is `qb_yv`'s input for an entry not
-    /// written two edges ago.
-    hh_keep: Signal<Local, Bit>,
-    hh_sel2: Signal<Local, Bit>,
-    yv_rest: [Signal<Local, Bit>; QB_N],
-    bh_keep: Signal<Local, Bit>,
-    /// `bh_keep` is `qb_blk`'s input for HZ's entry, computed from HZ's QP register rather
-    /// than through the entries' compares and a choice by `hz_sel`: entry `f` holds HZ's QP
-    /// (`hz_eq`, the compare `qb_hr` makes too) and is older than HZ's entry (`hz_old`, an
-    /// AND-OR of the age matrix by `hz_sel`).
+    /// Entry `e` holds HZ's QP (`qb_hr`'s compare).
     hz_eq: [Signal<Local, Bit>; QB_N],
-    hz_old: [Signal<Local, Bit>; QB_N],
-    hh_nw2: Signal<Local, Bit>,
-    cand_nw2: Signal<Local, Bit>,
-    cand_old2: Signal<Local, Bit>,
-    pk_nw2: Signal<Local, Bit>,
     /// HZ's event goes to S1 at this edge (its word read from the RAM).
     take_hz: Signal<Local, Bit>,
     /// The followers, chosen an edge ahead. Entry `e`'s event can go as a follower at the
@@ -676,37 +656,22 @@ pub struct DcqcnRp<const QB: usize> {
     tf_qp: Signal<Local, Bits<QB>>,
     tf_k: [Signal<Local, Bits<KIND_W>>; QB_N],
     tf_q: [Signal<Local, Bits<QB>>; QB_N],
-    /// HZ's entry waits for a writer or an older entry of its QP: HZ chooses again.
-    stuck: Signal<Local, Bit>,
-    /// HZ chooses an entry (`pick`) at this edge: it is empty, its event goes or is stuck.
+    /// HZ takes HN's entry at this edge: it is empty or its event goes.
     hz_leave: Signal<Local, Bit>,
-    /// Entry `e` may be HZ's next: valid, not HZ's, not known to wait for an older entry or
-    /// a writer of its QP. It is `!hz_sel & (cd_a | cd_b & !qb_hy)`, one LUT.
+    /// Entry `e` may be HN's next: valid, written three or more edges ago (its hazard bits
+    /// are exact), neither HZ's nor HN's, not blocked by an older entry and no writer of
+    /// its QP in the tags or S2 (`qb_hy`; a writer in S1 came from an older entry, which
+    /// blocks it). It is `hz_nsel & cd_b & !qb_hy`, one LUT.
     cand: [Signal<Local, Bit>; QB_N],
-    /// The parts of `cand` that read neither `qb_hy` nor `hz_sel`, registered from the
-    /// inputs of the registers they combine (so exact in every cycle): `cd_a` is valid and
-    /// written at the last edge, or written two edges ago and not blocked; `cd_b` is valid
-    /// and not blocked. HZ's choice then starts at one LUT per entry instead of two (six
-    /// registers in), the first levels of the path into `hz_qp` and `hz_hh`. `hz_sel` stays
-    /// out of them: its input is HZ's choice (`pick`), and through them it would put the
-    /// age matrix in front of `cd_a`'s input.
-    cd_a: [DFF<Bit>; QB_N],
+    /// The part of `cand` that reads neither `qb_hy` nor `hz_nsel`, registered from the
+    /// inputs of the registers it combines (so exact in every cycle): valid, not blocked,
+    /// and written neither at the last edge nor at the one before.
     cd_b: [DFF<Bit>; QB_N],
     /// An older entry is a candidate too.
     oc: [Signal<Local, Bit>; QB_N],
-    /// The oldest candidate (one-hot): what HZ chooses.
+    /// The oldest candidate (one-hot): what HN takes; whether there is one.
     pick: [Signal<Local, Bit>; QB_N],
     any_pick: Signal<Local, Bit>,
-    /// The chosen entry was written at the last edge.
-    pick_nw: Signal<Local, Bit>,
-    /// A candidate was written at the last edge (`cand_nw`), one was written before
-    /// (`cand_old`).
-    cand_nw: Signal<Local, Bit>,
-    cand_old: Signal<Local, Bit>,
-    /// The chosen entry's QP (zero when none): the OR of the entries' QPs masked by the
-    /// one-hot `pick` (`pk_q`), as `tf_qp`.
-    pick_qp: Signal<Local, Bits<QB>>,
-    pk_q: [Signal<Local, Bits<QB>>; QB_N],
     /// Entry `e` may be the follower check's next (valid, not checked or in the check, not
     /// known to be blocked); an older one may too; the oldest (one-hot): what the check
     /// loads, its event and QP. `vx` is `vx_r & !qb_ckf`, one LUT: `vx_r` is valid and not
@@ -1160,30 +1125,20 @@ impl<const QB: usize> DcqcnRp<QB> {
             cr: Default::default(),
             qb_haz: std::array::from_fn(|_| Default::default()),
             qb_hy: Default::default(),
-            cd_a: Default::default(),
             cd_b: Default::default(),
             qb_ye: Default::default(),
             hz_sel: std::array::from_fn(|_| Default::default()),
             hz_nsel: std::array::from_fn(|_| Default::default()),
-            hz_yng: Default::default(),
+            hn_valid: Default::default(),
+            hn_sel: std::array::from_fn(|_| Default::default()),
+            hn_qp: Default::default(),
+            hn_q: Default::default(),
+            hn_load: Default::default(),
             hz_qp: Default::default(),
             hz_qpn_rd: Default::default(),
             hz_kind: Default::default(),
             hz_k: Default::default(),
-            haz_hz: Default::default(),
-            blk_hz: Default::default(),
-            hz_hh: Default::default(),
-            hz_bh: Default::default(),
-            hh_keep: Default::default(),
-            hh_sel2: Default::default(),
-            yv_rest: std::array::from_fn(|_| Default::default()),
-            bh_keep: Default::default(),
             hz_eq: Default::default(),
-            hz_old: Default::default(),
-            hh_nw2: Default::default(),
-            cand_nw2: Default::default(),
-            cand_old2: Default::default(),
-            pk_nw2: Default::default(),
             take_hz: Default::default(),
             fl_r: Default::default(),
             fl_b: Default::default(),
@@ -1201,17 +1156,11 @@ impl<const QB: usize> DcqcnRp<QB> {
             tf_qp: Default::default(),
             tf_k: Default::default(),
             tf_q: Default::default(),
-            stuck: Default::default(),
             hz_leave: Default::default(),
             cand: std::array::from_fn(|_| Default::default()),
             oc: std::array::from_fn(|_| Default::default()),
             pick: std::array::from_fn(|_| Default::default()),
             any_pick: Default::default(),
-            pick_nw: Default::default(),
-            cand_nw: Default::default(),
-            cand_old: Default::default(),
-            pick_qp: Default::default(),
-            pk_q: Default::default(),
             vx: std::array::from_fn(|_| Default::default()),
             vx_r: std::array::from_fn(|_| Default::default()),
             ox: std::array::from_fn(|_| Default::default()),
@@ -1412,7 +1361,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nw_qp, nw_qpn, nw_qpr, nw_qprn, nq, full_q, hz_valid, hz_yng, cr,
+            self, clock, nw_qp, nw_qpn, nw_qpr, nw_qprn, nq, full_q, hz_valid, hn_valid, cr,
             s1_valid, s1_kind, s1_qp, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now,
             s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp,
             out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
@@ -1478,7 +1427,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.hz_sel[i].clock.next = self.clock.val();
             self.hz_sel[i].d.next = self.hz_sel[i].q.val();
             self.hz_nsel[i].clock.next = self.clock.val();
-            self.hz_nsel[i].d.next = self.hz_nsel[i].q.val();
+            self.hn_sel[i].clock.next = self.clock.val();
+            self.hn_sel[i].d.next = self.hn_sel[i].q.val();
             self.qb_qp[i].clock.next = self.clock.val();
             self.qb_qp[i].d.next = self.qb_qp[i].q.val();
             self.qb_hr[i].clock.next = self.clock.val();
@@ -1495,7 +1445,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_nw4[i].d.next = self.qb_nw3[i].q.val();
             self.qb_yv[i].clock.next = self.clock.val();
             self.qb_hy[i].clock.next = self.clock.val();
-            self.cd_a[i].clock.next = self.clock.val();
             self.vx_r[i].clock.next = self.clock.val();
             self.cd_b[i].clock.next = self.clock.val();
             self.qb_ye[i].clock.next = self.clock.val();
@@ -1678,18 +1627,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_haz[e].next =
                 self.qb_hit[e].val() | self.qb_hitf[e].q.val() | self.qb_hy[e].q.val();
         }
-        // (HZ's entry's hazard and block, registered at the edge before: see `hz_hh`.)
-        self.hz_hh.clock.next = self.clock.val();
-        self.hz_bh.clock.next = self.clock.val();
-        self.haz_hz.next = self.hz_hh.q.val();
-        self.blk_hz.next = self.hz_bh.q.val();
         // The decision. The oldest entry whose event may go as a follower goes: its check
         // found that its QP's last writer (the youngest in the window) will be at least 8
         // slots ahead (9 if that one is not a follower itself) and that its time stamp is
         // less than a microsecond before the entry's, and a writer of its QP is in the
         // window; the same-QP block computes its word from that writer's. Else HZ's event
-        // goes if it is not young and neither a writer nor an older entry of its QP holds
-        // it.
+        // goes (neither a writer nor an older entry of its QP holds it: see `hn_sel`).
         // (The follower was chosen at the edge before: `fol_sel`, at the end of `update`.)
         self.fol_sel_any.clock.next = self.clock.val();
         for e in 0..QB_N {
@@ -1737,26 +1680,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.tf_q[13].val()
             | self.tf_q[14].val()
             | self.tf_q[15].val();
-        self.take_hz.next = self.hz_valid.q.val()
-            & self.cr.q.val()
-            & !self.hz_yng.q.val()
-            & !self.haz_hz.val()
-            & !self.blk_hz.val()
-            & !self.fol_any.val();
+        self.take_hz.next = self.hz_valid.q.val() & self.cr.q.val() & !self.fol_any.val();
         self.take.next = self.take_hz.val() | self.fol_any.val();
-        self.stuck.next =
-            self.hz_valid.q.val() & !self.hz_yng.q.val() & (self.haz_hz.val() | self.blk_hz.val());
-        self.hz_leave.next = !self.hz_valid.q.val() | self.take_hz.val() | self.stuck.val();
-        // HZ's next entry, from registers only: the oldest valid entry other than HZ's
-        // that is not known to wait (for an older entry of its QP, or a writer of its QP:
-        // an entry written at the last edge is taken on trust, HZ then waits a cycle).
+        self.hz_leave.next = !self.hz_valid.q.val() | self.take_hz.val();
+        self.hn_load.next = self.hz_leave.val() | !self.hn_valid.q.val();
+        // HN's next entry, from registers only: the oldest valid entry, neither HZ's nor
+        // HN's, written three or more edges ago, that neither an older entry nor a writer
+        // of its QP holds.
         // The check's next entry: the oldest valid entry not checked and not in the check
         // that is not known to be blocked.
-        // (An entry not written at the last two edges that S1's event writes the QP of is
-        // blocked: that event's entry was older. So of its hazard bits only `qb_hy` is read.)
+        // (An entry that S1's event writes the QP of is blocked: that event's entry was
+        // older. So of its hazard bits only `qb_hy` is read.)
         for e in 0..QB_N {
-            self.cand[e].next = self.hz_nsel[e].q.val()
-                & (self.cd_a[e].q.val() | (self.cd_b[e].q.val() & !self.qb_hy[e].q.val()));
+            self.cand[e].next =
+                self.hz_nsel[e].q.val() & self.cd_b[e].q.val() & !self.qb_hy[e].q.val();
             self.qb_void[e].clock.next = self.clock.val();
             self.vx[e].next = self.vx_r[e].q.val() & !self.qb_ckf[e].q.val();
         }
@@ -1774,56 +1711,37 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.pick[e].next = self.cand[e].val() & !self.oc[e].val();
             self.nx[e].next = self.vx[e].val() & !self.ox[e].val();
         }
-        // Whether HZ takes an entry and whether it is the one written at the last edge, from
-        // the candidates without the age matrix: that entry is younger than every other
-        // valid one, so it is chosen exactly when it is the only candidate.
-        self.cand_nw.next = false;
-        self.cand_old.next = false;
+        // Whether HN takes an entry, and the follower check's next entry.
+        self.any_pick.next = false;
         for e in 0..QB_N {
-            if self.cand[e].val() & self.qb_nw[e].q.val() {
-                self.cand_nw.next = true;
-            }
-            if self.cand[e].val() & !self.qb_nw[e].q.val() {
-                self.cand_old.next = true;
-            }
-            self.pk_q[e].next = 0.into();
-            if self.pick[e].val() {
-                self.pk_q[e].next = self.qb_qp[e].q.val();
+            if self.cand[e].val() {
+                self.any_pick.next = true;
             }
             self.ck_src[e].d.next = self.nx[e].val();
         }
-        self.pick_qp.next = self.pk_q[0].val()
-            | self.pk_q[1].val()
-            | self.pk_q[2].val()
-            | self.pk_q[3].val()
-            | self.pk_q[4].val()
-            | self.pk_q[5].val()
-            | self.pk_q[6].val()
-            | self.pk_q[7].val()
-            | self.pk_q[8].val()
-            | self.pk_q[9].val()
-            | self.pk_q[10].val()
-            | self.pk_q[11].val()
-            | self.pk_q[12].val()
-            | self.pk_q[13].val()
-            | self.pk_q[14].val()
-            | self.pk_q[15].val();
-        self.any_pick.next = self.cand_nw.val() | self.cand_old.val();
-        self.pick_nw.next = self.cand_nw.val() & !self.cand_old.val();
-        // Whether HZ's next entry is the one written two edges ago: it is younger than every
-        // valid entry but the newest, so it is chosen exactly when no older one is a
-        // candidate.
-        self.cand_nw2.next = false;
-        self.cand_old2.next = false;
+        // HN's QP: the OR of the entries' QPs masked by the one-hot `hn_sel`.
         for e in 0..QB_N {
-            if self.cand[e].val() & self.qb_nw2[e].q.val() {
-                self.cand_nw2.next = true;
-            }
-            if self.cand[e].val() & !self.qb_nw[e].q.val() & !self.qb_nw2[e].q.val() {
-                self.cand_old2.next = true;
+            self.hn_q[e].next = 0.into();
+            if self.hn_sel[e].q.val() {
+                self.hn_q[e].next = self.qb_qp[e].q.val();
             }
         }
-        self.pk_nw2.next = self.cand_nw2.val() & !self.cand_old2.val();
+        self.hn_qp.next = self.hn_q[0].val()
+            | self.hn_q[1].val()
+            | self.hn_q[2].val()
+            | self.hn_q[3].val()
+            | self.hn_q[4].val()
+            | self.hn_q[5].val()
+            | self.hn_q[6].val()
+            | self.hn_q[7].val()
+            | self.hn_q[8].val()
+            | self.hn_q[9].val()
+            | self.hn_q[10].val()
+            | self.hn_q[11].val()
+            | self.hn_q[12].val()
+            | self.hn_q[13].val()
+            | self.hn_q[14].val()
+            | self.hn_q[15].val();
         // ---- the follower check: the last-writer table read at the loaded entry's QP
         // (registered), then the writer's stamp compared with the entry's and the distance,
         // over two registers (`FolCheck`); the result is registered in the entry (below) ----
@@ -2076,7 +1994,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             if self.qb_hit2[e].q.val() {
                 self.qb_ys[e].d.next = self.slot_c[2].val();
             }
-            self.yv_rest[e].next = self.qb_yv[e].d.val();
             if self.qb_nw2[e].q.val() {
                 self.qb_yv[e].d.next = self.any_all.val();
             }
@@ -2084,16 +2001,20 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // (`owed` is below REP_CREDITS: see `credit_next`.)
         self.credit_next.next = self.owed.q.val() < self.credits.val();
         self.cr.d.next = self.credit_next.val();
-        // HZ chooses its next entry when it is empty, its event goes or waits.
-        self.hz_yng.d.next = false;
+        // HZ takes HN's entry when it is empty or its event goes; HN takes the oldest
+        // candidate then, or when it is empty.
         if self.hz_leave.val() {
-            self.hz_valid.d.next = self.any_pick.val();
-            self.hz_qp.d.next = self.pick_qp.val();
-            self.hz_qpn_rd.d.next = !self.pick_qp.val();
-            self.hz_yng.d.next = self.pick_nw.val();
+            self.hz_valid.d.next = self.hn_valid.q.val();
+            self.hz_qp.d.next = self.hn_qp.val();
+            self.hz_qpn_rd.d.next = !self.hn_qp.val();
             for e in 0..QB_N {
-                self.hz_sel[e].d.next = self.pick[e].val();
-                self.hz_nsel[e].d.next = !self.pick[e].val();
+                self.hz_sel[e].d.next = self.hn_sel[e].q.val();
+            }
+        }
+        if self.hn_load.val() {
+            self.hn_valid.d.next = self.any_pick.val();
+            for e in 0..QB_N {
+                self.hn_sel[e].d.next = self.pick[e].val();
             }
         }
         // ---- input queue: the event that goes frees its entry; the lowest free entry
@@ -2645,7 +2566,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         if self.reset.val() {
             self.hz_valid.d.next = false;
-            self.hz_yng.d.next = false;
+            self.hn_valid.d.next = false;
             self.nq.d.next = 0.into();
             self.full_q.d.next = false;
             for k in 0..4 {
@@ -2659,7 +2580,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_nw[e].d.next = false;
                 self.qb_nw2[e].d.next = false;
                 self.hz_sel[e].d.next = false;
-                self.hz_nsel[e].d.next = true;
+                self.hn_sel[e].d.next = false;
             }
             for e in 0..QB_N {
                 self.qb_ckf[e].d.next = false;
@@ -2729,49 +2650,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
             self.vx_r[e].d.next =
                 self.qb_v[e].d.val() & !(self.qb_blk[e].d.val() & !self.qb_nw[e].d.val());
-            self.cd_b[e].d.next = self.qb_v[e].d.val() & !self.qb_blk[e].d.val();
-            self.cd_a[e].d.next = self.qb_v[e].d.val()
-                & (self.qb_nw[e].d.val() | (self.qb_nw2[e].d.val() & !self.qb_blk[e].d.val()));
+            self.cd_b[e].d.next = self.qb_v[e].d.val()
+                & !self.qb_blk[e].d.val()
+                & !self.qb_nw[e].d.val()
+                & !self.qb_nw2[e].d.val();
+            self.hz_nsel[e].d.next = !(self.hz_sel[e].d.val() | self.hn_sel[e].d.val());
             self.qb_ye[e].d.next = self.qb_ys[e].d.val() == self.slot_c[126].val();
-        }
-        // HZ's entry's hazard and block after the edge. HZ keeps its entry: that entry's
-        // `qb_hy` and `qb_blk` inputs (HZ's event does not go, and a follower of its QP
-        // that goes is older, so it blocks it). HZ chooses: an entry written before the last
-        // two edges was chosen free of both, and nothing that goes now has its QP (that
-        // event's entry would be older and block it), so it stays free of both; the entry
-        // written two edges ago was chosen not blocked, and its hazard is its `qb_hy`
-        // input; the one written at the last edge makes HZ young.
-        self.hh_keep.next = false;
-        self.hh_sel2.next = false;
-        self.bh_keep.next = false;
-        self.hh_nw2.next = self.any_all.val();
-        for e in 0..QB_N {
-            if self.hz_sel[e].q.val()
-                & (self.qb_hit2[e].d.val() | (!self.qb_nw2[e].q.val() & self.yv_rest[e].val()))
-            {
-                self.hh_keep.next = true;
-            }
-            if self.hz_sel[e].q.val() & self.qb_nw2[e].q.val() {
-                self.hh_sel2.next = true;
-            }
-            self.hz_old[e].next = false;
-            for h in 0..QB_N {
-                if self.hz_sel[h].q.val() & self.qb_old[e * 16 + h].q.val() {
-                    self.hz_old[e].next = true;
-                }
-            }
-            if self.qb_v[e].q.val() & self.hz_old[e].val() & self.hz_eq[e].val() {
-                self.bh_keep.next = true;
-            }
-            if self.qb_nw2[e].q.val() & self.qb_hit2[e].d.val() {
-                self.hh_nw2.next = true;
-            }
-        }
-        self.hz_hh.d.next = self.hh_keep.val() | (self.hh_sel2.val() & self.any_all.val());
-        self.hz_bh.d.next = self.bh_keep.val();
-        if self.hz_leave.val() {
-            self.hz_hh.d.next = self.pk_nw2.val() & self.hh_nw2.val();
-            self.hz_bh.d.next = false;
         }
         // The follower of the next edge: the oldest entry whose check will have found that
         // it may follow (`qb_fok`'s input, for the check's `ok` clear and set) and whose

@@ -291,7 +291,7 @@ fn saturating_packets_do_not_starve_queries() {
 /// stamped 1.5 us after the one before, so none can follow its predecessor and each waits
 /// in the input queue until its QP's last write has left the interlock's window (over a
 /// hundred cycles). The query stream offers one on the other QPs every cycle. The queries
-/// go past the waiting packets: at most five packets hold entries (`cap`), and the queries
+/// go past the waiting packets: at most `QB_CAP` + 2 packets hold entries (`cap`), and the queries
 /// are taken at nearly one per cycle, none waiting more than a few cycles. (With an
 /// in-order hazard check each waiting packet would hold every query behind it for the
 /// whole window.)
