@@ -23,7 +23,7 @@
 //! a bad event never blocks the stream; it is refused even while the RAM sweep runs.
 //!
 //! Latency and backpressure are the units' own: see `dcqcn_rp` (a report on `m_rate_*`
-//! `RP_REPORT_LATENCY` = 136 cycles after each accepted CNP, packet or query when the
+//! `RP_REPORT_LATENCY` = 138 cycles after each accepted CNP, packet or query when the
 //! consumer keeps up) and `dcqcn_np` (a CNP request
 //! `NP_LATENCY` = 5 cycles after an accepted CE mark that passes the limiter; its counters
 //! one cycle later). The two units are independent: backpressure on one output holds only
