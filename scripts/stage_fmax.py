@@ -38,14 +38,16 @@ import time
 
 
 
-def abc9_wire_delay_ps():
-    """abc9's wire delay per LUT level, ps, as `roce-cc synth` passes it (its one source is
-    `ABC9_WIRE_DELAY_PS` in cli/src/synth_cmd.rs)."""
+def abc9_command():
+    """The `abc9` command of `roce-cc synth` (its one source is cli/src/synth_cmd.rs:
+    `ABC9_WIRE_DELAY_PS` and the script of `abc9_script`)."""
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "src", "synth_cmd.rs")
-    m = re.search(r"const ABC9_WIRE_DELAY_PS: u32 = (\d+);", open(src).read())
-    if not m:
-        sys.exit(f"{src}: ABC9_WIRE_DELAY_PS not found")
-    return int(m.group(1))
+    text = open(src).read()
+    w = re.search(r"const ABC9_WIRE_DELAY_PS: u32 = (\d+);", text)
+    script = re.search(r'fn abc9_script\(\) -> String \{\s*format!\("([^"]+)"\)', text)
+    if not w or not script:
+        sys.exit(f"{src}: ABC9_WIRE_DELAY_PS or abc9_script not found")
+    return "abc9 -script " + script.group(1).replace("{ABC9_WIRE_DELAY_PS}", w.group(1))
 
 PORT_RE = re.compile(
     r"^\s*(input|output)\s+(?:wire|reg)?\s*(?:signed\s*)?(\[\s*(\d+)\s*:\s*(\d+)\s*\])?\s*([A-Za-z_][\w$]*)\s*;"
@@ -131,11 +133,10 @@ def main():
             f.write(wrapper(name, module_ports(text, name)))
         # The YoWASP tools see only the working directory: give them a copy of the design.
         shutil.copyfile(a.design, os.path.join(d, "design.v"))
-        # synth_ecp5 with the LUT mapping of `roce-cc synth` (abc9's wire delay: see
-        # `abc9_wire_delay_ps`).
+        # synth_ecp5 with the LUT mapping of `roce-cc synth` (`abc9_command`).
         script = ("read_verilog -sv design.v wrap.v; synth_ecp5 -top stage_wrap -run :map_luts; "
                   "check -latchonly -assert; techmap -map +/lattice/latches_map.v; "
-                  f"abc9 -W {abc9_wire_delay_ps()}; clean; "
+                  f"{abc9_command()}; clean; "
                   "synth_ecp5 -top stage_wrap -run map_cells: -json wrap.json; stat")
         if run([yosys, "-q", "-p", script], os.path.join(d, "yosys.log"), d) != 0:
             print(f"{name:60} yosys failed: see {d}/yosys.log")

@@ -124,6 +124,11 @@ pub struct UartBridge {
     rx_brk: DFF<Bit>,
     rx_cnt: DFF<Bits<DIV_W>>,
     rx_bit: DFF<Bits<4>>,
+    /// `rx_cnt` equals the half-bit and the bit period's last count: registered from
+    /// `rx_cnt`'s input (exact from the first edge on; read only while `rx_busy`), so the
+    /// receiver's choices start at flip-flops instead of 16-bit compares.
+    rx_at_half: DFF<Bit>,
+    rx_at_div: DFF<Bit>,
     sr: DFF<Bits<32>>,
     /// A byte was received at the last edge (`rx_done`, registered; `sr` holds it).
     rx_done_q: DFF<Bit>,
@@ -253,6 +258,8 @@ impl UartBridge {
             rx_brk: Default::default(),
             rx_cnt: Default::default(),
             rx_bit: Default::default(),
+            rx_at_half: Default::default(),
+            rx_at_div: Default::default(),
             sr: Default::default(),
             rx_done_q: Default::default(),
             rx_ferr_q: Default::default(),
@@ -329,10 +336,10 @@ impl Logic for UartBridge {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rx_n1, rx_n2, rx_busy, rx_brk, rx_cnt, rx_bit, sr, state, is_write, idx,
-            chk, addr, addr_bad, wdata, wstrb, idle_cnt, awvalid, wvalid, bready, arvalid, rready,
-            rx_done_q, rx_ferr_q, b_hit_q, r_hit_q, resp_q, rdata_in_q, err_q, status, rdata,
-            resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
+            self, clock, rx_n1, rx_n2, rx_busy, rx_brk, rx_cnt, rx_bit, rx_at_half, rx_at_div, sr,
+            state, is_write, idx, chk, addr, addr_bad, wdata, wstrb, idle_cnt, awvalid, wvalid,
+            bready, arvalid, rready, rx_done_q, rx_ferr_q, b_hit_q, r_hit_q, resp_q, rdata_in_q,
+            err_q, status, rdata, resp_idx, tx_chk, tx_busy, tx_cnt, tx_bit, tx_sr, txd_n
         );
         // ---- outputs (all from flip-flops) ----
         self.txd.next = !self.txd_n.q.val();
@@ -368,7 +375,7 @@ impl Logic for UartBridge {
             self.rx_cnt.d.next = self.rx_cnt.q.val() + self.k_one_div.val();
             if self.rx_bit.q.val() == self.k_bit0.val() {
                 // Middle of the start bit: still low, or it was a glitch.
-                if self.rx_cnt.q.val() == self.k_half_m1.val() {
+                if self.rx_at_half.q.val() {
                     self.rx_cnt.d.next = self.k_zero_div.val();
                     if self.rx_low.val() {
                         self.rx_bit.d.next = self.k_bit1.val();
@@ -376,7 +383,7 @@ impl Logic for UartBridge {
                         self.rx_busy.d.next = false;
                     }
                 }
-            } else if self.rx_cnt.q.val() == self.k_div_m1.val() {
+            } else if self.rx_at_div.q.val() {
                 // Middle of data bit rx_bit - 1, or of the stop bit (rx_bit 9).
                 self.rx_cnt.d.next = self.k_zero_div.val();
                 self.rx_bit.d.next = self.rx_bit.q.val() + self.k_one4.val();
@@ -558,6 +565,9 @@ impl Logic for UartBridge {
                 }
             }
         }
+
+        self.rx_at_half.d.next = self.rx_cnt.d.val() == self.k_half_m1.val();
+        self.rx_at_div.d.next = self.rx_cnt.d.val() == self.k_div_m1.val();
 
         // ---- reset ----
         if self.reset.val() {

@@ -3,13 +3,14 @@
 //!
 //! It holds the last-writer table (one [`LastWrite`] per QP in block RAM, written from S1
 //! by every event that writes) and checks one queued event per cycle against it: the RP
-//! loads the event at an edge (its entry, registered one-hot; in the next cycle its QP and
-//! stamp, `ck_qp` and `ck_ev`, are read from the entry), and [`FOL_CHECK_EDGES`] edges
+//! loads the event at an edge (its entry, registered one-hot; in the next cycle its QP,
+//! `ck_qp`, is read from the entry, and its stamp into four registers, one per group of
+//! four entries, whose OR is the stamp here an edge later), and [`FOL_CHECK_EDGES`] edges
 //! later the RP registers the result into the event's queue entry. The check is a pipeline: a new event may be loaded at every edge.
 //!
 //! | edge after the load | registers |
 //! |---|---|
-//! | 1 | the block RAM's output register: the table's word at `qp`; the stamp (`n1_*`) |
+//! | 1 | the block RAM's output register: the table's word at `qp`; (in the RP) the stamp's group registers (`ck_gs`, `ck_ge`, `ck_gr`), whose OR is `now_*` |
 //! | 2 | that word again (`lw_r`), so the compares start at a flip-flop beside them; the stamp (`n2_*`), its remainder and epoch less one and whether its remainder is 0 (`n2_rm1`, `n2_em1`, `n2_r0`) |
 //! | 3 | the stamp's microsecond equals the writer's (`same`), its cycle within it is earlier than the writer's (`sub_lt`); the terms of "the stamp is the microsecond after the writer's" (`eq_*`, below); the distance now (`cyc - lw.cyc`) and whether it is far enough (`far`); the writer was a follower |
 //! | 4 | (the RP's entry registers) `st`: the stamp is less than a microsecond after the writer's; `ok`: that, and the writer will be far enough ahead at the next decision; `d`: that distance; `wf`: the writer was a follower |
@@ -25,7 +26,7 @@
 //! the writer's word (`eq_e`, `same`, `eq_rm1`, `eq_em1`) and `w.r + 1 == p_inc`
 //! (`eq_pm1`), which reads `p_inc` at the same edge as before.
 
-use super::state::{CYC_W, LastWrite, SLOT_W, TimeWord};
+use super::state::{CYC_W, LastWrite, RpEvent, SLOT_W};
 use super::widths::*;
 use rust_hdl::prelude::*;
 
@@ -35,16 +36,20 @@ use rust_hdl::prelude::*;
 pub const FOL_CHECK_EDGES: usize = 4;
 
 /// The follower check: the last-writer table, read at `qp`, and whether the event with
-/// stamp `now` may follow that writer.
+/// stamp (`now_*`) may follow that writer.
 #[derive(LogicBlock)]
 pub struct FolCheck<const QB: usize> {
     pub clock: Signal<In, Clock>,
     /// The checked entry's QP (a register in the RP, loaded with the entry): the table's
     /// read address.
     pub qp: Signal<In, Bits<QB>>,
-    /// The checked entry's time stamp, loaded with `qp` (only the increase radix and the
-    /// cycle within the microsecond are read).
-    pub now: Signal<In, TimeWord>,
+    /// The checked entry's time stamp, one edge after its `qp`: the cycle within the
+    /// microsecond (`TimeWord::sub`), and the increase radix's epoch and remainder
+    /// (`TimeWord::i_e`, `i_r`), the fields the check reads. The inputs come from registers
+    /// through one LUT level (the OR of the RP's four group registers).
+    pub now_sub: Signal<In, Bits<SUB_W>>,
+    pub now_ie: Signal<In, Bits<EPOCH_W>>,
+    pub now_ir: Signal<In, Bits<REM_W>>,
     /// The RP's free-running cycle count (`cyc`): distances are its differences.
     pub cyc: Signal<In, Bits<CYC_W>>,
     /// The increase timer's period in microseconds (`RpCfgWord::p_inc`).
@@ -69,9 +74,6 @@ pub struct FolCheck<const QB: usize> {
     pub wf: Signal<Out, Bit>,
     lw: RAM<LastWrite, QB>,
     lw_r: DFF<LastWrite>,
-    n1_sub: DFF<Bits<SUB_W>>,
-    n1_e: DFF<Bits<EPOCH_W>>,
-    n1_r: DFF<Bits<REM_W>>,
     n2_sub: DFF<Bits<SUB_W>>,
     n2_e: DFF<Bits<EPOCH_W>>,
     n2_r: DFF<Bits<REM_W>>,
@@ -97,12 +99,7 @@ pub struct FolCheck<const QB: usize> {
     e_eq: Signal<Local, Bit>,
     next_us: Signal<Local, Bit>,
     dd2: Signal<Local, Bits<CYC_W>>,
-    /// The stamp's fields the check does not read (Verilator does not report `*unused`
-    /// signals), and the distance's bit above `SLOT_W`.
-    a_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    a_r_unused: Signal<Local, Bits<REM_W>>,
-    d_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    d_r_unused: Signal<Local, Bits<REM_W>>,
+    /// The distance's bit above `SLOT_W` (Verilator does not report `*unused` signals).
     dd2_hi_unused: Signal<Local, Bit>,
     one_rem: Constant<Bits<REM_W>>,
     one_epoch: Constant<Bits<EPOCH_W>>,
@@ -116,7 +113,9 @@ impl<const QB: usize> Default for FolCheck<QB> {
         Self {
             clock: Default::default(),
             qp: Default::default(),
-            now: Default::default(),
+            now_sub: Default::default(),
+            now_ie: Default::default(),
+            now_ir: Default::default(),
             cyc: Default::default(),
             p_inc: Default::default(),
             wr_en: Default::default(),
@@ -128,9 +127,6 @@ impl<const QB: usize> Default for FolCheck<QB> {
             wf: Default::default(),
             lw: Default::default(),
             lw_r: Default::default(),
-            n1_sub: Default::default(),
-            n1_e: Default::default(),
-            n1_r: Default::default(),
             n2_sub: Default::default(),
             n2_e: Default::default(),
             n2_r: Default::default(),
@@ -151,10 +147,6 @@ impl<const QB: usize> Default for FolCheck<QB> {
             e_eq: Default::default(),
             next_us: Default::default(),
             dd2: Default::default(),
-            a_e_unused: Default::default(),
-            a_r_unused: Default::default(),
-            d_e_unused: Default::default(),
-            d_r_unused: Default::default(),
             dd2_hi_unused: Default::default(),
             one_rem: Constant::new(1.into()),
             one_epoch: Constant::new(1.into()),
@@ -169,8 +161,8 @@ impl<const QB: usize> Logic for FolCheck<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lw_r, n1_sub, n1_e, n1_r, n2_sub, n2_e, n2_r, n2_rm1, n2_em1, n2_r0, same,
-            sub_lt, eq_rm1, eq_em1, eq_pm1, eq_e, r0_3, dd, far, wr_fol
+            self, clock, lw_r, n2_sub, n2_e, n2_r, n2_rm1, n2_em1, n2_r0, same, sub_lt, eq_rm1,
+            eq_em1, eq_pm1, eq_e, r0_3, dd, far, wr_fol
         );
         self.lw.read_clock.next = self.clock.val();
         self.lw.write_clock.next = self.clock.val();
@@ -179,16 +171,13 @@ impl<const QB: usize> Logic for FolCheck<QB> {
         self.lw.write_data.next = self.wr_data.val();
         self.lw.read_address.next = self.qp.val();
         self.lw_r.d.next = self.lw.read_data.val();
-        // The stamp travels beside the table's word.
-        self.n1_sub.d.next = self.now.val().sub;
-        self.n1_e.d.next = self.now.val().i_e;
-        self.n1_r.d.next = self.now.val().i_r;
-        self.n2_sub.d.next = self.n1_sub.q.val();
-        self.n2_e.d.next = self.n1_e.q.val();
-        self.n2_r.d.next = self.n1_r.q.val();
-        self.n2_rm1.d.next = self.n1_r.q.val() - self.one_rem.val();
-        self.n2_em1.d.next = self.n1_e.q.val() - self.one_epoch.val();
-        self.n2_r0.d.next = !self.n1_r.q.val().any();
+        // The stamp arrives an edge after the QP, beside the table's output register.
+        self.n2_sub.d.next = self.now_sub.val();
+        self.n2_e.d.next = self.now_ie.val();
+        self.n2_r.d.next = self.now_ir.val();
+        self.n2_rm1.d.next = self.now_ir.val() - self.one_rem.val();
+        self.n2_em1.d.next = self.now_ie.val() - self.one_epoch.val();
+        self.n2_r0.d.next = !self.now_ir.val().any();
         // Edge 3: the compares with the writer's word.
         self.e_eq.next = self.n2_e.q.val() == self.lw_r.q.val().i_e;
         self.eq_e.d.next = self.e_eq.val();
@@ -215,9 +204,40 @@ impl<const QB: usize> Logic for FolCheck<QB> {
         self.d.next = self.dd2.val().get_bits::<SLOT_W>(0);
         self.dd2_hi_unused.next = self.dd2.val().get_bit(7);
         self.wf.next = self.wr_fol.q.val();
-        self.a_e_unused.next = self.now.val().a_e;
-        self.a_r_unused.next = self.now.val().a_r;
-        self.d_e_unused.next = self.now.val().d_e;
-        self.d_r_unused.next = self.now.val().d_r;
+    }
+}
+
+/// One queue entry's contribution to the follower check's stamp: the fields of the entry's
+/// stamp that the check reads, masked by whether the check loaded the entry (`sel`, the
+/// RP's one-hot `ck_src`), so the RP's OR over the entries is the loaded entry's stamp. A
+/// block of its own because `hdl_gen` does not read a field of a field of an array
+/// element with a loop index (`qb_ev[e].q.val().now.sub`).
+#[derive(LogicBlock, Default)]
+pub struct StampMask {
+    /// The entry's event (its register, `qb_ev`).
+    pub ev: Signal<In, RpEvent>,
+    /// The check loaded this entry at the last edge.
+    pub sel: Signal<In, Bit>,
+    /// The stamp's cycle within the microsecond, increase-radix epoch and remainder, or
+    /// zero when `sel` is low.
+    pub sub: Signal<Out, Bits<SUB_W>>,
+    pub i_e: Signal<Out, Bits<EPOCH_W>>,
+    pub i_r: Signal<Out, Bits<REM_W>>,
+    /// The event's stamp (`hdl_gen` reads one level of fields at a time).
+    now: Signal<Local, super::state::TimeWord>,
+}
+
+impl Logic for StampMask {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.now.next = self.ev.val().now;
+        self.sub.next = 0.into();
+        self.i_e.next = 0.into();
+        self.i_r.next = 0.into();
+        if self.sel.val() {
+            self.sub.next = self.now.val().sub;
+            self.i_e.next = self.now.val().i_e;
+            self.i_r.next = self.now.val().i_r;
+        }
     }
 }

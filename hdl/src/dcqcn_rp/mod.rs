@@ -115,7 +115,7 @@ pub mod widths;
 use crate::COUNTER_W;
 use crate::lut_ram::LutRam;
 use crate::state_ram::StateRam;
-use fol_check::FolCheck;
+use fol_check::{FolCheck, StampMask};
 use inc_count::IncCount;
 use near::{NEAR_PRE, NEAR_STAGES, RpNear};
 use rust_hdl::prelude::*;
@@ -209,7 +209,7 @@ const HZ_NG: usize = HZ_W.div_ceil(HZ_GB);
 /// slots are below them), whose matches `any_lt` and `any_all` add one by one.
 const HZ_LAST_OR: usize = HZ_LAST_BITS - 2;
 const _: () = assert!(HZ_NG_FULL * HZ_GB + HZ_LAST_OR == HZ_TAGS && HZ_LAST_OR == 3);
-// `nmg_or` ORs `nmg` in four groups of four.
+// `nmg_or`, `nmg_o2`, `nmg_ol` and `nmg_oa` OR `nmg` in four groups of four.
 const _: () = assert!(HZ_NG == 16);
 
 /// Slot numbers as constants (`slot_c`): every `SLOT_W`-bit value.
@@ -227,7 +227,7 @@ const SLOT_C_N: usize = 1 << state::SLOT_W;
 /// queue".
 pub const QB_N: usize = 16;
 // `tf_kind`, `tf_qp`, `hn_qp`, `hz_kind` and `ck_qp` OR the entries' terms by literal
-// index, and the entry numbers and reads by number (`s1_b`, `s1_m`, `ck_b`, `ck_m`) are
+// index, and the entry numbers and reads by number (`s1_b`, `s1_m`) are
 // written out for 16 entries.
 const _: () = assert!(QB_N == 16);
 /// Bits of the entry number S1 reads its event from (`s1_b`): entries 0..=15.
@@ -523,11 +523,20 @@ pub struct DcqcnRp<const QB: usize> {
     any_all: Signal<Local, Bit>,
     any_lt: Signal<Local, Bit>,
     any_lt2: Signal<Local, Bit>,
-    /// The OR of `nmg` in four groups of four (`any_lt2` is their OR), and of the last two
-    /// slots' matches (`nm_hi`): written as a tree, so that the OR of 18 registers is
-    /// three LUT levels rather than the chain that an `if` per input becomes.
-    nmg_or: [Signal<Local, Bit>; 4],
-    nm_hi: Signal<Local, Bit>,
+    /// The last group's OR with slot 123's match (`nmg_l`, slots 120 to 123) and with
+    /// slots 123 and 124's (`nmg_a`, slots 120 to 124), registered beside `nmg[15]` from the
+    /// same compares, so that each of `any_lt2`, `any_lt` and `any_all` is an OR of 16
+    /// registers.
+    nmg_l: DFF<Bit>,
+    nmg_a: DFF<Bit>,
+    /// The OR of `nmg` in groups of four: groups 0 to 2 (`nmg[0..12]`), and the last group
+    /// three ways, `nmg[12..15]` with `nmg[15]`, `nmg_l` or `nmg_a` (`nmg_o2`, `nmg_ol`,
+    /// `nmg_oa`): written as a tree, two LUT levels rather than the chain that an `if` per
+    /// input becomes.
+    nmg_or: [Signal<Local, Bit>; 3],
+    nmg_o2: Signal<Local, Bit>,
+    nmg_ol: Signal<Local, Bit>,
+    nmg_oa: Signal<Local, Bit>,
     /// `any_lt`, `any_lt2` registered (for the entry written three edges ago) and
     /// `any_lt2` an edge later (`lt2_d`, for the entry written four edges ago).
     lt_r: DFF<Bit>,
@@ -634,8 +643,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// `ok` chooses between the two results, as the credit (`cr`'s input) gates them, at
     /// the end. Per entry the parts that do not depend on `ok`: valid, not void, its
     /// writer stays in the window and it is not the follower going now (`fl_r`), and the
-    /// distance compare (`fl_b`, which is also `qb_fok`'s input for an entry not in its
-    /// result edge: one expression for both).
+    /// distance compare (`fl_b`, the register `qb_flb`, which is also `qb_fok`'s input for
+    /// an entry not in its result edge: one register for both).
     fl_r: [Signal<Local, Bit>; QB_N],
     fl_b: [Signal<Local, Bit>; QB_N],
     fn0: [Signal<Local, Bit>; QB_N],
@@ -891,30 +900,33 @@ pub struct DcqcnRp<const QB: usize> {
     cyc: DFF<Bits<CYC_W>>,
     /// The follower check: the last-writer table (one entry per QP, written from S1 for
     /// every event that writes), read at `ck_qp`, and the check of the loaded stamp
-    /// (`ck_ev`'s) against it (`FolCheck`), a new entry at every edge.
+    /// (`ck_sub`, `ck_ie`, `ck_ir`) against it (`FolCheck`), a new entry at every edge.
     fck: FolCheck<QB>,
     lw_in: Signal<Local, LastWrite>,
     /// The check loaded entry `e` at the last edge (`nx` registered, one-hot; none: entry
     /// 0, whose result is not used).
     ck_src: [DFF<Bit>; QB_N],
-    /// The QP and event of the entry the check loaded at the last edge, read from the entry
-    /// in this cycle (it was valid then, so it was not written at that edge): the check's
-    /// choice ends at `ck_src`. `ck_src` is one-hot or zero, so the QP is the OR of the
-    /// entries' QPs masked by it (`ck_q`; zero when none was loaded, whose result is not
-    /// used), and the event is read by the entry's number (`ck_b`, the OR of `ck_src`'s
-    /// bits) through a tree of 2:1 choices as S1's (`ck_m`): a chain of priority
-    /// multiplexers would be 16 deep. The check reads the event's stamp; the other fields
-    /// are not read (Verilator does not report `*unused` signals).
+    /// The QP of the entry the check loaded at the last edge, read from the entry in this
+    /// cycle (it was valid then, so it was not written at that edge): the check's choice
+    /// ends at `ck_src`. `ck_src` is one-hot or zero, so the QP is the OR of the entries'
+    /// QPs masked by it (`ck_q`; zero when none was loaded, whose result is not used).
     ck_qp: Signal<Local, Bits<QB>>,
     ck_q: [Signal<Local, Bits<QB>>; QB_N],
-    ck_b: [Signal<Local, Bit>; S1_B_W],
-    ck_m: [Signal<Local, RpEvent>; 14],
-    ck_ev: Signal<Local, RpEvent>,
-    ck_kind_unused: Signal<Local, Bits<KIND_W>>,
-    ck_bytes_unused: Signal<Local, Bits<BYTES_W>>,
-    ck_mode_unused: Signal<Local, Bits<MODE_W>>,
-    ck_rate_unused: Signal<Local, Bits<RATE_W>>,
-    ck_ctl_unused: Signal<Local, Bit>,
+    /// The fields of each entry's stamp the check reads (the cycle within the microsecond,
+    /// the increase radix's epoch and remainder), masked by `ck_src` as `ck_q`.
+    ck_sm: [StampMask; QB_N],
+    /// Their OR over each group of four entries, registered at the edge after the load (an
+    /// AND-OR of two LUT levels from `ck_src` and the entries); the OR of the four groups
+    /// (`ck_sub`, `ck_ie`, `ck_ir`: one LUT level) is the check's stamp one edge after its
+    /// QP, beside the table's output register. The stamp's 59 bits thus leave `ck_src`
+    /// through two levels into flip-flops instead of through the entry number and a tree of
+    /// four 2:1 choices.
+    ck_gs: [DFF<Bits<SUB_W>>; 4],
+    ck_ge: [DFF<Bits<EPOCH_W>>; 4],
+    ck_gr: [DFF<Bits<REM_W>>; 4],
+    ck_sub: Signal<Local, Bits<SUB_W>>,
+    ck_ie: Signal<Local, Bits<EPOCH_W>>,
+    ck_ir: Signal<Local, Bits<REM_W>>,
     /// Index `QB_N s + e`: the check holds entry `e`'s event `s` edges after it loaded it
     /// (cleared at the edge after the entry's event went, or when the entry is found
     /// blocked).
@@ -934,10 +946,14 @@ pub struct DcqcnRp<const QB: usize> {
     qb_wf: [DFF<Bit>; QB_N],
     qb_d: [DFF<Bits<SLOT_W>>; QB_N],
     /// `qb_d >= 7` and `qb_d >= 8`, kept beside it (loaded with it from the check's
-    /// distance, or from `qb_d` one less as it counts), so that `fl_b`, an input of the
-    /// next follower's choice, is one LUT of registers.
+    /// distance, or from `qb_d` one less as it counts), so that `qb_flb`, an input of the
+    /// next follower's choice, is one LUT of their inputs.
     qb_g7: [DFF<Bit>; QB_N],
     qb_g8: [DFF<Bit>; QB_N],
+    /// `fl_b` as a register: `qb_ck & qb_st & (qb_g8 | qb_wf & qb_g7)`, loaded with the
+    /// same function of those registers' inputs, so the follower's choice (`fol_sel`)
+    /// starts at one flip-flop per entry instead of two LUT levels of five.
+    qb_flb: [DFF<Bit>; QB_N],
     /// `qb_d` a cycle ago: in S1's cycle, the distance entry `e` had when its event went
     /// (`qb_d` has counted on since), read through `s1_b` like the rest of S1's event.
     qb_dp: [DFF<Bits<SLOT_W>>; QB_N],
@@ -1108,8 +1124,12 @@ impl<const QB: usize> DcqcnRp<QB> {
             any_all: Default::default(),
             any_lt: Default::default(),
             any_lt2: Default::default(),
+            nmg_l: Default::default(),
+            nmg_a: Default::default(),
             nmg_or: Default::default(),
-            nm_hi: Default::default(),
+            nmg_o2: Default::default(),
+            nmg_ol: Default::default(),
+            nmg_oa: Default::default(),
             lt_r: Default::default(),
             lt2_r: Default::default(),
             lt2_d: Default::default(),
@@ -1275,14 +1295,13 @@ impl<const QB: usize> DcqcnRp<QB> {
             lw_in: Default::default(),
             ck_qp: Default::default(),
             ck_q: Default::default(),
-            ck_b: Default::default(),
-            ck_m: std::array::from_fn(|_| Default::default()),
-            ck_ev: Default::default(),
-            ck_kind_unused: Default::default(),
-            ck_bytes_unused: Default::default(),
-            ck_mode_unused: Default::default(),
-            ck_rate_unused: Default::default(),
-            ck_ctl_unused: Default::default(),
+            ck_sm: Default::default(),
+            ck_gs: Default::default(),
+            ck_ge: Default::default(),
+            ck_gr: Default::default(),
+            ck_sub: Default::default(),
+            ck_ie: Default::default(),
+            ck_ir: Default::default(),
             ck_src: Default::default(),
             ck_t: std::array::from_fn(|_| Default::default()),
             qb_wr: Default::default(),
@@ -1293,6 +1312,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_d: Default::default(),
             qb_g7: Default::default(),
             qb_g8: Default::default(),
+            qb_flb: Default::default(),
             qb_dp: Default::default(),
             qb_fok: Default::default(),
             qb_wb: Default::default(),
@@ -1367,7 +1387,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
             cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, hz_qpn_rd, arb_m,
             cyc, s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r
+            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r, nmg_l, nmg_a
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
@@ -1416,6 +1436,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             self.qb_g7[i].d.next = self.qb_g7[i].q.val();
             self.qb_g8[i].clock.next = self.clock.val();
             self.qb_g8[i].d.next = self.qb_g8[i].q.val();
+            self.qb_flb[i].clock.next = self.clock.val();
             self.qb_dp[i].clock.next = self.clock.val();
             self.qb_dp[i].d.next = self.qb_d[i].q.val();
             self.qb_fok[i].clock.next = self.clock.val();
@@ -1752,38 +1773,6 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.ck_q[e].next = self.qb_qp[e].q.val();
             }
         }
-        self.ck_b[0].next = self.ck_src[1].q.val()
-            | self.ck_src[3].q.val()
-            | self.ck_src[5].q.val()
-            | self.ck_src[7].q.val()
-            | self.ck_src[9].q.val()
-            | self.ck_src[11].q.val()
-            | self.ck_src[13].q.val()
-            | self.ck_src[15].q.val();
-        self.ck_b[1].next = self.ck_src[2].q.val()
-            | self.ck_src[3].q.val()
-            | self.ck_src[6].q.val()
-            | self.ck_src[7].q.val()
-            | self.ck_src[10].q.val()
-            | self.ck_src[11].q.val()
-            | self.ck_src[14].q.val()
-            | self.ck_src[15].q.val();
-        self.ck_b[2].next = self.ck_src[4].q.val()
-            | self.ck_src[5].q.val()
-            | self.ck_src[6].q.val()
-            | self.ck_src[7].q.val()
-            | self.ck_src[12].q.val()
-            | self.ck_src[13].q.val()
-            | self.ck_src[14].q.val()
-            | self.ck_src[15].q.val();
-        self.ck_b[3].next = self.ck_src[8].q.val()
-            | self.ck_src[9].q.val()
-            | self.ck_src[10].q.val()
-            | self.ck_src[11].q.val()
-            | self.ck_src[12].q.val()
-            | self.ck_src[13].q.val()
-            | self.ck_src[14].q.val()
-            | self.ck_src[15].q.val();
         self.ck_qp.next = self.ck_q[0].val()
             | self.ck_q[1].val()
             | self.ck_q[2].val()
@@ -1800,35 +1789,31 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | self.ck_q[13].val()
             | self.ck_q[14].val()
             | self.ck_q[15].val();
-        for k in 0..8 {
-            self.ck_m[k].next = self.qb_ev[2 * k].q.val();
-            if self.ck_b[0].val() {
-                self.ck_m[k].next = self.qb_ev[2 * k + 1].q.val();
-            }
+        for e in 0..QB_N {
+            self.ck_sm[e].ev.next = self.qb_ev[e].q.val();
+            self.ck_sm[e].sel.next = self.ck_src[e].q.val();
         }
-        for k in 0..4 {
-            self.ck_m[k + 8].next = self.ck_m[2 * k].val();
-            if self.ck_b[1].val() {
-                self.ck_m[k + 8].next = self.ck_m[2 * k + 1].val();
-            }
+        for g in 0..4 {
+            self.ck_gs[g].clock.next = self.clock.val();
+            self.ck_ge[g].clock.next = self.clock.val();
+            self.ck_gr[g].clock.next = self.clock.val();
+            self.ck_gs[g].d.next = (self.ck_sm[g * 4].sub.val() | self.ck_sm[g * 4 + 1].sub.val())
+                | (self.ck_sm[g * 4 + 2].sub.val() | self.ck_sm[g * 4 + 3].sub.val());
+            self.ck_ge[g].d.next = (self.ck_sm[g * 4].i_e.val() | self.ck_sm[g * 4 + 1].i_e.val())
+                | (self.ck_sm[g * 4 + 2].i_e.val() | self.ck_sm[g * 4 + 3].i_e.val());
+            self.ck_gr[g].d.next = (self.ck_sm[g * 4].i_r.val() | self.ck_sm[g * 4 + 1].i_r.val())
+                | (self.ck_sm[g * 4 + 2].i_r.val() | self.ck_sm[g * 4 + 3].i_r.val());
         }
-        for k in 0..2 {
-            self.ck_m[k + 12].next = self.ck_m[2 * k + 8].val();
-            if self.ck_b[2].val() {
-                self.ck_m[k + 12].next = self.ck_m[2 * k + 9].val();
-            }
-        }
-        self.ck_ev.next = self.ck_m[12].val();
-        if self.ck_b[3].val() {
-            self.ck_ev.next = self.ck_m[13].val();
-        }
-        self.ck_kind_unused.next = self.ck_ev.val().kind;
-        self.ck_bytes_unused.next = self.ck_ev.val().bytes;
-        self.ck_mode_unused.next = self.ck_ev.val().mode;
-        self.ck_rate_unused.next = self.ck_ev.val().rate;
-        self.ck_ctl_unused.next = self.ck_ev.val().ctl;
+        self.ck_sub.next = (self.ck_gs[0].q.val() | self.ck_gs[1].q.val())
+            | (self.ck_gs[2].q.val() | self.ck_gs[3].q.val());
+        self.ck_ie.next = (self.ck_ge[0].q.val() | self.ck_ge[1].q.val())
+            | (self.ck_ge[2].q.val() | self.ck_ge[3].q.val());
+        self.ck_ir.next = (self.ck_gr[0].q.val() | self.ck_gr[1].q.val())
+            | (self.ck_gr[2].q.val() | self.ck_gr[3].q.val());
         self.fck.qp.next = self.ck_qp.val();
-        self.fck.now.next = self.ck_ev.val().now;
+        self.fck.now_sub.next = self.ck_sub.val();
+        self.fck.now_ie.next = self.ck_ie.val();
+        self.fck.now_ir.next = self.ck_ir.val();
         self.fck.cyc.next = self.cyc.q.val();
         self.fck.p_inc.next = self.cfg.val().p_inc;
         // S1 after the edge holds the event that goes now, if any: each entry's match with
@@ -1902,21 +1887,30 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.nmg[15].d.next = true;
             }
         }
+        self.nmg_l.d.next = self.nmg[15].d.val() | self.nm_c[123].val();
+        self.nmg_a.d.next = self.nmg[15].d.val() | (self.nm_c[123].val() | self.nm_c[124].val());
         // ... then, at the next edge, whether any slot matched (the entry's `qb_yv`), any
         // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
         // matched and its first match's slot two edges on (the youngest writer: the slot
         // plus 4) ...
-        for k in 0..4 {
+        for k in 0..3 {
             self.nmg_or[k].next = self.nmg[k * 4].q.val()
                 | self.nmg[k * 4 + 1].q.val()
                 | self.nmg[k * 4 + 2].q.val()
                 | self.nmg[k * 4 + 3].q.val();
         }
+        self.nmg_o2.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
+            | (self.nmg[14].q.val() | self.nmg[15].q.val());
+        self.nmg_ol.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
+            | (self.nmg[14].q.val() | self.nmg_l.q.val());
+        self.nmg_oa.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
+            | (self.nmg[14].q.val() | self.nmg_a.q.val());
         self.any_lt2.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
-            | (self.nmg_or[2].val() | self.nmg_or[3].val());
-        self.nm_hi.next = self.nm[123].q.val() | self.nm[124].q.val();
-        self.any_lt.next = self.any_lt2.val() | self.nm[123].q.val();
-        self.any_all.next = self.any_lt2.val() | self.nm_hi.val();
+            | (self.nmg_or[2].val() | self.nmg_o2.val());
+        self.any_lt.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
+            | (self.nmg_or[2].val() | self.nmg_ol.val());
+        self.any_all.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
+            | (self.nmg_or[2].val() | self.nmg_oa.val());
         self.lt_r.d.next = self.any_lt.val();
         self.lt2_r.d.next = self.any_lt2.val();
         self.lt2_d.d.next = self.lt2_r.q.val();
@@ -2126,9 +2120,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
                 self.qb_g8[e].d.next = self.qb_d[e].q.val() >= self.slot7.val();
             }
-            self.fl_b[e].next = self.qb_ck[e].q.val()
-                & self.qb_st[e].q.val()
-                & (self.qb_g8[e].q.val() | (self.qb_wf[e].q.val() & self.qb_g7[e].q.val()));
+            self.fl_b[e].next = self.qb_flb[e].q.val();
             self.qb_fok[e].d.next = self.fl_b[e].val();
             if self.nx[e].val() {
                 self.qb_ckf[e].d.next = true;
@@ -2646,6 +2638,9 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         self.m_rate_ctl.next = self.o_rep.q.val().ctl;
         // Last, after every assignment to the registers they combine (reset included).
         for e in 0..QB_N {
+            self.qb_flb[e].d.next = self.qb_ck[e].d.val()
+                & self.qb_st[e].d.val()
+                & (self.qb_g8[e].d.val() | (self.qb_wf[e].d.val() & self.qb_g7[e].d.val()));
             self.qb_void[e].d.next = self.qb_blk[e].d.val() & !self.qb_nw[e].d.val();
             self.qb_hy[e].d.next = self.qb_hit2[e].d.val() | self.qb_yv[e].d.val();
             self.vx_r[e].d.next =
