@@ -195,10 +195,11 @@ const ABC9_WIRE_DELAY_PS: u32 = 900;
 /// The ABC script abc9 runs (`abc9 -script +...`: commas stand for blanks): abc9's default
 /// script for LUTs, `&scorr; &sweep; &dc2; &dch -f -r; &ps; &if -W <ps> -v; &mfs`, without
 /// its last pass. `&mfs` resynthesises the mapped LUTs for area under don't-cares, bounded
-/// only by the design's deepest path, so it deepens paths that `&if` mapped short: on the
-/// board design it turned ORs over 16 registers (`any_all`, the same-QP rows) into chains
-/// of six LUTs. Without it the same netlist has 1 register group at seven LUT levels or
-/// more instead of 28, for 0.5 % more LUT4s (docs/synthesis.md, "LUT mapping").
+/// only by the design's deepest path, so it may deepen paths that `&if` mapped short up
+/// to that depth: on one netlist of the board design it turned ORs over 16 registers
+/// (`any_all`, the same-QP rows) into chains of six LUTs, 28 register groups at seven LUT
+/// levels or more where this script left 1, for 0.5 % more LUT4s (docs/synthesis.md,
+/// "LUT mapping").
 fn abc9_script() -> String {
     format!("+&scorr;&sweep;&dc2;&dch,-f,-r;&ps;&if,-W,{ABC9_WIRE_DELAY_PS},-v")
 }

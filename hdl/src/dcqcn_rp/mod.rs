@@ -529,6 +529,10 @@ pub struct DcqcnRp<const QB: usize> {
     /// registers.
     nmg_l: DFF<Bit>,
     nmg_a: DFF<Bit>,
+    /// Slot 124's registered match: read by no one (`nmg_a` takes that slot from its
+    /// compare; the register is the last of the `nm` loop, and Verilator does not report
+    /// `*unused` signals).
+    nm124_unused: Signal<Local, Bit>,
     /// The OR of `nmg` in groups of four: groups 0 to 2 (`nmg[0..12]`), and the last group
     /// three ways, `nmg[12..15]` with `nmg[15]`, `nmg_l` or `nmg_a` (`nmg_o2`, `nmg_ol`,
     /// `nmg_oa`): written as a tree, two LUT levels rather than the chain that an `if` per
@@ -1126,6 +1130,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             any_lt2: Default::default(),
             nmg_l: Default::default(),
             nmg_a: Default::default(),
+            nm124_unused: Default::default(),
             nmg_or: Default::default(),
             nmg_o2: Default::default(),
             nmg_ol: Default::default(),
@@ -1909,6 +1914,7 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             | (self.nmg_or[2].val() | self.nmg_o2.val());
         self.any_lt.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
             | (self.nmg_or[2].val() | self.nmg_ol.val());
+        self.nm124_unused.next = self.nm[124].q.val();
         self.any_all.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
             | (self.nmg_or[2].val() | self.nmg_oa.val());
         self.lt_r.d.next = self.any_lt.val();
