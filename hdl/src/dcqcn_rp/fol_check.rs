@@ -225,31 +225,18 @@ pub struct StampMask {
     pub i_r: Signal<Out, Bits<REM_W>>,
     /// The event's stamp (`hdl_gen` reads one level of fields at a time).
     now: Signal<Local, super::state::TimeWord>,
-    /// The fields the check does not read (Verilator does not report `*unused` signals).
-    kind_unused: Signal<Local, Bits<KIND_W>>,
-    bytes_unused: Signal<Local, Bits<BYTES_W>>,
-    mode_unused: Signal<Local, Bits<MODE_W>>,
-    rate_unused: Signal<Local, Bits<RATE_W>>,
-    ctl_unused: Signal<Local, Bit>,
-    a_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    a_r_unused: Signal<Local, Bits<REM_W>>,
-    d_e_unused: Signal<Local, Bits<EPOCH_W>>,
-    d_r_unused: Signal<Local, Bits<REM_W>>,
+    /// The event and its stamp whole, so that the fields the check does not read are
+    /// read (Verilator does not report `*unused` signals).
+    ev_unused: Signal<Local, RpEvent>,
+    now_unused: Signal<Local, super::state::TimeWord>,
 }
 
 impl Logic for StampMask {
     #[hdl_gen]
     fn update(&mut self) {
         self.now.next = self.ev.val().now;
-        self.kind_unused.next = self.ev.val().kind;
-        self.bytes_unused.next = self.ev.val().bytes;
-        self.mode_unused.next = self.ev.val().mode;
-        self.rate_unused.next = self.ev.val().rate;
-        self.ctl_unused.next = self.ev.val().ctl;
-        self.a_e_unused.next = self.now.val().a_e;
-        self.a_r_unused.next = self.now.val().a_r;
-        self.d_e_unused.next = self.now.val().d_e;
-        self.d_r_unused.next = self.now.val().d_r;
+        self.ev_unused.next = self.ev.val();
+        self.now_unused.next = self.now.val();
         self.sub.next = 0.into();
         self.i_e.next = 0.into();
         self.i_r.next = 0.into();
