@@ -34,6 +34,7 @@
 //! report gains the QP's window next to its rate. The QP check, the time base and the
 //! counters here are written so that adding a stream is one more instance of each.
 
+use crate::ctl_slice::CtlSlice;
 use crate::dcqcn_np::{COUNTER_W, DSCP_W, DcqcnNp, ECN_W, NpCfgWord, PRIO_W};
 use crate::dcqcn_rp::DcqcnRp;
 use crate::dcqcn_rp::state::{RpCfgWord, TimeWord};
@@ -64,7 +65,7 @@ pub struct RoceCcCore<const QB: usize> {
     /* Command stream (register block) */
     /// A command for QP `s_ctl_qp` (the RP serves its four inputs in turn).
     pub s_ctl_valid: Signal<In, Bit>,
-    /// Taken this cycle (a reset needs both units at once).
+    /// Taken this cycle: the command slice has room (a register; see `ctl_slice`).
     pub s_ctl_ready: Signal<Out, Bit>,
     /// QP of the command (the register block only names QPs the core has).
     pub s_ctl_qp: Signal<In, Bits<QB>>,
@@ -189,6 +190,9 @@ pub struct RoceCcCore<const QB: usize> {
     /// later).
     pub cnt_cnp_stall: Signal<Out, Bits<COUNTER_W>>,
 
+    /// The command stream's register slice: it takes the register block's commands and
+    /// hands each unit its part (`ctl_slice`).
+    ctl: CtlSlice<QB>,
     rp: DcqcnRp<QB>,
     np: DcqcnNp<QB>,
     bad_cnp: DFF<Bits<COUNTER_W>>,
@@ -209,8 +213,6 @@ pub struct RoceCcCore<const QB: usize> {
     qpn_hi_mask: Constant<Bits<QPN_W>>,
     one_count: Constant<Bits<COUNTER_W>>,
     cnp_bad: Signal<Local, Bit>,
-    /// The command is a QP reset, which the NP takes too.
-    ctl_clr: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
@@ -281,6 +283,7 @@ impl<const QB: usize> RoceCcCore<QB> {
             cnt_cnp_sent: Default::default(),
             cnt_cnp_suppressed: Default::default(),
             cnt_cnp_stall: Default::default(),
+            ctl: CtlSlice::new(),
             rp: DcqcnRp::new(),
             np: DcqcnNp::new(),
             bad_cnp: Default::default(),
@@ -294,7 +297,6 @@ impl<const QB: usize> RoceCcCore<QB> {
             qpn_hi_mask: Constant::new((((1u64 << QPN_W) - 1) & !((1u64 << QB) - 1)).into()),
             one_count: Constant::new(1.into()),
             cnp_bad: Default::default(),
-            ctl_clr: Default::default(),
             tx_bad: Default::default(),
             query_bad: Default::default(),
             rx_bad: Default::default(),
@@ -325,21 +327,26 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.query_bad.next = (self.s_query_qpn.val() & self.qpn_hi_mask.val()).any();
         self.rx_bad.next = (self.s_rx_qpn.val() & self.qpn_hi_mask.val()).any();
 
+        // ---- commands: through the slice, each unit takes its part ----
+        self.ctl.clock.next = self.clock.val();
+        self.ctl.reset.next = self.reset.val();
+        self.ctl.s_valid.next = self.s_ctl_valid.val();
+        self.s_ctl_ready.next = self.ctl.s_ready.val();
+        self.ctl.s_qp.next = self.s_ctl_qp.val();
+        self.ctl.s_op.next = self.s_ctl_op.val();
+        self.ctl.s_mode.next = self.s_ctl_mode.val();
+        self.ctl.s_rate.next = self.s_ctl_rate.val();
+        self.rp.s_ctl_valid.next = self.ctl.m_rp_valid.val();
+        self.ctl.m_rp_ready.next = self.rp.s_ctl_ready.val();
+        self.rp.s_ctl_qp.next = self.ctl.m_qp.val();
+        self.rp.s_ctl_op.next = self.ctl.m_op.val();
+        self.rp.s_ctl_mode.next = self.ctl.m_mode.val();
+        self.rp.s_ctl_rate.next = self.ctl.m_rate.val();
+        self.np.s_clr_valid.next = self.ctl.m_np_valid.val();
+        self.ctl.m_np_ready.next = self.np.s_clr_ready.val();
+        self.np.s_clr_qp.next = self.ctl.m_qp.val();
+
         // ---- reaction point ----
-        // Commands: a reset goes to both units in the same cycle (each takes it when the
-        // other can too); a mode change only to the RP.
-        self.ctl_clr.next = !self.s_ctl_op.val().any();
-        self.rp.s_ctl_valid.next =
-            self.s_ctl_valid.val() & (!self.ctl_clr.val() | self.np.s_clr_ready.val());
-        self.rp.s_ctl_qp.next = self.s_ctl_qp.val();
-        self.rp.s_ctl_op.next = self.s_ctl_op.val();
-        self.rp.s_ctl_mode.next = self.s_ctl_mode.val();
-        self.rp.s_ctl_rate.next = self.s_ctl_rate.val();
-        self.np.s_clr_valid.next =
-            self.s_ctl_valid.val() & self.ctl_clr.val() & self.rp.s_ctl_ready.val();
-        self.np.s_clr_qp.next = self.s_ctl_qp.val();
-        self.s_ctl_ready.next =
-            self.rp.s_ctl_ready.val() & (!self.ctl_clr.val() | self.np.s_clr_ready.val());
         self.rp.s_cnp_valid.next = self.s_cnp_valid.val() & !self.cnp_bad.val();
         self.rp.s_cnp_qp.next = self.s_cnp_qpn.val().get_bits::<QB>(0);
         self.s_cnp_ready.next = self.cnp_bad.val() | self.rp.s_cnp_ready.val();

@@ -4,6 +4,8 @@
 //! - [`cfg_compiler`]: parameters as the host writes them -> the units' hardware form.
 //! - [`timebase`]: the time base in hardware (cycle and microsecond counters per period).
 //! - [`core_top`]: `roce_cc_core`, the core top: RP and NP behind one set of event streams.
+//! - [`ctl_slice`]: the register slice that hands the register block's commands to the RP
+//!   and the NP, each unit taking its part in its own cycle.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
 //! - [`uart_bridge`]: a UART and a framed command protocol to an AXI4-Lite master (the host's
@@ -29,6 +31,7 @@ pub mod cfg_compiler;
 pub mod core_top;
 pub mod csr;
 pub mod csr_map;
+pub mod ctl_slice;
 pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod delay_line;

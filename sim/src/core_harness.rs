@@ -67,11 +67,61 @@ pub struct CoreOuts {
     pub increase: IncCounts,
 }
 
+/// A command in the core's command slice (`roce_cc_hdl::ctl_slice`).
+type Cmd = (u32, RpKind);
+
+/// The command slice of `roce_cc_hdl::ctl_slice`, rule for rule: a head with the parts
+/// still owed to the RP and to the NP, and a skid register.
+#[derive(Clone, Copy, Debug, Default)]
+struct CtlSliceModel {
+    /// The head command, if any part of it is still owed.
+    head: Option<Cmd>,
+    /// The head's part for the RP is owed.
+    rp_owed: bool,
+    /// The head's part for the NP (a reset) is owed.
+    np_owed: bool,
+    /// The skid register.
+    skid: Option<Cmd>,
+}
+
+impl CtlSliceModel {
+    /// `s_ready`: the skid register is empty.
+    fn ready(&self) -> bool {
+        self.skid.is_none()
+    }
+
+    /// The edge: `offered` is the command on `s_*` (taken when `ready()`), `rp_took` and
+    /// `np_took` whether each unit took the part offered to it.
+    fn clock(&mut self, offered: Option<Cmd>, rp_took: bool, np_took: bool, reset: bool) {
+        let taken = offered.filter(|_| self.ready());
+        let rp_left = self.rp_owed && !rp_took;
+        let np_left = self.np_owed && !np_took;
+        if !rp_left && !np_left {
+            let next = self.skid.take().or(taken);
+            self.head = next;
+            self.rp_owed = next.is_some();
+            self.np_owed = matches!(next, Some((_, RpKind::Reset)));
+        } else {
+            self.rp_owed = rp_left;
+            self.np_owed = np_left;
+            if taken.is_some() {
+                self.skid = taken;
+            }
+        }
+        if reset {
+            *self = Self::default();
+        }
+    }
+}
+
 /// The golden core with the hardware's timing: the golden RP and NP cycle models behind
-/// the QP check of `roce_cc_hdl::core_top`.
+/// the QP check and the command slice of `roce_cc_hdl::core_top`.
 pub struct GoldenCoreCycle {
     rp: GoldenRpCycle,
     np: GoldenNpCycle,
+    ctl: CtlSliceModel,
+    /// Whether the RP and the NP took their parts of the head command this cycle.
+    ctl_took: (bool, bool),
     qps: u32,
     bad_qp: BadQpCounts,
     /// Out-of-range events offered last cycle, per stream (cnp, tx, query, rx): the
@@ -85,6 +135,8 @@ impl GoldenCoreCycle {
         Self {
             rp: GoldenRpCycle::new(p),
             np: GoldenNpCycle::new(p),
+            ctl: CtlSliceModel::default(),
+            ctl_took: (false, false),
             qps: p.qps,
             bad_qp: BadQpCounts::default(),
             bad_last: [false; 4],
@@ -121,27 +173,23 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
     fn eval(&mut self, pins: &CorePins) -> CoreOuts {
         self.pins = *pins;
         let (mut rp_pins, mut np_pins) = self.unit_pins(pins);
-        // A reset goes to both units in the same cycle, a mode change to the RP only. The
-        // RP sees the command only when the NP can take its part (a reset); the NP sees
-        // the reset when the RP is ready with the pins it sees (its readiness depends on
-        // the other streams' valids: the round-robin arbiter).
-        let np_take = self.np.peek(&np_pins).clr_ready;
-        // Only a reset (op 0, also what the pins say with no command) involves the NP.
-        let set_mode = matches!(pins.ctl, Some((_, k)) if k != RpKind::Reset);
-        let ctl_to_rp = set_mode || np_take;
-        if ctl_to_rp {
-            rp_pins.ctl = pins.ctl;
+        // The command slice offers its head: to the RP while its part is owed, to the NP
+        // (a reset) while the NP's is; each unit takes its part when it is ready.
+        if self.ctl.rp_owed {
+            rp_pins.ctl = self.ctl.head;
+        }
+        if self.ctl.np_owed {
+            np_pins.clr = self.ctl.head.map(|(qp, _)| qp);
         }
         let r = self.rp.eval(&rp_pins);
-        if let Some((qp, _)) = pins.ctl {
-            if !set_mode && r.ctl_ready {
-                np_pins.clr = Some(qp);
-            }
-        }
         let n = self.np.eval(&np_pins);
+        self.ctl_took = (
+            self.ctl.rp_owed && r.ctl_ready,
+            self.ctl.np_owed && n.clr_ready,
+        );
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
         CoreOuts {
-            ctl_ready: r.ctl_ready && ctl_to_rp,
+            ctl_ready: self.ctl.ready(),
             cnp_ready: bad(pins.cnp) || r.cnp_ready,
             tx_ready: bad(pins.tx.map(|t| t.0)) || r.tx_ready,
             query_ready: bad(pins.query) || r.query_ready,
@@ -161,6 +209,8 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         let pins = self.pins;
         self.rp.clock();
         self.np.clock();
+        self.ctl
+            .clock(pins.ctl, self.ctl_took.0, self.ctl_took.1, pins.reset);
         if pins.reset {
             self.bad_qp = BadQpCounts::default();
             self.bad_last = [false; 4];

@@ -370,11 +370,13 @@ impl<D: CycleDut<TopPins, TopOuts>> CycleDut<TopPins, TopOuts> for Watched<D> {
 /// Idle cycles after the last event until every counter shows it: the slowest are the RP's
 /// increase counters, `RP_REPORT_LATENCY + rp_harness::INC_COUNT_LAG` cycles after the
 /// event is taken plus what the interlock holds it in the RP's input queue
-/// (`RP_QUEUE_WAIT_MAX`), and the register block's bad-QP sum (one register after the
-/// core's counters).
+/// (`RP_QUEUE_WAIT_MAX`), the core's command slice (a command reaches the RP an edge
+/// after the slice took it, two with one ahead of it), and the register block's bad-QP sum
+/// (one register after the core's counters).
 pub const DRAIN_CYCLES: u64 = (roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY
     + roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX
     + crate::rp_harness::INC_COUNT_LAG
+    + 2
     + 3) as u64;
 
 /// `n` idle cycles (the pins as in `base`), compared in lock-step.

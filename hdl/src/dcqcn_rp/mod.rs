@@ -48,8 +48,8 @@
 //! the check is split over registers. In the cycle after an entry
 //! is written its QP (`nw_qp`) is compared with every slot of the window (the pipeline
 //! from S1 on moves every cycle, so a slot's event is one slot further on at each edge) and
-//! the results are registered per slot (`nm`) and per group of 8 slots (`nmg`); at the
-//! next edge their OR is the entry's
+//! the results are registered per slot (`nm`), per group of 8 slots (`nmg`) and per group
+//! of 32 (`nmg_or`); at the next edge their OR is the entry's
 //! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
 //! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
 //! then follows one slot per edge until the writer leaves the window. S1's match is
@@ -524,23 +524,25 @@ pub struct DcqcnRp<const QB: usize> {
     any_lt: Signal<Local, Bit>,
     any_lt2: Signal<Local, Bit>,
     /// The last group's OR with slot 123's match (`nmg_l`, slots 120 to 123) and with
-    /// slots 123 and 124's (`nmg_a`, slots 120 to 124), registered beside `nmg[15]` from the
-    /// same compares, so that each of `any_lt2`, `any_lt` and `any_all` is an OR of 16
-    /// registers.
-    nmg_l: DFF<Bit>,
-    nmg_a: DFF<Bit>,
+    /// slots 123 and 124's (`nmg_a`, slots 120 to 124), from the same compares as `nmg`:
+    /// inputs of `nmg_ol` and `nmg_oa`.
+    nmg_l: Signal<Local, Bit>,
+    nmg_a: Signal<Local, Bit>,
     /// Slot 124's registered match: read by no one (`nmg_a` takes that slot from its
     /// compare; the register is the last of the `nm` loop, and Verilator does not report
     /// `*unused` signals).
     nm124_unused: Signal<Local, Bit>,
-    /// The OR of `nmg` in groups of four: groups 0 to 2 (`nmg[0..12]`), and the last group
-    /// three ways, `nmg[12..15]` with `nmg[15]`, `nmg_l` or `nmg_a` (`nmg_o2`, `nmg_ol`,
-    /// `nmg_oa`): written as a tree, two LUT levels rather than the chain that an `if` per
-    /// input becomes.
-    nmg_or: [Signal<Local, Bit>; 3],
-    nmg_o2: Signal<Local, Bit>,
-    nmg_ol: Signal<Local, Bit>,
-    nmg_oa: Signal<Local, Bit>,
+    /// The OR of `nmg` in groups of four, registered beside `nmg` from its inputs: groups
+    /// 0 to 2 (`nmg_or`, slots 0 to 95), and the last group three ways, `nmg[12..15]` with
+    /// `nmg[15]`, `nmg_l` or `nmg_a` (`nmg_o2`, `nmg_ol`, `nmg_oa`). Each of `any_lt2`,
+    /// `any_lt` and `any_all` is then an OR of four registers, one LUT, whatever the LUT
+    /// mapper does with the depth the rest of the design allows it (an OR of 16 registers
+    /// was mapped as a chain of five LUTs into `qb_yv` and `qb_hy`); `nmg`'s input is a
+    /// LUT further from these registers.
+    nmg_or: [DFF<Bit>; 3],
+    nmg_o2: DFF<Bit>,
+    nmg_ol: DFF<Bit>,
+    nmg_oa: DFF<Bit>,
     /// `any_lt`, `any_lt2` registered (for the entry written three edges ago) and
     /// `any_lt2` an edge later (`lt2_d`, for the entry written four edges ago).
     lt_r: DFF<Bit>,
@@ -1392,10 +1394,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
             out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
             cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, hz_qpn_rd, arb_m,
             cyc, s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r, nmg_l, nmg_a
+            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r, nmg_o2,
+            nmg_ol, nmg_oa
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
+        }
+        for k in 0..3 {
+            self.nmg_or[k].clock.next = self.clock.val();
         }
         for k in 0..HZ_NG {
             self.nmg[k].clock.next = self.clock.val();
@@ -1892,31 +1898,30 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                 self.nmg[15].d.next = true;
             }
         }
-        self.nmg_l.d.next = self.nmg[15].d.val() | self.nm_c[123].val();
-        self.nmg_a.d.next = self.nmg[15].d.val() | (self.nm_c[123].val() | self.nm_c[124].val());
+        self.nmg_l.next = self.nmg[15].d.val() | self.nm_c[123].val();
+        self.nmg_a.next = self.nmg[15].d.val() | (self.nm_c[123].val() | self.nm_c[124].val());
+        // ... and the ORs of four groups (`nmg_or`, the last group three ways) ...
+        for k in 0..3 {
+            self.nmg_or[k].d.next = (self.nmg[k * 4].d.val() | self.nmg[k * 4 + 1].d.val())
+                | (self.nmg[k * 4 + 2].d.val() | self.nmg[k * 4 + 3].d.val());
+        }
+        self.nmg_o2.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
+            | (self.nmg[14].d.val() | self.nmg[15].d.val());
+        self.nmg_ol.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
+            | (self.nmg[14].d.val() | self.nmg_l.val());
+        self.nmg_oa.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
+            | (self.nmg[14].d.val() | self.nmg_a.val());
         // ... then, at the next edge, whether any slot matched (the entry's `qb_yv`), any
         // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
         // matched and its first match's slot two edges on (the youngest writer: the slot
         // plus 4) ...
-        for k in 0..3 {
-            self.nmg_or[k].next = self.nmg[k * 4].q.val()
-                | self.nmg[k * 4 + 1].q.val()
-                | self.nmg[k * 4 + 2].q.val()
-                | self.nmg[k * 4 + 3].q.val();
-        }
-        self.nmg_o2.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
-            | (self.nmg[14].q.val() | self.nmg[15].q.val());
-        self.nmg_ol.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
-            | (self.nmg[14].q.val() | self.nmg_l.q.val());
-        self.nmg_oa.next = (self.nmg[12].q.val() | self.nmg[13].q.val())
-            | (self.nmg[14].q.val() | self.nmg_a.q.val());
-        self.any_lt2.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
-            | (self.nmg_or[2].val() | self.nmg_o2.val());
-        self.any_lt.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
-            | (self.nmg_or[2].val() | self.nmg_ol.val());
+        self.any_lt2.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
+            | (self.nmg_or[2].q.val() | self.nmg_o2.q.val());
+        self.any_lt.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
+            | (self.nmg_or[2].q.val() | self.nmg_ol.q.val());
         self.nm124_unused.next = self.nm[124].q.val();
-        self.any_all.next = (self.nmg_or[0].val() | self.nmg_or[1].val())
-            | (self.nmg_or[2].val() | self.nmg_oa.val());
+        self.any_all.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
+            | (self.nmg_or[2].q.val() | self.nmg_oa.q.val());
         self.lt_r.d.next = self.any_lt.val();
         self.lt2_r.d.next = self.any_lt2.val();
         self.lt2_d.d.next = self.lt2_r.q.val();
