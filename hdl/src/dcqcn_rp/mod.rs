@@ -49,7 +49,7 @@
 //! is written its QP (`nw_qp`) is compared with every slot of the window (the pipeline
 //! from S1 on moves every cycle, so a slot's event is one slot further on at each edge) and
 //! the results are registered per slot (`nm`), per group of 8 slots (`nmg`) and per group
-//! of 32 (`nmg_or`); at the next edge their OR is the entry's
+//! of 16 (`nmg_or`); at the next edge their OR is the entry's
 //! `qb_yv` (a writer of its QP is in the tags), and a search for the youngest match gives
 //! the entry, four edges after it was written, that writer's slot (`qb_ys`), which it
 //! then follows one slot per edge until the writer leaves the window. S1's match is
@@ -168,11 +168,21 @@ pub const CHECK_EDGES: usize = fol_check::FOL_CHECK_EDGES;
 /// (W1 chooses between it and step E's word), so the block takes the word `NEAR_STAGES`
 /// cycles before step E and the event `NEAR_PRE` before that.
 const FOL_LINE: usize = UPD_STAGES + 1 - NEAR_STAGES - NEAR_PRE;
-/// The first window slots compared with `nw_qpn`, `nw_qpr` and `nw_qprn` (the slots below
-/// `NW_Q1` compare with `nw_qp`): a quarter of the window each.
-const NW_Q1: usize = HZ_W / 4;
-const NW_Q2: usize = HZ_W / 2;
-const NW_Q3: usize = 3 * HZ_W / 4;
+/// Copies of the new entry's QP (`nw_qp` and the seven of `nw_cp`), each compared with
+/// `NW_SPAN` window slots (the last copy with the last `HZ_W - NW_LAST` slots), so that no
+/// register bit drives more than 16 comparators. `hdl_gen` evaluates an array index from
+/// loop variables and literals only, so the span 16 is also a literal in `update`.
+const NW_CP: usize = 7;
+const NW_SPAN: usize = 16;
+/// The first slot of the last copy's slots.
+const NW_LAST: usize = NW_CP * NW_SPAN;
+const _: () = assert!(NW_LAST < HZ_W && HZ_W <= NW_LAST + NW_SPAN);
+/// The copies of `nw_cp` between `nw_qp` and the last one (slots `16 * (c + 1)` to
+/// `16 * (c + 2)` for copy `c`).
+const NW_CP_MID: usize = NW_CP - 1;
+const _: () = assert!(NW_CP_MID == 6);
+/// The first copy of `nw_cp` that holds its value at a reset edge.
+const NW_CP_HOLD: usize = 5;
 
 /// A follower's distance (`fol_d`, `FolCtx::d`, `SLOT_W` = 7 bits) and the history's depth
 /// (`2^SLOT_W` words) hold every distance a follower can have: it follows a writer still in
@@ -209,8 +219,10 @@ const HZ_NG: usize = HZ_W.div_ceil(HZ_GB);
 /// slots are below them), whose matches `any_lt` and `any_all` add one by one.
 const HZ_LAST_OR: usize = HZ_LAST_BITS - 2;
 const _: () = assert!(HZ_NG_FULL * HZ_GB + HZ_LAST_OR == HZ_TAGS && HZ_LAST_OR == 3);
-// `nmg_or`, `nmg_o2`, `nmg_ol` and `nmg_oa` OR `nmg` in four groups of four.
+// `nmg_or`, `nmg_o2`, `nmg_ol` and `nmg_oa` OR `nmg` in eight pairs.
 const _: () = assert!(HZ_NG == 16);
+/// Registers of `nmg_or`: the pairs of `nmg` groups below the last pair.
+const NMG_PAIRS: usize = HZ_NG / 2 - 1;
 
 /// Slot numbers as constants (`slot_c`): every `SLOT_W`-bit value.
 const SLOT_C_N: usize = 1 << state::SLOT_W;
@@ -488,14 +500,20 @@ pub struct DcqcnRp<const QB: usize> {
     /// The QP the lowest free entry takes at the last edge (`in_qp`, loaded at every edge),
     /// the QP of the entry written at the last edge, if any.
     nw_qp: DFF<Bits<QB>>,
-    /// Copies of `nw_qp`, so that each register drives a quarter of the 125 comparators
-    /// (see [`NW_Q1`]). yosys merges flip-flops with the same input bit by bit, so every
-    /// copy has a different one: `nw_qpn` is `in_qp` inverted, `nw_qpr` is `in_qp` cleared
-    /// by `reset` and `nw_qprn` is `nw_qpr` inverted. They differ from `nw_qp` only in the
-    /// cycle after a reset edge, when the window is empty (no slot is compared).
-    nw_qpn: DFF<Bits<QB>>,
-    nw_qpr: DFF<Bits<QB>>,
-    nw_qprn: DFF<Bits<QB>>,
+    /// Copies of `nw_qp`, so that each register drives an eighth of the window's
+    /// comparators (see [`NW_SPAN`]). yosys merges flip-flops with the same input bit by
+    /// bit, so every copy differs in every bit: copy `c` holds `in_qp ^ nw_inv[c]` (`in_qp`
+    /// or its inverse, which the compare undoes); at a reset edge copies `1..NW_CP_HOLD`
+    /// are loaded with `nw_rst[c - 1]` (zeros or ones: the flip-flop's synchronous reset) and
+    /// the others keep their value (its clock enable), so with `nw_qp` the eight are the
+    /// eight combinations of {plain, inverted} and {no reset, reset to 0, reset to 1,
+    /// hold in reset}. They differ from `nw_qp` only in the cycle after a reset edge, when
+    /// the window is empty (no slot is compared).
+    nw_cp: [DFF<Bits<QB>>; NW_CP],
+    /// Copy `c`'s inversion mask (zeros or ones).
+    nw_inv: [Constant<Bits<QB>>; NW_CP],
+    /// The value of copy `c` at a reset edge is `nw_rst[c - 1]` (copies `1..NW_CP_HOLD`).
+    nw_rst: [Constant<Bits<QB>>; NW_CP_HOLD - 1],
     /// Slot `p`'s match with `nw_qp` at the last edge: slot `p` (see [`HZ_W`]) held an event
     /// that writes the QP of the entry written the edge before (it is one slot further on
     /// now).
@@ -523,6 +541,8 @@ pub struct DcqcnRp<const QB: usize> {
     any_all: Signal<Local, Bit>,
     any_lt: Signal<Local, Bit>,
     any_lt2: Signal<Local, Bit>,
+    /// The OR of `nmg_or` (slots 0 to 111), which the three add their last pair to.
+    any_lo: Signal<Local, Bit>,
     /// The last group's OR with slot 123's match (`nmg_l`, slots 120 to 123) and with
     /// slots 123 and 124's (`nmg_a`, slots 120 to 124), from the same compares as `nmg`:
     /// inputs of `nmg_ol` and `nmg_oa`.
@@ -532,14 +552,13 @@ pub struct DcqcnRp<const QB: usize> {
     /// compare; the register is the last of the `nm` loop, and Verilator does not report
     /// `*unused` signals).
     nm124_unused: Signal<Local, Bit>,
-    /// The OR of `nmg` in groups of four, registered beside `nmg` from its inputs: groups
-    /// 0 to 2 (`nmg_or`, slots 0 to 95), and the last group three ways, `nmg[12..15]` with
-    /// `nmg[15]`, `nmg_l` or `nmg_a` (`nmg_o2`, `nmg_ol`, `nmg_oa`). Each of `any_lt2`,
-    /// `any_lt` and `any_all` is then an OR of four registers, one LUT, whatever the LUT
-    /// mapper does with the depth the rest of the design allows it (an OR of 16 registers
-    /// was mapped as a chain of five LUTs into `qb_yv` and `qb_hy`); `nmg`'s input is a
-    /// LUT further from these registers.
-    nmg_or: [DFF<Bit>; 3],
+    /// The OR of `nmg` in pairs, registered beside `nmg` from its inputs: pairs 0 to 6
+    /// (`nmg_or`, slots 0 to 111: 16 slots each, so a register's input is a slot's compare
+    /// and an OR of 16), and the last pair three ways, `nmg[14]` with `nmg[15]`, `nmg_l` or
+    /// `nmg_a` (`nmg_o2`, `nmg_ol`, `nmg_oa`). Each of `any_lt2`, `any_lt` and `any_all` is
+    /// then an OR of eight registers, two LUTs (an OR of the 16 `nmg` registers was mapped
+    /// as a chain of five LUTs into `qb_yv` and `qb_hy`).
+    nmg_or: [DFF<Bit>; NMG_PAIRS],
     nmg_o2: DFF<Bit>,
     nmg_ol: DFF<Bit>,
     nmg_oa: DFF<Bit>,
@@ -1116,9 +1135,19 @@ impl<const QB: usize> DcqcnRp<QB> {
             qb_kind: Default::default(),
             qb_qp: std::array::from_fn(|_| Default::default()),
             nw_qp: Default::default(),
-            nw_qpn: Default::default(),
-            nw_qpr: Default::default(),
-            nw_qprn: Default::default(),
+            nw_cp: Default::default(),
+            // (inverted, at reset): (1, -), (0, 0), (1, 0), (0, 1), (1, 1), (0, hold),
+            // (1, hold); `nw_qp` is (0, -).
+            nw_inv: std::array::from_fn(|c| {
+                Constant::new(if c % 2 == 0 {
+                    Bits::<QB>::mask()
+                } else {
+                    0.into()
+                })
+            }),
+            nw_rst: std::array::from_fn(|k| {
+                Constant::new(if k >= 2 { Bits::<QB>::mask() } else { 0.into() })
+            }),
             nm: std::array::from_fn(|_| Default::default()),
             nm_c: std::array::from_fn(|_| Default::default()),
             nmg: Default::default(),
@@ -1130,6 +1159,7 @@ impl<const QB: usize> DcqcnRp<QB> {
             any_all: Default::default(),
             any_lt: Default::default(),
             any_lt2: Default::default(),
+            any_lo: Default::default(),
             nmg_l: Default::default(),
             nmg_a: Default::default(),
             nm124_unused: Default::default(),
@@ -1388,19 +1418,21 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, nw_qp, nw_qpn, nw_qpr, nw_qprn, nq, full_q, hz_valid, hn_valid, cr,
-            s1_valid, s1_kind, s1_qp, s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now,
-            s2_ctl, s2_word, w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp,
-            out_rep, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q,
-            cnps, cuts, fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, hz_qpn_rd, arb_m,
-            cyc, s1_fol, s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1,
-            sel_w2, sel_w3, sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r, nmg_o2,
-            nmg_ol, nmg_oa
+            self, clock, nw_qp, nq, full_q, hz_valid, hn_valid, cr, s1_valid, s1_kind, s1_qp,
+            s2_valid, s2_kind, s2_qp, s2_bytes, s2_mode, s2_rate, s2_now, s2_ctl, s2_word,
+            w1_valid, w1_qp, w1_word, w2_valid, w2_qp, w2_word, out_valid, out_qp, out_rep, wr_ptr,
+            head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, owed, sweep, busy_q, cnps, cuts,
+            fwd_w1, fwd_w2, fwd_w3, w3_valid, w3_qp, w3_word, hz_qp, hz_qpn_rd, arb_m, cyc, s1_fol,
+            s1_hz, s1_cyc, s2_fol, hp, hist_q, hist_t1_q, nt_d, sel_near, sel_w1, sel_w2, sel_w3,
+            sel_hist, w1_t1, w2_t1, w3_t1, lt_r, lt2_r, lt2_d, enc_r, nmg_o2, nmg_ol, nmg_oa
         );
         for k in 0..HZ_W {
             self.nm[k].clock.next = self.clock.val();
         }
-        for k in 0..3 {
+        for c in 0..NW_CP {
+            self.nw_cp[c].clock.next = self.clock.val();
+        }
+        for k in 0..NMG_PAIRS {
             self.nmg_or[k].clock.next = self.clock.val();
         }
         for k in 0..HZ_NG {
@@ -1859,27 +1891,33 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // slot: the comparators' path ends there), and the OR of each group of 8 matches
         // (`nmg`, so that the OR over the window at the next edge has 18 inputs, not 125) ...
         self.nw_qp.d.next = self.in_qp.val();
-        self.nw_qpn.d.next = !self.in_qp.val();
-        self.nw_qpr.d.next = self.in_qp.val();
-        if self.reset.val() {
-            self.nw_qpr.d.next = 0.into();
+        self.nw_cp[0].d.next = self.in_qp.val() ^ self.nw_inv[0].val();
+        for c in 1..NW_CP_HOLD {
+            self.nw_cp[c].d.next = self.in_qp.val() ^ self.nw_inv[c].val();
+            if self.reset.val() {
+                self.nw_cp[c].d.next = self.nw_rst[c - 1].val();
+            }
         }
-        self.nw_qprn.d.next = !self.nw_qpr.d.val();
-        for p in 0..NW_Q1 {
+        for c in NW_CP_HOLD..NW_CP {
+            self.nw_cp[c].d.next = self.nw_cp[c].q.val();
+            if !self.reset.val() {
+                self.nw_cp[c].d.next = self.in_qp.val() ^ self.nw_inv[c].val();
+            }
+        }
+        for p in 0..NW_SPAN {
             self.nm_c[p].next =
                 self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qp.q.val());
         }
-        for p in NW_Q1..NW_Q2 {
-            self.nm_c[p].next =
-                self.slot_wr[p].val() & (self.slot_qp[p].val() == !self.nw_qpn.q.val());
+        for c in 0..NW_CP_MID {
+            for i in 0..NW_SPAN {
+                self.nm_c[c * 16 + 16 + i].next = self.slot_wr[c * 16 + 16 + i].val()
+                    & (self.slot_qp[c * 16 + 16 + i].val()
+                        == (self.nw_cp[c].q.val() ^ self.nw_inv[c].val()));
+            }
         }
-        for p in NW_Q2..NW_Q3 {
-            self.nm_c[p].next =
-                self.slot_wr[p].val() & (self.slot_qp[p].val() == self.nw_qpr.q.val());
-        }
-        for p in NW_Q3..HZ_W {
-            self.nm_c[p].next =
-                self.slot_wr[p].val() & (self.slot_qp[p].val() == !self.nw_qprn.q.val());
+        for p in NW_LAST..HZ_W {
+            self.nm_c[p].next = self.slot_wr[p].val()
+                & (self.slot_qp[p].val() == (self.nw_cp[6].q.val() ^ self.nw_inv[6].val()));
         }
         for p in 0..HZ_W {
             self.nm[p].d.next = self.nm_c[p].val();
@@ -1900,28 +1938,24 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.nmg_l.next = self.nmg[15].d.val() | self.nm_c[123].val();
         self.nmg_a.next = self.nmg[15].d.val() | (self.nm_c[123].val() | self.nm_c[124].val());
-        // ... and the ORs of four groups (`nmg_or`, the last group three ways) ...
-        for k in 0..3 {
-            self.nmg_or[k].d.next = (self.nmg[k * 4].d.val() | self.nmg[k * 4 + 1].d.val())
-                | (self.nmg[k * 4 + 2].d.val() | self.nmg[k * 4 + 3].d.val());
+        // ... and the ORs of pairs of groups (`nmg_or`, the last pair three ways) ...
+        for k in 0..NMG_PAIRS {
+            self.nmg_or[k].d.next = self.nmg[k * 2].d.val() | self.nmg[k * 2 + 1].d.val();
         }
-        self.nmg_o2.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
-            | (self.nmg[14].d.val() | self.nmg[15].d.val());
-        self.nmg_ol.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
-            | (self.nmg[14].d.val() | self.nmg_l.val());
-        self.nmg_oa.d.next = (self.nmg[12].d.val() | self.nmg[13].d.val())
-            | (self.nmg[14].d.val() | self.nmg_a.val());
+        self.nmg_o2.d.next = self.nmg[14].d.val() | self.nmg[15].d.val();
+        self.nmg_ol.d.next = self.nmg[14].d.val() | self.nmg_l.val();
+        self.nmg_oa.d.next = self.nmg[14].d.val() | self.nmg_a.val();
         // ... then, at the next edge, whether any slot matched (the entry's `qb_yv`), any
         // but the last or the last two (`lt_r`, `lt2_r`), and per group of 8 whether one
         // matched and its first match's slot two edges on (the youngest writer: the slot
         // plus 4) ...
-        self.any_lt2.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
-            | (self.nmg_or[2].q.val() | self.nmg_o2.q.val());
-        self.any_lt.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
-            | (self.nmg_or[2].q.val() | self.nmg_ol.q.val());
+        self.any_lo.next = ((self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
+            | (self.nmg_or[2].q.val() | self.nmg_or[3].q.val()))
+            | ((self.nmg_or[4].q.val() | self.nmg_or[5].q.val()) | self.nmg_or[6].q.val());
+        self.any_lt2.next = self.any_lo.val() | self.nmg_o2.q.val();
+        self.any_lt.next = self.any_lo.val() | self.nmg_ol.q.val();
         self.nm124_unused.next = self.nm[124].q.val();
-        self.any_all.next = (self.nmg_or[0].q.val() | self.nmg_or[1].q.val())
-            | (self.nmg_or[2].q.val() | self.nmg_oa.q.val());
+        self.any_all.next = self.any_lo.val() | self.nmg_oa.q.val();
         self.lt_r.d.next = self.any_lt.val();
         self.lt2_r.d.next = self.any_lt2.val();
         self.lt2_d.d.next = self.lt2_r.q.val();
