@@ -36,9 +36,9 @@
 //! |---|---|---|
 //! | -1 | the event | |
 //! | 0 | now a microsecond earlier in each radix; `now + p_dec`'s dividends | a decrement per radix, two adds |
-//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, the epochs' halves and remainders apart (`y1_f*_n_el`, `y1_f*_n_eh`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have and whether a cut there clamps Rt to Rc | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside eighteen equalities (each epoch's low and high 16 bits apart, twelve of 16 bits; six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
-//! | 2 | alpha at the instant; the cut's Rt; the increase's `Rt + step`; `acc + bytes`; `Rc + Rt_c` | whether each timer fired (`fa`, `fd`, `fi`: the three equalities `late` chooses, and `limited`, an 8-input function each, two LUT4s and a PFUMX), then 2:1 choices by them and edge 1's registers, adds |
-//! | 3..5 | `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
+//! | 1 | the word; `late`; whether each timer's next expiry equals now and now a microsecond earlier, the epochs' halves and remainders apart (`y1_f*_n_el`, `y1_f*_n_eh`, `y1_f*_n_r`, `y1_f*_l_*`); both instants in the increase radix; the phase an increase event at the instant would have | per candidate word (`NearCheck`, five of them): `late` (a 10-bit compare) beside eighteen equalities (each epoch's low and high 16 bits apart, twelve of 16 bits; six of 17) and 6-bit compares of T and BC with the threshold; each check's results ANDed with its select, then ORed (one AND-OR level); the word's 5:1 choice by the selects |
+//! | 2 | alpha at the instant; whether the cut clamps its Rt to Rc (from the chosen word's BC and T); the increase's `Rt + step`; `acc + bytes`; `Rc + Rt` and `Rc + Rc` | whether each timer fired (`fa`, `fd`, `fi`: the three equalities `late` chooses, and `limited`, an 8-input function each, two LUT4s and a PFUMX), then 2:1 choices by them and edge 1's registers, adds |
+//! | 3..5 | the cut's Rt and `Rc + Rt_c + 1` (3: the clamp's 2:1 choices before the adds); `Rc * alpha`, `Rc * max_cut_q16`, `alpha * (1024 - g)` (three `PipeMul`s); the increase event (min, then the halved sum, then the release compare); the byte event's phase without a cut (3: T after the instant, the word's or `y2_t_i` by `y2_inc`, and T and BC against the threshold, each candidate compared before the choice), its sum (4: `Rt + step`) and test | |
 //! | 6 | the cut's two candidates; `t1` of the new alpha; the divisions' results; whether the packet is a byte event and the decrease timer fired while limited; whether the event is a CNP or a command and the QP not in DCQCN mode, and edge 7's one-hot choice of the next decrease checks (`y6_xk`, `y6_xn`, `y6_xs`) | a barrel shift, adds |
 //! | 7 | the cut's Rc (`Rc - cut`, clamped) and its byte event's Rc (`(Rc + Rt_c + 1 - cut) / 2`); the result's next decrease check in the alpha and increase radices as every case but the byte event's release leaves it (`y7_xd*`: a remainder a microsecond earlier is one carry chain whose borrow says it wraps to the period less one, a register beside `pc`); every choice of the last edge (limited at the instant, first CNP, byte event and its release, which timers to write, command, mode) and the epochs plus one it writes | the cut's results for both candidates, each with its clamp applied, in parallel with the compare that picks the smaller (`cut = min(..)`), then chosen; the byte event's release from them; adds |
 //! | 8 | the result (`w_o`, `t1_o`, counts) | the choice of each field between registers, by registered selects (its control has no logic before it, but for the release, one LUT of three registers, and the 98 bits of the other radices' decrease check, a 2:1 choice by the release and `y7_fdk`: the word's 409 bits are spread wide, so every select reaches many of them) |
@@ -194,10 +194,9 @@ pub struct RpNear {
     /// microsecond before now.
     y1_late: DFF<Bit>,
     /// The instant's increase event's phase (fast recovery, hyper increase), from the
-    /// word's counters, and whether a cut at the instant takes Rc as its Rt (`clamp`).
+    /// word's counters.
     y1_ti_fr: DFF<Bit>,
     y1_ti_hai: DFF<Bit>,
-    y1_clamp: DFF<Bit>,
     // ---- edge 2 ----
     /// Only the kinds, the mode and the limited bit matter from here: the choices.
     /// Edge 2's view of edge 1: whether each timer fired at the instant (while limited) and
@@ -218,11 +217,9 @@ pub struct RpNear {
     ti_hai: Signal<Local, Bit>,
     t_inc: Signal<Local, Bits<STAGE_W>>,
     step_i: Signal<Local, Bits<RATE_W>>,
-    rt_c: Signal<Local, Bits<RATE_W>>,
     ext_rt: ZeroExt<RATE_W, SUM_W>,
     ext_rc: ZeroExt<RATE_W, SUM_W>,
     ext_step_i: ZeroExt<RATE_W, SUM_W>,
-    ext_rtc: ZeroExt<RATE_W, SUM_W>,
     ext_acc: ZeroExt<ACC_W, 33>,
     ext_bytes: ZeroExt<BYTES_W, 33>,
     ext_bytes32: ZeroExt<BYTES_W, ACC_W>,
@@ -244,9 +241,14 @@ pub struct RpNear {
     /// it and the word's T by `y2_inc`, so `inc_go` ends at one register here instead of
     /// a multiplexer into T.
     y2_t_i: DFF<Bits<STAGE_W>>,
-    y2_rt_c: DFF<Bits<RATE_W>>,
-    /// `Rc + Rt_c + 1` (the cut's byte event sums from it).
+    /// A cut at the instant takes Rc as its Rt (golden `cut`'s clamp: `clamp_tgt_rate`,
+    /// or the word's BC nonzero, or `clamp_tgt_rate_after_time_inc` and its T nonzero),
+    /// from the chosen word's registers, so the edge-1 candidate checks leave it out.
+    y2_clamp: DFF<Bit>,
+    /// `Rc + Rt` and `Rc + Rc`: the cut's `Rc + Rt_c` without and with the clamp, which
+    /// edge 3 chooses by `y2_clamp` (the cut's byte event sums from it).
     y2_x: DFF<Bits<SUM_W>>,
+    y2_xc: DFF<Bits<SUM_W>>,
     y2_sum33: DFF<Bits<33>>,
     y2_ti_e: DFF<Bits<EPOCH_W>>,
     y2_ti_r: DFF<Bits<REM_W>>,
@@ -280,6 +282,9 @@ pub struct RpNear {
     y3_i_hai: DFF<Bit>,
     y3_rt_i: DFF<Bits<RATE_W>>,
     y3_t_n: DFF<Bits<STAGE_W>>,
+    /// The cut's Rt (`Rc` when `y2_clamp`, else `Rt`) and its `Rc + Rt_c`.
+    rt_c: Signal<Local, Bits<RATE_W>>,
+    x_c: Signal<Local, Bits<SUM_W>>,
     y3_rt_c: DFF<Bits<RATE_W>>,
     y3_x: DFF<Bits<SUM_W>>,
     /// `min_rate + Rt_c + 1`: the cut's byte event's sum when the cut clamps.
@@ -717,7 +722,6 @@ impl Default for RpNear {
             y1_late: Default::default(),
             y1_ti_fr: Default::default(),
             y1_ti_hai: Default::default(),
-            y1_clamp: Default::default(),
             fa: Default::default(),
             fd: Default::default(),
             fi: Default::default(),
@@ -732,11 +736,9 @@ impl Default for RpNear {
             ti_hai: Default::default(),
             t_inc: Default::default(),
             step_i: Default::default(),
-            rt_c: Default::default(),
             ext_rt: Default::default(),
             ext_rc: Default::default(),
             ext_step_i: Default::default(),
-            ext_rtc: Default::default(),
             ext_acc: Default::default(),
             ext_bytes: Default::default(),
             ext_bytes32: Default::default(),
@@ -753,8 +755,9 @@ impl Default for RpNear {
             y2_i_hai: Default::default(),
             y2_rt_plus: Default::default(),
             y2_t_i: Default::default(),
-            y2_rt_c: Default::default(),
+            y2_clamp: Default::default(),
             y2_x: Default::default(),
+            y2_xc: Default::default(),
             y2_sum33: Default::default(),
             y2_ti_e: Default::default(),
             y2_ti_r: Default::default(),
@@ -784,6 +787,8 @@ impl Default for RpNear {
             y3_i_hai: Default::default(),
             y3_rt_i: Default::default(),
             y3_t_n: Default::default(),
+            rt_c: Default::default(),
+            x_c: Default::default(),
             y3_rt_c: Default::default(),
             y3_x: Default::default(),
             y3_m: Default::default(),
@@ -1130,7 +1135,6 @@ impl Logic for RpNear {
             y1_late,
             y1_ti_fr,
             y1_ti_hai,
-            y1_clamp,
             y2_w,
             y2_ev,
             y2_late,
@@ -1144,8 +1148,9 @@ impl Logic for RpNear {
             y2_i_hai,
             y2_rt_plus,
             y2_t_i,
-            y2_rt_c,
+            y2_clamp,
             y2_x,
+            y2_xc,
             y2_sum33,
             y2_ti_e,
             y2_ti_r,
@@ -1431,8 +1436,6 @@ impl Logic for RpNear {
         self.chk_own.ago_i_r.next = self.x0_di_r.q.val();
         self.chk_own.th6.next = self.th6.q.val();
         self.chk_own.byte_off.next = self.byte_off.q.val();
-        self.chk_own.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
-        self.chk_own.clamp_after_t.next = self.pc.q.val().clamp_after_t;
         self.chk_1.sub.next = self.w_1.val().sub;
         self.chk_1.ta_e.next = self.w_1.val().ta_e;
         self.chk_1.ta_r.next = self.w_1.val().ta_r;
@@ -1451,8 +1454,6 @@ impl Logic for RpNear {
         self.chk_1.ago_i_r.next = self.x0_di_r.q.val();
         self.chk_1.th6.next = self.th6.q.val();
         self.chk_1.byte_off.next = self.byte_off.q.val();
-        self.chk_1.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
-        self.chk_1.clamp_after_t.next = self.pc.q.val().clamp_after_t;
         self.chk_2.sub.next = self.w_2.val().sub;
         self.chk_2.ta_e.next = self.w_2.val().ta_e;
         self.chk_2.ta_r.next = self.w_2.val().ta_r;
@@ -1471,8 +1472,6 @@ impl Logic for RpNear {
         self.chk_2.ago_i_r.next = self.x0_di_r.q.val();
         self.chk_2.th6.next = self.th6.q.val();
         self.chk_2.byte_off.next = self.byte_off.q.val();
-        self.chk_2.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
-        self.chk_2.clamp_after_t.next = self.pc.q.val().clamp_after_t;
         self.chk_3.sub.next = self.w_3.val().sub;
         self.chk_3.ta_e.next = self.w_3.val().ta_e;
         self.chk_3.ta_r.next = self.w_3.val().ta_r;
@@ -1491,8 +1490,6 @@ impl Logic for RpNear {
         self.chk_3.ago_i_r.next = self.x0_di_r.q.val();
         self.chk_3.th6.next = self.th6.q.val();
         self.chk_3.byte_off.next = self.byte_off.q.val();
-        self.chk_3.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
-        self.chk_3.clamp_after_t.next = self.pc.q.val().clamp_after_t;
         self.chk_h.sub.next = self.w_h.val().sub;
         self.chk_h.ta_e.next = self.w_h.val().ta_e;
         self.chk_h.ta_r.next = self.w_h.val().ta_r;
@@ -1511,8 +1508,6 @@ impl Logic for RpNear {
         self.chk_h.ago_i_r.next = self.x0_di_r.q.val();
         self.chk_h.th6.next = self.th6.q.val();
         self.chk_h.byte_off.next = self.byte_off.q.val();
-        self.chk_h.clamp_tgt_rate.next = self.pc.q.val().clamp_tgt_rate;
-        self.chk_h.clamp_after_t.next = self.pc.q.val().clamp_after_t;
         self.w_in.next = self.w_h.val();
         self.t1_in.next = self.t1_h.val();
         if self.sel_3.val() {
@@ -1636,11 +1631,6 @@ impl Logic for RpNear {
             | self.chk_2.o.val().ti_hai
             | self.chk_3.o.val().ti_hai
             | self.chk_h.o.val().ti_hai;
-        self.y1_clamp.d.next = self.chk_own.o.val().clamp
-            | self.chk_1.o.val().clamp
-            | self.chk_2.o.val().clamp
-            | self.chk_3.o.val().clamp
-            | self.chk_h.o.val().clamp;
         self.y1_in_e.d.next = self.x0_now.val().i_e;
         self.y1_in_r.d.next = self.x0_now.val().i_r;
         self.y1_il_e.d.next = self.x0_di_e.q.val();
@@ -1711,15 +1701,13 @@ impl Logic for RpNear {
             self.t_inc.next = self.y1_w.q.val().t;
         }
         self.y2_t_i.d.next = self.t_inc.val();
-        // The cut's Rt (golden `cut`): Rc on a clamp.
-        self.rt_c.next = self.y1_w.q.val().rt;
-        if self.y1_clamp.q.val() {
-            self.rt_c.next = self.y1_w.q.val().rc;
-        }
-        self.y2_rt_c.d.next = self.rt_c.val();
+        // The cut's clamp (golden `cut`: Rt_c is Rc on a clamp) and both of its sums.
+        self.y2_clamp.d.next = self.pc.q.val().clamp_tgt_rate
+            | self.y1_w.q.val().bc.any()
+            | (self.pc.q.val().clamp_after_t & self.y1_w.q.val().t.any());
         self.ext_rc.i.next = self.y1_w.q.val().rc;
-        self.ext_rtc.i.next = self.rt_c.val();
-        self.y2_x.d.next = self.ext_rc.o.val() + self.ext_rtc.o.val();
+        self.y2_x.d.next = self.ext_rc.o.val() + self.ext_rt.o.val();
+        self.y2_xc.d.next = self.ext_rc.o.val() + self.ext_rc.o.val();
         self.ext_acc.i.next = self.y1_w.q.val().acc;
         self.ext_bytes.i.next = self.y1_ev.q.val().bytes;
         self.y2_sum33.d.next = self.ext_acc.o.val() + self.ext_bytes.o.val();
@@ -1776,9 +1764,16 @@ impl Logic for RpNear {
             self.y3_acc_c.d.next = self.ext_bytes32.o.val() - self.pc.q.val().byte_reset;
         }
         self.y3_rt_i.d.next = self.rt_i.val();
-        self.y3_x.d.next = self.y2_x.q.val() + self.one29.val();
+        // The cut's Rt (Rc on a clamp) and `Rc + Rt_c + 1`.
+        self.rt_c.next = self.y2_w.q.val().rt;
+        self.x_c.next = self.y2_x.q.val();
+        if self.y2_clamp.q.val() {
+            self.rt_c.next = self.y2_w.q.val().rc;
+            self.x_c.next = self.y2_xc.q.val();
+        }
+        self.y3_x.d.next = self.x_c.val() + self.one29.val();
         self.ext_min.i.next = self.pc.q.val().min_rate;
-        self.ext_rtb.i.next = self.y2_rt_c.q.val();
+        self.ext_rtb.i.next = self.rt_c.val();
         self.y3_m.d.next = self.ext_min.o.val() + self.ext_rtb.o.val();
         self.y3_w.d.next = self.y2_w.q.val();
         self.y3_ev.d.next = self.y2_ev.q.val();
@@ -1805,7 +1800,7 @@ impl Logic for RpNear {
             self.y3_b_hai.d.next = (self.y2_t_i.q.val() > self.th6.q.val())
                 & (self.y2_w.q.val().bc > self.th6.q.val());
         }
-        self.y3_rt_c.d.next = self.y2_rt_c.q.val();
+        self.y3_rt_c.d.next = self.rt_c.val();
         self.y3_ti_e.d.next = self.y2_ti_e.q.val();
         self.y3_ti_r.d.next = self.y2_ti_r.q.val();
         // Edge 4: Rc after the increase event; the byte counter after a byte event; the

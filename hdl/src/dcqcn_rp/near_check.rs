@@ -49,8 +49,6 @@ pub struct NearHits {
     /// An increase event at the instant is hyper increase, unless fast recovery
     /// (`byte_off | BC > threshold`, and `T > threshold`).
     pub ti_hai: Bit,
-    /// A cut at the instant takes Rc as its Rt (golden `cut`'s clamp).
-    pub clamp: Bit,
 }
 
 /// One candidate word's compares (module docs).
@@ -83,9 +81,6 @@ pub struct NearCheck {
     pub th6: Signal<In, Bits<STAGE_W>>,
     /// The byte counter is off (`rpg_byte_reset == 0`).
     pub byte_off: Signal<In, Bit>,
-    /// The cut's clamp parameters (`clamp_tgt_rate`, `clamp_tgt_rate_after_time_inc`).
-    pub clamp_tgt_rate: Signal<In, Bit>,
-    pub clamp_after_t: Signal<In, Bit>,
     /// This candidate is the chosen one: the results are the compares' (else all 0).
     pub take: Signal<In, Bit>,
     /// The compares' results, each ANDed with `take`.
@@ -139,9 +134,5 @@ impl Logic for NearCheck {
         self.o.next.ti_hai = self.take.val()
             & ((self.byte_off.val() | (self.bc.val() > self.th6.val()))
                 & (self.t.val() > self.th6.val()));
-        self.o.next.clamp = self.take.val()
-            & (self.clamp_tgt_rate.val()
-                | self.bc.val().any()
-                | (self.clamp_after_t.val() & self.t.val().any()));
     }
 }
