@@ -33,6 +33,9 @@
 //! models of the ECP5 cells, and [`build_netlist_top`] Verilates the two behind the same
 //! bindings as the top's own Verilog.
 //!
+//! A deliberate fault for showing that the tests see the RTL (module `mutation`):
+//! `ROCE_CC_RTL_MUTATION="FROM=>TO"` edits the generated Verilog before it is Verilated.
+//!
 //! Two gates for the test suites live here too: [`lint_top`] (`verilator --lint-only -Wall`)
 //! and [`yosys_check`] (synthesis with yosys, failing on any inferred latch).
 //!
@@ -43,6 +46,7 @@
 mod bindings;
 mod checks;
 mod model;
+mod mutation;
 mod names;
 mod ports;
 mod post_synth;
@@ -53,6 +57,7 @@ mod tools;
 pub use checks::{
     YosysFlow, lint_top, lint_top_with_cells, yosys_check, yosys_check_with, yosys_check_with_cells,
 };
+pub use mutation::{MUTATION_ENV, MUTATION_TOPS_ENV};
 pub use ports::{Dir, Port, ports_of};
 pub use post_synth::{
     CellLibrary, Netlist, build_netlist_top, ecp5_cell_library, synth_ecp5_netlist,
@@ -105,7 +110,7 @@ pub fn build_top<B: Block>(name: &str, top: &mut B, out_dir: &Path) -> TopInfo {
     names::check_top_name(name);
     std::fs::create_dir_all(out_dir).expect("cannot create the output directory");
     top.connect_all();
-    let verilog_text = generate_verilog(top);
+    let verilog_text = mutation::apply(name, generate_verilog(top));
     let ports = ports_of(top);
     let verilog = out_dir.join(format!("{name}.v"));
     tools::write_if_changed(&verilog, &verilog_text);

@@ -21,6 +21,7 @@ const RUNTIME_LIB: &str = "verilated_runtime";
 /// Call it once per build script, after the last [`crate::build_top`]: static libraries
 /// are searched in order, and the models refer to the runtime.
 pub fn build_runtime(out_dir: &Path) {
+    crate::mutation::check_applied();
     std::fs::create_dir_all(out_dir).expect("cannot create the output directory");
     let root = tools::verilator_root();
     let archive = out_dir.join(format!("lib{RUNTIME_LIB}.a"));
