@@ -665,15 +665,21 @@ pub struct DcqcnRp<const QB: usize> {
     /// edge (`qb_res`, one entry at most) and its own distance compare for the others;
     /// `ok` reaches the choice last (a function of the check's registers, routed to every
     /// entry's terms), so the choice is made twice, for `ok` clear (`fn0`, `fo0`) and set (`fn1`, `fo1`), and
-    /// `ok` chooses between the two results, as the credit (`cr`'s input) gates them, at
-    /// the end. Per entry the parts that do not depend on `ok`: valid, not void, its
-    /// writer stays in the window and it is not the follower going now (`fl_r`), and the
-    /// distance compare (`fl_b`, the register `qb_flb`, which is also `qb_fok`'s input for
-    /// an entry not in its result edge: one register for both).
+    /// `ok` chooses between the two results at the end. Per entry the parts that do not
+    /// depend on `ok`: valid and not void (`vx_r`, one register that equals
+    /// `qb_v & !qb_void`), its writer stays in the window and it is not the follower going
+    /// now (`fl_r`, one LUT4), and the distance compare (`fl_b`, the register `qb_flb`,
+    /// which is also `qb_fok`'s input for an entry not in its result edge: one register
+    /// for both). The credit (`cr`'s input, a compare of `owed` with a constant) gates
+    /// each entry's term before the age OR (`fc0`, `fc1`), where it arrives in time, so
+    /// that the last LUT of the choice has five inputs (`ok` and the two pairs), not six.
+    /// The age OR reads the ungated terms: without a credit no entry is chosen anyway.
     fl_r: [Signal<Local, Bit>; QB_N],
     fl_b: [Signal<Local, Bit>; QB_N],
     fn0: [Signal<Local, Bit>; QB_N],
     fn1: [Signal<Local, Bit>; QB_N],
+    fc0: [Signal<Local, Bit>; QB_N],
+    fc1: [Signal<Local, Bit>; QB_N],
     fo0: [Signal<Local, Bit>; QB_N],
     fo1: [Signal<Local, Bit>; QB_N],
     fa0: Signal<Local, Bit>,
@@ -1201,6 +1207,8 @@ impl<const QB: usize> DcqcnRp<QB> {
             fl_b: Default::default(),
             fn0: Default::default(),
             fn1: Default::default(),
+            fc0: Default::default(),
+            fc1: Default::default(),
             fo0: Default::default(),
             fo1: Default::default(),
             fa0: Default::default(),
@@ -2158,8 +2166,8 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
                     & self.qb_v[e].q.val()
                     & !self.qb_void[e].q.val();
             }
-            self.qb_res[e].next =
-                self.ck_t[48 + e].q.val() & self.qb_v[e].q.val() & !self.qb_void[e].q.val();
+            // (`vx_r` is `qb_v & !qb_void`, one register.)
+            self.qb_res[e].next = self.ck_t[48 + e].q.val() & self.vx_r[e].q.val();
             if !self.qb_d[e].q.val().all() {
                 self.qb_d[e].d.next = self.qb_d[e].q.val() + self.one_slot.val();
                 self.qb_g7[e].d.next = self.qb_d[e].q.val() >= self.slot6.val();
@@ -2704,13 +2712,14 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         // nor set at this edge), while a credit will be left; the follower that goes now is
         // not a candidate.
         for e in 0..QB_N {
-            self.fl_r[e].next = self.qb_v[e].q.val()
-                & !self.qb_void[e].q.val()
+            self.fl_r[e].next = self.vx_r[e].q.val()
                 & self.qb_yv[e].q.val()
                 & !self.qb_ye[e].q.val()
                 & !self.fol_sel[e].q.val();
             self.fn0[e].next = self.fl_r[e].val() & !self.qb_res[e].val() & self.fl_b[e].val();
             self.fn1[e].next = self.fl_r[e].val() & (self.qb_res[e].val() | self.fl_b[e].val());
+            self.fc0[e].next = self.fn0[e].val() & self.cr.d.val();
+            self.fc1[e].next = self.fn1[e].val() & self.cr.d.val();
         }
         self.fa0.next = false;
         self.fa1.next = false;
@@ -2734,12 +2743,12 @@ impl<const QB: usize> Logic for DcqcnRp<QB> {
         }
         self.fol_sel_any.d.next = self.cr.d.val() & self.fa0.val();
         for e in 0..QB_N {
-            self.fol_sel[e].d.next = self.cr.d.val() & self.fn0[e].val() & !self.fo0[e].val();
+            self.fol_sel[e].d.next = self.fc0[e].val() & !self.fo0[e].val();
         }
         if self.fck.ok.val() {
             self.fol_sel_any.d.next = self.cr.d.val() & self.fa1.val();
             for e in 0..QB_N {
-                self.fol_sel[e].d.next = self.cr.d.val() & self.fn1[e].val() & !self.fo1[e].val();
+                self.fol_sel[e].d.next = self.fc1[e].val() & !self.fo1[e].val();
             }
         }
     }
