@@ -37,6 +37,7 @@ pub mod dcqcn_rp;
 pub mod delay_line;
 pub mod dsp_mul;
 pub mod ecp5_pll;
+pub mod hpcc_window;
 pub mod lut_ram;
 pub mod pipe_mul;
 pub mod state_ram;
