@@ -16,6 +16,7 @@ mod axil_three_way;
 mod cfg_compiler_three_way;
 mod core_long_campaign;
 mod core_three_way;
+mod hpcc_model;
 mod leaves_three_way;
 mod np_three_way;
 mod post_synth;
