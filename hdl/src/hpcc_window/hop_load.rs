@@ -56,6 +56,76 @@ pub const CODES: usize = 8;
 
 const _: () = assert!(RECIP_STAGES == 3 && RECIP_W == 25);
 
+/// The per-rate-code constants of `u_i` (from the configuration compiler), one field per
+/// code (rust-hdl's generator cannot index an array port of a sub-block).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CodeConsts {
+    /// Code 0: the tx constant's mantissa.
+    pub ktx_m0: Bits<KM_W>,
+    /// Code 1: the tx constant's mantissa.
+    pub ktx_m1: Bits<KM_W>,
+    /// Code 2: the tx constant's mantissa.
+    pub ktx_m2: Bits<KM_W>,
+    /// Code 3: the tx constant's mantissa.
+    pub ktx_m3: Bits<KM_W>,
+    /// Code 4: the tx constant's mantissa.
+    pub ktx_m4: Bits<KM_W>,
+    /// Code 5: the tx constant's mantissa.
+    pub ktx_m5: Bits<KM_W>,
+    /// Code 6: the tx constant's mantissa.
+    pub ktx_m6: Bits<KM_W>,
+    /// Code 7: the tx constant's mantissa.
+    pub ktx_m7: Bits<KM_W>,
+    /// Code 0: the tx constant's shift, `2 - e`.
+    pub ktx_sh0: Bits<KTX_SH_W>,
+    /// Code 1: the tx constant's shift, `2 - e`.
+    pub ktx_sh1: Bits<KTX_SH_W>,
+    /// Code 2: the tx constant's shift, `2 - e`.
+    pub ktx_sh2: Bits<KTX_SH_W>,
+    /// Code 3: the tx constant's shift, `2 - e`.
+    pub ktx_sh3: Bits<KTX_SH_W>,
+    /// Code 4: the tx constant's shift, `2 - e`.
+    pub ktx_sh4: Bits<KTX_SH_W>,
+    /// Code 5: the tx constant's shift, `2 - e`.
+    pub ktx_sh5: Bits<KTX_SH_W>,
+    /// Code 6: the tx constant's shift, `2 - e`.
+    pub ktx_sh6: Bits<KTX_SH_W>,
+    /// Code 7: the tx constant's shift, `2 - e`.
+    pub ktx_sh7: Bits<KTX_SH_W>,
+    /// Code 0: the queue constant's mantissa.
+    pub kq_m0: Bits<KM_W>,
+    /// Code 1: the queue constant's mantissa.
+    pub kq_m1: Bits<KM_W>,
+    /// Code 2: the queue constant's mantissa.
+    pub kq_m2: Bits<KM_W>,
+    /// Code 3: the queue constant's mantissa.
+    pub kq_m3: Bits<KM_W>,
+    /// Code 4: the queue constant's mantissa.
+    pub kq_m4: Bits<KM_W>,
+    /// Code 5: the queue constant's mantissa.
+    pub kq_m5: Bits<KM_W>,
+    /// Code 6: the queue constant's mantissa.
+    pub kq_m6: Bits<KM_W>,
+    /// Code 7: the queue constant's mantissa.
+    pub kq_m7: Bits<KM_W>,
+    /// Code 0: the queue constant's shift, `9 - e`.
+    pub kq_sh0: Bits<KQ_SH_W>,
+    /// Code 1: the queue constant's shift, `9 - e`.
+    pub kq_sh1: Bits<KQ_SH_W>,
+    /// Code 2: the queue constant's shift, `9 - e`.
+    pub kq_sh2: Bits<KQ_SH_W>,
+    /// Code 3: the queue constant's shift, `9 - e`.
+    pub kq_sh3: Bits<KQ_SH_W>,
+    /// Code 4: the queue constant's shift, `9 - e`.
+    pub kq_sh4: Bits<KQ_SH_W>,
+    /// Code 5: the queue constant's shift, `9 - e`.
+    pub kq_sh5: Bits<KQ_SH_W>,
+    /// Code 6: the queue constant's shift, `9 - e`.
+    pub kq_sh6: Bits<KQ_SH_W>,
+    /// Code 7: the queue constant's shift, `9 - e`.
+    pub kq_sh7: Bits<KQ_SH_W>,
+}
+
 /// `u_i` of the hop presented [`HOP_STAGES`] edges ago, and whether it counts (`tau > 0`).
 #[derive(LogicBlock)]
 pub struct HopLoad {
@@ -71,14 +141,8 @@ pub struct HopLoad {
     pub dtx: Signal<In, Bits<DTX_W>>,
     /// `min(qlen, L.qlen)`.
     pub qmin: Signal<In, Bits<QLEN_W>>,
-    /// Per code: `ktx`'s mantissa.
-    pub ktx_m: [Signal<In, Bits<KM_W>>; CODES],
-    /// Per code: `ktx`'s shift, `2 - e`.
-    pub ktx_sh: [Signal<In, Bits<KTX_SH_W>>; CODES],
-    /// Per code: `kq`'s mantissa.
-    pub kq_m: [Signal<In, Bits<KM_W>>; CODES],
-    /// Per code: `kq`'s shift, `9 - e`.
-    pub kq_sh: [Signal<In, Bits<KQ_SH_W>>; CODES],
+    /// The per-code constants.
+    pub k: Signal<In, CodeConsts>,
     /// `valid` and `tau > 0`, for the hop of [`HOP_STAGES`] edges ago.
     pub u_valid: Signal<Out, Bit>,
     /// `u_i`, Q.24 (meaningful with `u_valid`).
@@ -169,10 +233,7 @@ impl Default for HopLoad {
             tau: Default::default(),
             dtx: Default::default(),
             qmin: Default::default(),
-            ktx_m: Default::default(),
-            ktx_sh: Default::default(),
-            kq_m: Default::default(),
-            kq_sh: Default::default(),
+            k: Default::default(),
             u_valid: Default::default(),
             u: Default::default(),
             code_c: std::array::from_fn(|c| Constant::new((c as u64).into())),
@@ -281,12 +342,45 @@ impl Logic for HopLoad {
         self.sel_kq_m.next = 0.into();
         self.sel_ktx_sh.next = 0.into();
         self.sel_kq_sh.next = 0.into();
-        for c in 0..CODES {
-            if self.r1_code.q.val() == self.code_c[c].val() {
-                self.sel_kq_m.next = self.kq_m[c].val();
-                self.sel_ktx_sh.next = self.ktx_sh[c].val();
-                self.sel_kq_sh.next = self.kq_sh[c].val();
-            }
+        if self.r1_code.q.val() == self.code_c[0].val() {
+            self.sel_kq_m.next = self.k.val().kq_m0;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh0;
+            self.sel_kq_sh.next = self.k.val().kq_sh0;
+        }
+        if self.r1_code.q.val() == self.code_c[1].val() {
+            self.sel_kq_m.next = self.k.val().kq_m1;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh1;
+            self.sel_kq_sh.next = self.k.val().kq_sh1;
+        }
+        if self.r1_code.q.val() == self.code_c[2].val() {
+            self.sel_kq_m.next = self.k.val().kq_m2;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh2;
+            self.sel_kq_sh.next = self.k.val().kq_sh2;
+        }
+        if self.r1_code.q.val() == self.code_c[3].val() {
+            self.sel_kq_m.next = self.k.val().kq_m3;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh3;
+            self.sel_kq_sh.next = self.k.val().kq_sh3;
+        }
+        if self.r1_code.q.val() == self.code_c[4].val() {
+            self.sel_kq_m.next = self.k.val().kq_m4;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh4;
+            self.sel_kq_sh.next = self.k.val().kq_sh4;
+        }
+        if self.r1_code.q.val() == self.code_c[5].val() {
+            self.sel_kq_m.next = self.k.val().kq_m5;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh5;
+            self.sel_kq_sh.next = self.k.val().kq_sh5;
+        }
+        if self.r1_code.q.val() == self.code_c[6].val() {
+            self.sel_kq_m.next = self.k.val().kq_m6;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh6;
+            self.sel_kq_sh.next = self.k.val().kq_sh6;
+        }
+        if self.r1_code.q.val() == self.code_c[7].val() {
+            self.sel_kq_m.next = self.k.val().kq_m7;
+            self.sel_ktx_sh.next = self.k.val().ktx_sh7;
+            self.sel_kq_sh.next = self.k.val().kq_sh7;
         }
         self.r2_m.d.next = self.r1_tau.q.val() << self.r1_lz.q.val();
         self.ext_lz.i.next = self.r1_lz.q.val();
@@ -314,10 +408,29 @@ impl Logic for HopLoad {
         self.y_frac_unused.next = self.y_round.val().get_bits::<7>(0);
         // Register 7: ktx_m * y18.
         self.sel_ktx_m.next = 0.into();
-        for c in 0..CODES {
-            if self.r6_code.q.val() == self.code_c[c].val() {
-                self.sel_ktx_m.next = self.ktx_m[c].val();
-            }
+        if self.r6_code.q.val() == self.code_c[0].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m0;
+        }
+        if self.r6_code.q.val() == self.code_c[1].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m1;
+        }
+        if self.r6_code.q.val() == self.code_c[2].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m2;
+        }
+        if self.r6_code.q.val() == self.code_c[3].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m3;
+        }
+        if self.r6_code.q.val() == self.code_c[4].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m4;
+        }
+        if self.r6_code.q.val() == self.code_c[5].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m5;
+        }
+        if self.r6_code.q.val() == self.code_c[6].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m6;
+        }
+        if self.r6_code.q.val() == self.code_c[7].val() {
+            self.sel_ktx_m.next = self.k.val().ktx_m7;
         }
         self.mul_kv.a.next = self.sel_ktx_m.val();
         self.mul_kv.b.next = self.r6_y18.q.val();
@@ -419,12 +532,40 @@ mod tests {
             kq_sh: std::array::from_fn(|c| (c as u32 * 7) % 24),
         };
         let mut h = HopLoad::default();
-        for c in 0..CODES {
-            h.ktx_m[c].next = k.ktx_m[c].into();
-            h.ktx_sh[c].next = (k.ktx_sh[c] as u64).into();
-            h.kq_m[c].next = k.kq_m[c].into();
-            h.kq_sh[c].next = (k.kq_sh[c] as u64).into();
-        }
+        h.k.next = CodeConsts {
+            ktx_m0: (k.ktx_m[0]).into(),
+            ktx_m1: (k.ktx_m[1]).into(),
+            ktx_m2: (k.ktx_m[2]).into(),
+            ktx_m3: (k.ktx_m[3]).into(),
+            ktx_m4: (k.ktx_m[4]).into(),
+            ktx_m5: (k.ktx_m[5]).into(),
+            ktx_m6: (k.ktx_m[6]).into(),
+            ktx_m7: (k.ktx_m[7]).into(),
+            ktx_sh0: (k.ktx_sh[0] as u64).into(),
+            ktx_sh1: (k.ktx_sh[1] as u64).into(),
+            ktx_sh2: (k.ktx_sh[2] as u64).into(),
+            ktx_sh3: (k.ktx_sh[3] as u64).into(),
+            ktx_sh4: (k.ktx_sh[4] as u64).into(),
+            ktx_sh5: (k.ktx_sh[5] as u64).into(),
+            ktx_sh6: (k.ktx_sh[6] as u64).into(),
+            ktx_sh7: (k.ktx_sh[7] as u64).into(),
+            kq_m0: (k.kq_m[0]).into(),
+            kq_m1: (k.kq_m[1]).into(),
+            kq_m2: (k.kq_m[2]).into(),
+            kq_m3: (k.kq_m[3]).into(),
+            kq_m4: (k.kq_m[4]).into(),
+            kq_m5: (k.kq_m[5]).into(),
+            kq_m6: (k.kq_m[6]).into(),
+            kq_m7: (k.kq_m[7]).into(),
+            kq_sh0: (k.kq_sh[0] as u64).into(),
+            kq_sh1: (k.kq_sh[1] as u64).into(),
+            kq_sh2: (k.kq_sh[2] as u64).into(),
+            kq_sh3: (k.kq_sh[3] as u64).into(),
+            kq_sh4: (k.kq_sh[4] as u64).into(),
+            kq_sh5: (k.kq_sh[5] as u64).into(),
+            kq_sh6: (k.kq_sh[6] as u64).into(),
+            kq_sh7: (k.kq_sh[7] as u64).into(),
+        };
         h.connect_all();
         // Inputs: every code, tau from 0 (not valid) over every leading-zero count, the
         // deltas small and at their tops (saturation).

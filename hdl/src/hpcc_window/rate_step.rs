@@ -42,6 +42,9 @@ pub const RATE_W: usize = 28;
 /// Width of inc_stage.
 pub const STAGE_W: usize = 4;
 
+// `hdl_gen` emits a slice's offset as written: `update` writes RATE_W as the literal 28.
+const _: () = assert!(RATE_W == 28);
+
 /// One QP's word: R, Rc, inc_stage.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct RateWord {
@@ -344,7 +347,7 @@ impl<const QB: usize> Logic for RateStep<QB> {
         // Register 6: shifted to Mb/s Q.8 and saturated (sh of register 5).
         self.shifted.next = self.r5_p.q.val() >> self.sh[4].q.val();
         self.r6_q.d.next = self.shifted.val().get_bits::<RATE_W>(0);
-        if self.shifted.val().get_bits::<32>(RATE_W).any() {
+        if self.shifted.val().get_bits::<32>(28).any() {
             self.r6_q.d.next = self.rate_sat.val();
         }
         // Register 7: R' before the clamp.

@@ -60,7 +60,8 @@ pub struct Recip {
     pub m: Signal<In, Bits<24>>,
     /// `~ 2^47 / m` (`2^23 < y <= 2^24`) for the `m` of three edges ago.
     pub y: Signal<Out, Bits<RECIP_W>>,
-    table: SyncROM<Bits<RECIP_WORD_W>, RECIP_IDX_W>,
+    /// The table (named `rom`: `table` is a Verilog keyword).
+    rom: SyncROM<Bits<RECIP_WORD_W>, RECIP_IDX_W>,
     r1_f: DFF<Bits<RECIP_FRAC_W>>,
     mul: DspMul<SLOPE_W, RECIP_FRAC_W, { SLOPE_W + RECIP_FRAC_W }>,
     r2_t0: DFF<Bits<RECIP_W>>,
@@ -79,7 +80,7 @@ impl Default for Recip {
             clock: Default::default(),
             m: Default::default(),
             y: Default::default(),
-            table: (0..1u32 << RECIP_IDX_W)
+            rom: (0..1u32 << RECIP_IDX_W)
                 .map(|i| Bits::<RECIP_WORD_W>::from(recip_word(i)))
                 .into(),
             r1_f: Default::default(),
@@ -98,17 +99,17 @@ impl Logic for Recip {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, r1_f, r2_t0, r3_y);
-        self.table.clock.next = self.clock.val();
+        self.rom.clock.next = self.clock.val();
         self.mul.clock.next = self.clock.val();
         self.mul.en.next = self.one.val();
         // Register 1: the table word at the index, and the fraction beside it.
-        self.table.address.next = self.m.val().get_bits::<RECIP_IDX_W>(13);
+        self.rom.address.next = self.m.val().get_bits::<RECIP_IDX_W>(13);
         self.r1_f.d.next = self.m.val().get_bits::<RECIP_FRAC_W>(0);
         self.m_top_unused.next = self.m.val().get_bit(23);
         // Register 2: slope * f in the DSP, t0 beside it.
-        self.mul.a.next = self.table.data.val().get_bits::<SLOPE_W>(0);
+        self.mul.a.next = self.rom.data.val().get_bits::<SLOPE_W>(0);
         self.mul.b.next = self.r1_f.q.val();
-        self.r2_t0.d.next = self.table.data.val().get_bits::<RECIP_W>(14);
+        self.r2_t0.d.next = self.rom.data.val().get_bits::<RECIP_W>(14);
         // Register 3: t0 minus the interpolation step.
         self.step.i.next = self.mul.p.val().get_bits::<SLOPE_W>(13);
         self.step_frac_unused.next = self.mul.p.val().get_bits::<RECIP_FRAC_W>(0);

@@ -34,7 +34,7 @@
 //! reset are dropped.
 
 use super::eta_over_u::EtaOverU;
-use super::hop_load::{CODES, HOP_STAGES, HopLoad, KM_W, KQ_SH_W, KTX_SH_W};
+use super::hop_load::{CodeConsts, HOP_STAGES, HopLoad};
 use super::rate_step::{RATE_STAGES, RATE_W, RateStep, RateWord, STAGE_W};
 use super::u_ewma::{OP_INIT, OP_KEEP, OP_UPDATE, U_STAGES, U_W, UEwma};
 use super::weight::{T_W, WEIGHT_STAGES, Weight};
@@ -73,6 +73,7 @@ pub const EFFECT_NO_HOP: u64 = 1;
 /// Effect of an ACK: R updated (and on a commit Rc and inc_stage).
 pub const EFFECT_UPDATE: u64 = 2;
 
+const _: () = assert!(WIN_W == 32); // a literal slice offset in `update`
 const _: () = assert!(
     HOP_STAGES == 13 && WEIGHT_STAGES == 5 && U_STAGES == 8 && RATE_STAGES == 8
         && 2 + HOP_STAGES + 3 + WEIGHT_STAGES + U_STAGES + 7 + RATE_STAGES + 3 == LATENCY
@@ -209,14 +210,8 @@ pub struct HpccWindow<const QB: usize> {
     pub m_rep: Signal<Out, HpccReport>,
     /// Configuration (static while events are in flight).
     pub cfg: Signal<In, HpccCfgWord>,
-    /// Per rate code: the tx constant's mantissa.
-    pub cfg_ktx_m: [Signal<In, Bits<KM_W>>; CODES],
-    /// Per rate code: the tx constant's shift.
-    pub cfg_ktx_sh: [Signal<In, Bits<KTX_SH_W>>; CODES],
-    /// Per rate code: the queue constant's mantissa.
-    pub cfg_kq_m: [Signal<In, Bits<KM_W>>; CODES],
-    /// Per rate code: the queue constant's shift.
-    pub cfg_kq_sh: [Signal<In, Bits<KQ_SH_W>>; CODES],
+    /// Per rate code: the constants of `u_i` (`HopLoad`).
+    pub cfg_k: Signal<In, CodeConsts>,
     /// The reset sweep is running (the readies are low).
     pub busy: Signal<Out, Bit>,
     /// ACKs applied (reported), wrapping.
@@ -323,7 +318,7 @@ pub struct HpccWindow<const QB: usize> {
     u_rep: DelayLine<Bits<U_W>, 5>,
     vb: [DFF<Bit>; 7],
     qp_b: DelayLine<Bits<QB>, 3>,
-    eta: EtaOverU,
+    eta_u: EtaOverU,
     rs: RateStep<QB>,
     op_ue: Signal<Local, Bits<2>>,
     op_rs: Signal<Local, Bits<2>>,
@@ -342,9 +337,9 @@ pub struct HpccWindow<const QB: usize> {
     // ---- edges 47 to 49: the window; the report ----
     w_lo: DspMul<18, 18, 36>,
     w_hi: DspMul<10, 18, 28>,
-    vc: [DFF<Bit>; 3],
-    qp_c: [DFF<Bits<QB>>; 3],
-    wd: [DFF<RateWord>; 3],
+    vc: [DFF<Bit>; 2],
+    qp_c: [DFF<Bits<QB>>; 2],
+    wd: [DFF<RateWord>; 2],
     ext_wlo: ZeroExt<36, 46>,
     ext_whi: ZeroExt<28, 46>,
     r48_p: DFF<Bits<46>>,
@@ -395,10 +390,7 @@ impl<const QB: usize> Default for HpccWindow<QB> {
             m_rep_qp: Default::default(),
             m_rep: Default::default(),
             cfg: Default::default(),
-            cfg_ktx_m: Default::default(),
-            cfg_ktx_sh: Default::default(),
-            cfg_kq_m: Default::default(),
-            cfg_kq_sh: Default::default(),
+            cfg_k: Default::default(),
             busy: Default::default(),
             cnt_acks: Default::default(),
             cnt_commits: Default::default(),
@@ -486,7 +478,7 @@ impl<const QB: usize> Default for HpccWindow<QB> {
             u_rep: DelayLine::new(7 + RATE_STAGES + 2),
             vb: Default::default(),
             qp_b: DelayLine::new(7),
-            eta: Default::default(),
+            eta_u: Default::default(),
             rs: Default::default(),
             op_ue: Default::default(),
             op_rs: Default::default(),
@@ -547,6 +539,7 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         );
         for i in 0..HOPS {
             self.pa_hop[i].clock.next = self.clock.val();
+            self.pa_hop[i].d.next = self.pa_hop[i].q.val();
             self.i_hop[i].clock.next = self.clock.val();
             self.f1_hop[i].clock.next = self.clock.val();
             self.f1_l[i].clock.next = self.clock.val();
@@ -585,7 +578,7 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.seq_ram.clock.next = self.clock.val();
         self.weight.clock.next = self.clock.val();
         self.ue.clock.next = self.clock.val();
-        self.eta.clock.next = self.clock.val();
+        self.eta_u.clock.next = self.clock.val();
         self.rs.clock.next = self.clock.val();
         self.w_lo.clock.next = self.clock.val();
         self.w_hi.clock.next = self.clock.val();
@@ -858,12 +851,7 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
             self.hop[i].dtx.next = self.f2_dtx[i].q.val();
             self.hop[i].qmin.next = self.f2_qmin[i].q.val();
             self.tau_line[i].d.next = self.f2_tau[i].q.val();
-            for c in 0..CODES {
-                self.hop[i].ktx_m[c].next = self.cfg_ktx_m[c].val();
-                self.hop[i].ktx_sh[c].next = self.cfg_ktx_sh[c].val();
-                self.hop[i].kq_m[c].next = self.cfg_kq_m[c].val();
-                self.hop[i].kq_sh[c].next = self.cfg_kq_sh[c].val();
-            }
+            self.hop[i].k.next = self.cfg_k.val();
         }
 
         // ---- edges 16 to 18: the most loaded hop, the first of equals ----
@@ -949,8 +937,8 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.fl_b.d.next = self.fl_ab.val();
 
         // ---- edges 32 to 38: eta / U'; 39 to 46: the rates ----
-        self.eta.u.next = self.ue.out_u.val();
-        self.eta.eta.next = self.cfg.val().eta;
+        self.eta_u.u.next = self.ue.out_u.val();
+        self.eta_u.eta.next = self.cfg.val().eta;
         self.u_rep.d.next = self.ue.out_u.val();
         self.vb[0].d.next = self.ue.out_valid.val();
         for i in 1..7 {
@@ -968,10 +956,10 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.rs.in_qp.next = self.qp_b.q.val();
         self.rs.in_op.next = self.op_rs.val();
         self.rs.in_commit.next = self.fl_b.q.val().commit;
-        self.rs.in_ey.next = self.eta.ey.val();
-        self.rs.in_sh.next = self.eta.sh.val();
-        self.rs.in_k_ge_1.next = self.eta.k_ge_1.val();
-        self.rs.in_u_zero.next = self.eta.zero.val();
+        self.rs.in_ey.next = self.eta_u.ey.val();
+        self.rs.in_sh.next = self.eta_u.sh.val();
+        self.rs.in_k_ge_1.next = self.eta_u.k_ge_1.val();
+        self.rs.in_u_zero.next = self.eta_u.zero.val();
         self.rs.ai.next = self.cfg.val().ai;
         self.rs.min_rate.next = self.cfg.val().min_rate;
         self.rs.max_rate.next = self.cfg.val().max_rate;
@@ -1010,7 +998,7 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.rep.d.next.stage = self.wd[1].q.val().stage;
         self.rep.d.next.u = self.u_rep.q.val();
         self.rep.d.next.window = self.w_sh.val().get_bits::<WIN_W>(0);
-        if self.w_sh.val().get_bits::<14>(WIN_W).any() {
+        if self.w_sh.val().get_bits::<14>(32).any() {
             self.rep.d.next.window = self.win_max.val();
         }
 
@@ -1130,14 +1118,42 @@ mod tests {
             win_m: win_m.into(),
             win_sh: ((-win_e) as u64).into(),
         };
-        for c in 0..CODES {
-            let (m, e) = scaled(1024.0 / GBPS[c] * 2f64.powi(-16));
-            w.cfg_ktx_m[c].next = m.into();
-            w.cfg_ktx_sh[c].next = ((2 - e) as u64).into();
-            let (m, e) = scaled(640.0 / (GBPS[c] * t) * 2f64.powi(24));
-            w.cfg_kq_m[c].next = m.into();
-            w.cfg_kq_sh[c].next = ((9 - e) as u64).into();
-        }
+        let tx: Vec<(u64, i32)> = GBPS.iter().map(|b| scaled(1024.0 / b * 2f64.powi(-16))).collect();
+        let q: Vec<(u64, i32)> = GBPS.iter().map(|b| scaled(640.0 / (b * t) * 2f64.powi(24))).collect();
+        w.cfg_k.next = CodeConsts {
+            ktx_m0: tx[0].0.into(),
+            ktx_sh0: ((2 - tx[0].1) as u64).into(),
+            kq_m0: q[0].0.into(),
+            kq_sh0: ((9 - q[0].1) as u64).into(),
+            ktx_m1: tx[1].0.into(),
+            ktx_sh1: ((2 - tx[1].1) as u64).into(),
+            kq_m1: q[1].0.into(),
+            kq_sh1: ((9 - q[1].1) as u64).into(),
+            ktx_m2: tx[2].0.into(),
+            ktx_sh2: ((2 - tx[2].1) as u64).into(),
+            kq_m2: q[2].0.into(),
+            kq_sh2: ((9 - q[2].1) as u64).into(),
+            ktx_m3: tx[3].0.into(),
+            ktx_sh3: ((2 - tx[3].1) as u64).into(),
+            kq_m3: q[3].0.into(),
+            kq_sh3: ((9 - q[3].1) as u64).into(),
+            ktx_m4: tx[4].0.into(),
+            ktx_sh4: ((2 - tx[4].1) as u64).into(),
+            kq_m4: q[4].0.into(),
+            kq_sh4: ((9 - q[4].1) as u64).into(),
+            ktx_m5: tx[5].0.into(),
+            ktx_sh5: ((2 - tx[5].1) as u64).into(),
+            kq_m5: q[5].0.into(),
+            kq_sh5: ((9 - q[5].1) as u64).into(),
+            ktx_m6: tx[6].0.into(),
+            ktx_sh6: ((2 - tx[6].1) as u64).into(),
+            kq_m6: q[6].0.into(),
+            kq_sh6: ((9 - q[6].1) as u64).into(),
+            ktx_m7: tx[7].0.into(),
+            ktx_sh7: ((2 - tx[7].1) as u64).into(),
+            kq_m7: q[7].0.into(),
+            kq_sh7: ((9 - q[7].1) as u64).into(),
+        };
     }
 
     fn edge(w: &mut HpccWindow<4>) {
