@@ -344,6 +344,8 @@ pub struct HpccWindow<const QB: usize> {
     ext_whi: ZeroExt<28, 46>,
     r48_p: DFF<Bits<46>>,
     w_sh: Signal<Local, Bits<46>>,
+    /// RateStep's R (a field sliced again is a double slice in Verilog, which yosys refuses).
+    r_out: Signal<Local, Bits<RATE_W>>,
     rep: DFF<HpccReport>,
     rep_v: DFF<Bit>,
     rep_qp: DFF<Bits<QB>>,
@@ -502,6 +504,7 @@ impl<const QB: usize> Default for HpccWindow<QB> {
             ext_whi: Default::default(),
             r48_p: Default::default(),
             w_sh: Default::default(),
+            r_out: Default::default(),
             rep: Default::default(),
             rep_v: Default::default(),
             rep_qp: Default::default(),
@@ -967,9 +970,10 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.fl_c.d.next = self.fl_b.q.val();
 
         // ---- edges 47 to 49: the window, the report ----
-        self.w_lo.a.next = self.rs.out_word.val().r.get_bits::<18>(0);
+        self.r_out.next = self.rs.out_word.val().r;
+        self.w_lo.a.next = self.r_out.val().get_bits::<18>(0);
         self.w_lo.b.next = self.cfg.val().win_m;
-        self.w_hi.a.next = self.rs.out_word.val().r.get_bits::<10>(18);
+        self.w_hi.a.next = self.r_out.val().get_bits::<10>(18);
         self.w_hi.b.next = self.cfg.val().win_m;
         self.vc[0].d.next = self.rs.out_valid.val();
         self.qp_c[0].d.next = self.rs.out_qp.val();
