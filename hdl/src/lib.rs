@@ -108,6 +108,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
             verilog_of(dcqcn_np::DcqcnNp::<QP_BITS>::new()),
         ),
         (
+            "hpcc_window_q1024".to_string(),
+            verilog_of(hpcc_window::window::HpccWindow::<QP_BITS>::default()),
+        ),
+        (
             "timebase".to_string(),
             verilog_of(timebase::Timebase::default()),
         ),
