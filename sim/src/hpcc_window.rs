@@ -64,7 +64,10 @@ pub fn recip_table(i: u32) -> u32 {
 /// bits below those (linear interpolation; the chord lies above `1/m`, so the result is
 /// high by at most `2^-21` relative, plus the table's rounding). In `(2^23, 2^24]`.
 pub fn recip_norm(m: u32) -> u32 {
-    assert!((1 << 23..1 << 24).contains(&m), "recip_norm({m}): not normalised");
+    assert!(
+        (1 << 23..1 << 24).contains(&m),
+        "recip_norm({m}): not normalised"
+    );
     let i = (m >> RECIP_FRAC_W) & ((1 << RECIP_IDX_W) - 1);
     let f = m & ((1 << RECIP_FRAC_W) - 1);
     let t0 = recip_table(i);
@@ -82,7 +85,11 @@ fn msb(v: u64) -> u32 {
 pub fn normalise24(v: u64) -> (u32, u32) {
     assert!(v > 0);
     let p = msb(v);
-    let m = if p <= 23 { v << (23 - p) } else { v >> (p - 23) };
+    let m = if p <= 23 {
+        v << (23 - p)
+    } else {
+        v >> (p - 23)
+    };
     (m as u32, p)
 }
 
@@ -257,7 +264,11 @@ impl HpccConfig {
     /// saturating at `2^32 - 1` (never reached: at most `2^20` Mb/s times `10^6` ns is
     /// `1.3 * 10^8` bytes).
     pub fn window_bytes(&self, r: u32) -> u32 {
-        shift_sat(r as u128 * self.win_k.m as u128, self.win_k.e, u32::MAX as u64) as u32
+        shift_sat(
+            r as u128 * self.win_k.m as u128,
+            self.win_k.e,
+            u32::MAX as u64,
+        ) as u32
     }
 }
 
@@ -374,7 +385,10 @@ impl HpccWindow {
         let u_tx = shift_sat(prod, ktx.e + lz as i32, U_MAX);
         let kq = cfg.k_q[code as usize];
         let u_q = shift_sat(kq.m as u128 * qmin as u128, kq.e, U_MAX);
-        debug_assert!((-33..=-21).contains(&ktx.e) && (-14..=9).contains(&kq.e), "{ktx:?} {kq:?}");
+        debug_assert!(
+            (-33..=-21).contains(&ktx.e) && (-14..=9).contains(&kq.e),
+            "{ktx:?} {kq:?}"
+        );
         (u_tx + u_q).min(U_MAX)
     }
 
@@ -395,7 +409,11 @@ impl HpccWindow {
         let (wm, ws) = Self::weight(cfg, tau);
         let mag = u.abs_diff(u_old) as u128 * wm as u128;
         let step = ((mag + (1u128 << (ws - 1))) >> ws) as u64;
-        if u >= u_old { u_old + step } else { u_old - step }
+        if u >= u_old {
+            u_old + step
+        } else {
+            u_old - step
+        }
     }
 
     /// `Rc / k` with `k = U * 1024 / eta`, Mb/s Q.8 (`U > 0`), saturating at 2^28 - 1.
@@ -585,17 +603,27 @@ mod tests {
             worst = worst.max(err.abs());
             assert!(err > -2.0 / (1u64 << 24) as f64, "m = {m}: {err}");
         }
-        assert!(worst < 1.0 / (1u64 << 21) as f64, "worst relative error {worst}");
+        assert!(
+            worst < 1.0 / (1u64 << 21) as f64,
+            "worst relative error {worst}"
+        );
     }
 
     #[test]
     fn scaled_const_is_normalised_and_close() {
-        for (num, den, scale) in [(1024u128, 25u128, -16), (640, 800 * 1_000_000, 24), (65536, 10, 0)] {
+        for (num, den, scale) in [
+            (1024u128, 25u128, -16),
+            (640, 800 * 1_000_000, 24),
+            (65536, 10, 0),
+        ] {
             let k = ScaledConst::ratio(num, den, scale);
             assert!((1 << 17..1 << 18).contains(&k.m), "{k:?}");
             let v = k.m as f64 * 2f64.powi(k.e);
             let exact = num as f64 / den as f64 * 2f64.powi(scale);
-            assert!(((v - exact) / exact).abs() < 4e-6, "{num}/{den}: {v} vs {exact}");
+            assert!(
+                ((v - exact) / exact).abs() < 4e-6,
+                "{num}/{den}: {v} vs {exact}"
+            );
         }
     }
 }

@@ -182,7 +182,11 @@ mod tests {
     fn statement(u: u64, eta: u64) -> (u64, u64, bool, bool) {
         assert!(u > 0);
         let p = 63 - u.leading_zeros() as u64;
-        let m = if p <= 23 { u << (23 - p) } else { u >> (p - 23) } as u32;
+        let m = if p <= 23 {
+            u << (23 - p)
+        } else {
+            u >> (p - 23)
+        } as u32;
         let i = (m >> 13) & 1023;
         let f = m & 8191;
         let t0 = recip_table(i);
@@ -217,7 +221,12 @@ mod tests {
                 assert!(simulate(&mut e, 50));
                 e.clock.next = Clock { clk: true };
                 assert!(simulate(&mut e, 50));
-                out.push((e.ey.val().to_u64(), e.sh.val().to_u64(), e.k_ge_1.val(), e.zero.val()));
+                out.push((
+                    e.ey.val().to_u64(),
+                    e.sh.val().to_u64(),
+                    e.k_ge_1.val(),
+                    e.zero.val(),
+                ));
             }
             let mut at_eta = [0; 2];
             for (n, &u) in cases.iter().enumerate() {
@@ -231,7 +240,10 @@ mod tests {
                     at_eta[got.2 as usize] += 1;
                 }
             }
-            assert!(at_eta[0] > 0 && at_eta[1] > 0, "eta {eta}: U near eta {at_eta:?}");
+            assert!(
+                at_eta[0] > 0 && at_eta[1] > 0,
+                "eta {eta}: U near eta {at_eta:?}"
+            );
         }
     }
 }

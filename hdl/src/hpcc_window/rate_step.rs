@@ -228,7 +228,9 @@ impl<const QB: usize> Default for RateStep<QB> {
 impl<const QB: usize> Logic for RateStep<QB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, byp_we, byp_qp, byp_w, r2_w, r3_inc, r4_a, r4_b, r5_p, r6_q, r7_cand, r8_w);
+        dff_setup!(
+            self, clock, byp_we, byp_qp, byp_w, r2_w, r3_inc, r4_a, r4_b, r5_p, r6_q, r7_cand, r8_w
+        );
         for i in 0..RATE_STAGES {
             self.v[i].clock.next = self.clock.val();
             self.qp[i].clock.next = self.clock.val();
@@ -449,7 +451,11 @@ mod tests {
                     (rc + c.ai, (stage + 1).min(15))
                 };
                 let rn = cand.clamp(c.min, c.max);
-                if e.commit { (rn, rn, st) } else { (rn, rc, stage) }
+                if e.commit {
+                    (rn, rn, st)
+                } else {
+                    (rn, rc, stage)
+                }
             }
             _ => (r, rc, stage),
         }
@@ -458,8 +464,18 @@ mod tests {
     #[test]
     fn model_gives_the_statement_with_forwarding() {
         for (k, c) in [
-            Cfg { ai: 40 << 8, min: 1000 << 8, max: 100_000 << 8, max_stage: 0 },
-            Cfg { ai: 160 << 8, min: 1 << 8, max: (1 << RATE_W) - 1, max_stage: 5 },
+            Cfg {
+                ai: 40 << 8,
+                min: 1000 << 8,
+                max: 100_000 << 8,
+                max_stage: 0,
+            },
+            Cfg {
+                ai: 160 << 8,
+                min: 1 << 8,
+                max: (1 << RATE_W) - 1,
+                max_stage: 5,
+            },
         ]
         .iter()
         .enumerate()
@@ -467,7 +483,15 @@ mod tests {
             let mut g = Lcg(5 + k as u64);
             let mut sched: Vec<Option<Ev>> = Vec::new();
             let mut last = [None::<usize>; 16];
-            let init = |qp| Ev { qp, op: OP_INIT, commit: false, ey: 0, sh: 7, kge: false, uz: false };
+            let init = |qp| Ev {
+                qp,
+                op: OP_INIT,
+                commit: false,
+                ey: 0,
+                sh: 7,
+                kge: false,
+                uz: false,
+            };
             for qp in 0..16 {
                 sched.push(Some(init(qp)));
                 last[qp as usize] = Some(sched.len() - 1);
@@ -479,7 +503,8 @@ mod tests {
                     sched.push(None);
                     continue;
                 }
-                let op = [OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_KEEP, OP_INIT][g.next(16) as usize % 6];
+                let op = [OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_KEEP, OP_INIT]
+                    [g.next(16) as usize % 6];
                 // ey as EtaOverU makes it (eta * 2^24-ish >> 3) and shifts across U's range,
                 // some small enough to saturate.
                 let ey = (1 << 28) | g.next(30);
@@ -539,13 +564,20 @@ mod tests {
                             && matches!(sched[n - RATE_SPACING], Some(p) if p.qp == e.qp))
                             as u32;
                         stages += (want.2 > 0) as u32;
-                        clamps += (e.op == OP_UPDATE && (want.0 == c.min || want.0 == c.max)) as u32;
+                        clamps +=
+                            (e.op == OP_UPDATE && (want.0 == c.min || want.0 == c.max)) as u32;
                     }
                 }
             }
-            assert!(spaced8 > 20, "config {k}: {spaced8} events 8 cycles after their QP's last");
+            assert!(
+                spaced8 > 20,
+                "config {k}: {spaced8} events 8 cycles after their QP's last"
+            );
             assert!(clamps > 10, "config {k}: {clamps} clamped");
-            assert!(k == 0 || stages > 10, "config {k}: {stages} with inc_stage > 0");
+            assert!(
+                k == 0 || stages > 10,
+                "config {k}: {stages} with inc_stage > 0"
+            );
         }
     }
 }

@@ -178,7 +178,11 @@ impl<const QB: usize> Default for UEwma<QB> {
             half: Default::default(),
             // 2^(ws - 1) for each shift (0 where it would not fit: shifts never used).
             half_c: std::array::from_fn(|s| {
-                Constant::new(if s == 0 || s > 58 { 0u64.into() } else { (1u64 << (s - 1)).into() })
+                Constant::new(if s == 0 || s > 58 {
+                    0u64.into()
+                } else {
+                    (1u64 << (s - 1)).into()
+                })
             }),
             ws_c: std::array::from_fn(|s| Constant::new((s as u64).into())),
             r6_s: Default::default(),
@@ -374,8 +378,13 @@ mod tests {
             OP_INIT => 1 << U_FRAC,
             OP_UPDATE if e.big => e.u,
             OP_UPDATE => {
-                let mag = (e.u.abs_diff(u_old) as u128 * e.wm as u128 + (1u128 << (e.ws - 1))) >> e.ws;
-                if e.u >= u_old { u_old + mag as u64 } else { u_old - mag as u64 }
+                let mag =
+                    (e.u.abs_diff(u_old) as u128 * e.wm as u128 + (1u128 << (e.ws - 1))) >> e.ws;
+                if e.u >= u_old {
+                    u_old + mag as u64
+                } else {
+                    u_old - mag as u64
+                }
             }
             _ => u_old,
         }
@@ -389,7 +398,14 @@ mod tests {
         let mut sched: Vec<Option<Ev>> = Vec::new();
         let mut last = [None::<usize>; 16];
         for qp in 0..16 {
-            sched.push(Some(Ev { qp, op: OP_INIT, u: 0, wm: 0, ws: 0, big: false }));
+            sched.push(Some(Ev {
+                qp,
+                op: OP_INIT,
+                u: 0,
+                wm: 0,
+                ws: 0,
+                big: false,
+            }));
             last[qp as usize] = Some(sched.len() - 1);
         }
         for _ in 0..3000 {
@@ -405,7 +421,8 @@ mod tests {
                     continue;
                 }
             }
-            let op = [OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_KEEP, OP_INIT, OP_UPDATE][g.next(16) as usize % 6];
+            let op = [OP_UPDATE, OP_UPDATE, OP_UPDATE, OP_KEEP, OP_INIT, OP_UPDATE]
+                [g.next(16) as usize % 6];
             let u = match g.next(2) {
                 0 => g.next(40),
                 1 => g.next(26),
@@ -428,7 +445,14 @@ mod tests {
         for n in 0..sched.len() + U_STAGES {
             let e = sched.get(n).copied().flatten();
             m.in_valid.next = e.is_some();
-            let e = e.unwrap_or(Ev { qp: 15, op: OP_KEEP, u: 3, wm: 1 << 17, ws: 20, big: false });
+            let e = e.unwrap_or(Ev {
+                qp: 15,
+                op: OP_KEEP,
+                u: 3,
+                wm: 1 << 17,
+                ws: 20,
+                big: false,
+            });
             m.in_qp.next = e.qp.into();
             m.in_op.next = e.op.into();
             m.in_u.next = e.u.into();
@@ -439,7 +463,11 @@ mod tests {
             assert!(simulate(&mut m, 50));
             m.clock.next = Clock { clk: true };
             assert!(simulate(&mut m, 50));
-            outs.push((m.out_valid.val(), m.out_qp.val().to_u64(), m.out_u.val().to_u64()));
+            outs.push((
+                m.out_valid.val(),
+                m.out_qp.val().to_u64(),
+                m.out_u.val().to_u64(),
+            ));
         }
         let mut u = [0u64; 16];
         let mut spaced8 = 0;
@@ -458,6 +486,9 @@ mod tests {
                 }
             }
         }
-        assert!(spaced8 > 20, "only {spaced8} events exactly 8 cycles after their QP's last");
+        assert!(
+            spaced8 > 20,
+            "only {spaced8} events exactly 8 cycles after their QP's last"
+        );
     }
 }

@@ -248,7 +248,11 @@ mod tests {
             let inv = 1.0 / t as f64;
             let inv_e = inv.log2().floor() as i32 - 17;
             let inv_m = (inv * 2f64.powi(-inv_e)).round() as u64;
-            let (inv_m, inv_e) = if inv_m == 1 << 18 { (1 << 17, inv_e + 1) } else { (inv_m, inv_e) };
+            let (inv_m, inv_e) = if inv_m == 1 << 18 {
+                (1 << 17, inv_e + 1)
+            } else {
+                (inv_m, inv_e)
+            };
             assert!((1 << 17..1 << 18).contains(&inv_m));
             let mut cases = Vec::new();
             let mut tau = 1u64;
@@ -291,6 +295,9 @@ mod tests {
                 carried += (p >= 18 && x >> (p - 18) == (1 << 19) - 1) as u32;
             }
         }
-        assert!(used > 50 && carried > 0, "{used} weights checked, {carried} with a carry");
+        assert!(
+            used > 50 && carried > 0,
+            "{used} weights checked, {carried} with a carry"
+        );
     }
 }

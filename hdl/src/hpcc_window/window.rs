@@ -75,7 +75,10 @@ pub const EFFECT_UPDATE: u64 = 2;
 
 const _: () = assert!(WIN_W == 32); // a literal slice offset in `update`
 const _: () = assert!(
-    HOP_STAGES == 13 && WEIGHT_STAGES == 5 && U_STAGES == 8 && RATE_STAGES == 8
+    HOP_STAGES == 13
+        && WEIGHT_STAGES == 5
+        && U_STAGES == 8
+        && RATE_STAGES == 8
         && 2 + HOP_STAGES + 3 + WEIGHT_STAGES + U_STAGES + 7 + RATE_STAGES + 3 == LATENCY
 );
 
@@ -535,10 +538,10 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pa_v, pa_qp, pa_seq, pa_snd, pa_nhop, pc_v, pc_qp, pc_op, pref_c, c_older, busy_q,
-            sweep, owed, i_v, i_qp, i_fl, i_seq, i_snd, i_nhop, f1_v, f1_qp, f1_fl, f1_seq, f1_snd,
-            f1_nhop, f1_sw, f2_v, f2_qp, f2_fl, f2_we, f2_sw, m3_v, m3_u, m3_t, r48_p, rep, rep_v,
-            rep_qp, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, acks, commits
+            self, clock, pa_v, pa_qp, pa_seq, pa_snd, pa_nhop, pc_v, pc_qp, pc_op, pref_c, c_older,
+            busy_q, sweep, owed, i_v, i_qp, i_fl, i_seq, i_snd, i_nhop, f1_v, f1_qp, f1_fl, f1_seq,
+            f1_snd, f1_nhop, f1_sw, f2_v, f2_qp, f2_fl, f2_we, f2_sw, m3_v, m3_u, m3_t, r48_p, rep,
+            rep_v, rep_qp, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, acks, commits
         );
         for i in 0..HOPS {
             self.pa_hop[i].clock.next = self.clock.val();
@@ -622,7 +625,8 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
             }
         }
         // An ACK and a command of one QP go in the order they were taken.
-        self.same.next = self.pa_v.q.val() & self.pc_v.q.val() & (self.pa_qp.q.val() == self.pc_qp.q.val());
+        self.same.next =
+            self.pa_v.q.val() & self.pc_v.q.val() & (self.pa_qp.q.val() == self.pc_qp.q.val());
         if self.same.val() & self.c_older.q.val() {
             self.blk_a.next = true;
         }
@@ -738,8 +742,8 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
 
         // ---- edge 2: new path, commit, the deltas; the new path word ----
         self.is_ack.next = self.f1_v.q.val() & (self.f1_fl.q.val().kind == self.kind_ack.val());
-        self.new_path.next = !self.f1_sw.q.val().last_seq.any()
-            | (self.f1_sw.q.val().nhop != self.f1_nhop.q.val());
+        self.new_path.next =
+            !self.f1_sw.q.val().last_seq.any() | (self.f1_sw.q.val().nhop != self.f1_nhop.q.val());
         self.commit.next = self.is_ack.val()
             & !self.new_path.val()
             & (self.f1_seq.q.val() > self.f1_sw.q.val().last_seq);
@@ -1098,7 +1102,11 @@ mod tests {
     fn scaled(x: f64) -> (u64, i32) {
         let e = x.log2().floor() as i32 - 17;
         let m = (x * 2f64.powi(-e)).round() as u64;
-        if m == 1 << 18 { (1 << 17, e + 1) } else { (m, e) }
+        if m == 1 << 18 {
+            (1 << 17, e + 1)
+        } else {
+            (m, e)
+        }
     }
 
     const GBPS: [f64; 8] = [25.0, 50.0, 100.0, 200.0, 400.0, 800.0, 10.0, 40.0];
@@ -1122,8 +1130,14 @@ mod tests {
             win_m: win_m.into(),
             win_sh: ((-win_e) as u64).into(),
         };
-        let tx: Vec<(u64, i32)> = GBPS.iter().map(|b| scaled(1024.0 / b * 2f64.powi(-16))).collect();
-        let q: Vec<(u64, i32)> = GBPS.iter().map(|b| scaled(640.0 / (b * t) * 2f64.powi(24))).collect();
+        let tx: Vec<(u64, i32)> = GBPS
+            .iter()
+            .map(|b| scaled(1024.0 / b * 2f64.powi(-16)))
+            .collect();
+        let q: Vec<(u64, i32)> = GBPS
+            .iter()
+            .map(|b| scaled(640.0 / (b * t) * 2f64.powi(24)))
+            .collect();
         w.cfg_k.next = CodeConsts {
             ktx_m0: tx[0].0.into(),
             ktx_sh0: ((2 - tx[0].1) as u64).into(),
@@ -1168,7 +1182,12 @@ mod tests {
     }
 
     fn hop(ts: u64, tx: u64, qlen: u64) -> IntHop {
-        IntHop { rate: 2.into(), ts: ts.into(), tx: tx.into(), qlen: qlen.into() }
+        IntHop {
+            rate: 2.into(),
+            ts: ts.into(),
+            tx: tx.into(),
+            qlen: qlen.into(),
+        }
     }
 
     /// An ACK's fields: QP, seq, snd_nxt, hops.
@@ -1177,7 +1196,11 @@ mod tests {
     /// Offers `acks` in order (each held until taken) and `queries` after them, with the
     /// report output always ready; returns the reports in order and the cycles each ACK
     /// was taken at.
-    fn run(w: &mut HpccWindow<4>, acks: &[AckIn], queries: &[u64]) -> (Vec<(u64, HpccReport)>, Vec<usize>) {
+    fn run(
+        w: &mut HpccWindow<4>,
+        acks: &[AckIn],
+        queries: &[u64],
+    ) -> (Vec<(u64, HpccReport)>, Vec<usize>) {
         let (mut ai, mut qi) = (0, 0);
         let (mut reps, mut taken) = (Vec::new(), Vec::new());
         let want = acks.len() + queries.len();
@@ -1242,7 +1265,11 @@ mod tests {
             assert_eq!(r.r.to_u64(), 100_000 << 8);
             assert_eq!(r.rc.to_u64(), 100_000 << 8);
             assert_eq!(r.u.to_u64(), 1 << 24);
-            assert_eq!(r.window.to_u64(), 100_000, "R * T / 8000 bytes at 100 Gb/s, 8 us");
+            assert_eq!(
+                r.window.to_u64(),
+                100_000,
+                "R * T / 8000 bytes at 100 Gb/s, 8 us"
+            );
         }
     }
 
@@ -1253,9 +1280,19 @@ mod tests {
         // (u = 0.5 + 0.8 = 1.3), the second idle. Second ACK: tau = 1000 ns, w = 1/8,
         // U = 7/8 + 1.3/8 = 1.0375, k = U / 0.95, R = Rc / k + 40 Mb/s, committed.
         let a1 = (3, 100, 1000, vec![hop(5000, 7, 1000), hop(9000, 100, 0)]);
-        let a2 = (3, 1100, 2000, vec![hop(6000, 7 + 49, 1000), hop(10_000, 100, 0)]);
+        let a2 = (
+            3,
+            1100,
+            2000,
+            vec![hop(6000, 7 + 49, 1000), hop(10_000, 100, 0)],
+        );
         // An ACK of the same round trip (seq <= last_update_seq): R moves, Rc stays.
-        let a3 = (3, 1500, 3000, vec![hop(7000, 56 + 49, 1000), hop(11_000, 100, 0)]);
+        let a3 = (
+            3,
+            1500,
+            3000,
+            vec![hop(7000, 56 + 49, 1000), hop(11_000, 100, 0)],
+        );
         let (reps, taken) = run(&mut w, &[a1, a2, a3], &[3]);
         let eff: Vec<u64> = reps.iter().map(|(_, r)| r.effect.to_u64()).collect();
         assert_eq!(&eff[..3], &[EFFECT_NEW_PATH, EFFECT_UPDATE, EFFECT_UPDATE]);
@@ -1265,14 +1302,26 @@ mod tests {
         let u_real = |r: &HpccReport| r.u.to_u64() as f64 / (1u64 << 24) as f64;
         let mbps = |x: Bits<RATE_W>| x.to_u64() as f64 / 256.0;
         let r2 = reps[1].1;
-        assert!(r2.commit && (u_real(&r2) - 1.0375).abs() < 2e-3, "U {}", u_real(&r2));
+        assert!(
+            r2.commit && (u_real(&r2) - 1.0375).abs() < 2e-3,
+            "U {}",
+            u_real(&r2)
+        );
         let want = 100_000.0 / (u_real(&r2) * 1024.0 / 973.0) + 40.0;
-        assert!((mbps(r2.r) - want).abs() < 0.01 * want, "R {} vs {want}", mbps(r2.r));
+        assert!(
+            (mbps(r2.r) - want).abs() < 0.01 * want,
+            "R {} vs {want}",
+            mbps(r2.r)
+        );
         assert_eq!(r2.r, r2.rc);
         let r3 = reps[2].1;
         assert!(!r3.commit && r3.rc == r2.rc && r3.r != r2.r, "{r3:?}");
         let q = reps[3].1;
-        assert_eq!((q.r, q.rc, q.u), (r3.r, r3.rc, r3.u), "the query sees the last ACK's state");
+        assert_eq!(
+            (q.r, q.rc, q.u),
+            (r3.r, r3.rc, r3.u),
+            "the query sees the last ACK's state"
+        );
         assert_eq!(w.cnt_acks.val().to_u64(), 3);
         assert_eq!(w.cnt_commits.val().to_u64(), 1);
     }
@@ -1284,8 +1333,14 @@ mod tests {
             .map(|n| (n % 16, 100 + n, 1000 + n, vec![hop(n * 100, n, 0)]))
             .collect();
         let (_, taken) = run(&mut w, &acks, &[]);
-        assert_eq!(taken.last().unwrap() - taken[0], 63, "16 QPs round robin: {taken:?}");
-        let acks: Vec<AckIn> = (0..16u64).map(|n| (5, 100 + n, 1000 + n, vec![hop(n * 100, n, 0)])).collect();
+        assert_eq!(
+            taken.last().unwrap() - taken[0],
+            63,
+            "16 QPs round robin: {taken:?}"
+        );
+        let acks: Vec<AckIn> = (0..16u64)
+            .map(|n| (5, 100 + n, 1000 + n, vec![hop(n * 100, n, 0)]))
+            .collect();
         let (_, taken) = run(&mut w, &acks, &[]);
         // Taken into the holding register: the second as the first issues, then one per
         // 8 cycles.

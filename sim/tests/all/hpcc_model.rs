@@ -10,7 +10,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use roce_cc_sim::hpcc_window::reference::{RefCfg, RefQp};
 use roce_cc_sim::hpcc_window::{
-    Ack, HOPS_MAX, Hop, HpccParams, HpccQp, HpccWindow, LINK_GBPS, QLEN_W, RATE_FRAC, TS_W, TX_W, U_FRAC,
+    Ack, HOPS_MAX, Hop, HpccParams, HpccQp, HpccWindow, LINK_GBPS, QLEN_W, RATE_FRAC, TS_W, TX_W,
+    U_FRAC,
 };
 
 /// One link of the path: its rate code, the load offered to it (fraction of its rate) and
@@ -266,9 +267,16 @@ const ALL_CODES: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7];
 #[test]
 fn hpcc_model_random_paths_within_tolerance() {
     // Loads below, at and above eta; every link rate; every hop count; path changes.
-    for (k, &(line, load)) in [(100, 0.5), (100, 0.95), (100, 1.3), (400, 0.9), (800, 1.0), (25, 0.97)]
-        .iter()
-        .enumerate()
+    for (k, &(line, load)) in [
+        (100, 0.5),
+        (100, 0.95),
+        (100, 1.3),
+        (400, 0.9),
+        (800, 1.0),
+        (25, 0.97),
+    ]
+    .iter()
+    .enumerate()
     {
         let p = params(line, k % 2 == 0);
         let shape = Shape {
@@ -281,7 +289,11 @@ fn hpcc_model_random_paths_within_tolerance() {
             closed_loop: false,
         };
         let s = run(&p, 100 + k as u64, shape, 20_000);
-        assert!(s.commits > 100, "the trace committed only {} times", s.commits);
+        assert!(
+            s.commits > 100,
+            "the trace committed only {} times",
+            s.commits
+        );
         eprintln!(
             "line {line} G, load {load}: worst R {:.2e}, worst U {:.2e}, {} commits",
             s.worst_r, s.worst_u, s.commits
@@ -306,7 +318,10 @@ fn hpcc_model_pinned_near_eta_for_thousands_of_round_trips() {
         let shape = pinned(codes);
         let s = run(&p, 200 + k as u64, shape, 100_000);
         assert!(s.commits > 1000, "only {} commits", s.commits);
-        assert_eq!(s.at_clamp, 0, "the rate reached a clamp: the trace does not pin it");
+        assert_eq!(
+            s.at_clamp, 0,
+            "the rate reached a clamp: the trace does not pin it"
+        );
         eprintln!(
             "pinned, line {line} G: worst R {:.2e}, worst U {:.2e}, {} commits",
             s.worst_r, s.worst_u, s.commits
@@ -341,7 +356,10 @@ fn hpcc_model_pinned_million_acks() {
     let p = params(100, true);
     let shape = pinned(&[2]);
     let s = run(&p, 500, shape, 1_000_000);
-    assert_eq!(s.at_clamp, 0, "the rate reached a clamp: the trace does not pin it");
+    assert_eq!(
+        s.at_clamp, 0,
+        "the rate reached a clamp: the trace does not pin it"
+    );
     eprintln!(
         "pinned 10^6 ACKs: worst R {:.2e}, worst U {:.2e}, {} commits",
         s.worst_r, s.worst_u, s.commits
