@@ -46,18 +46,14 @@ pub const STAGE_MAX: u8 = 15;
 /// 6 = 10, 7 = 40 added here).
 pub const LINK_GBPS: [u32; 8] = [25, 50, 100, 200, 400, 800, 10, 40];
 
-/// Index bits of the reciprocal table.
-pub const RECIP_IDX_W: u32 = 10;
-/// Interpolation bits of the reciprocal (the mantissa's bits below the index).
-pub const RECIP_FRAC_W: u32 = 13;
+/// The reciprocal table is the hardware's own (`roce_cc_hdl::hpcc_window::recip`): entry
+/// `i` is `round(2^34 / (1024 + i))`, `2^47 / m` at the mantissa `m = (1024 + i) * 2^13`.
+pub use roce_cc_hdl::hpcc_window::recip::recip_table;
 
-/// Entry `i` (0..=1024) of the reciprocal table: `round(2^34 / (1024 + i))`, i.e.
-/// `2^47 / m` at the mantissa `m = (1024 + i) * 2^13`.
-pub fn recip_table(i: u32) -> u32 {
-    assert!(i <= 1 << RECIP_IDX_W);
-    let d = (1u64 << RECIP_IDX_W) + i as u64;
-    (((1u64 << 35) / d + 1) >> 1) as u32
-}
+/// Index bits of the reciprocal table.
+pub const RECIP_IDX_W: u32 = roce_cc_hdl::hpcc_window::recip::RECIP_IDX_W as u32;
+/// Interpolation bits of the reciprocal (the mantissa's bits below the index).
+pub const RECIP_FRAC_W: u32 = roce_cc_hdl::hpcc_window::recip::RECIP_FRAC_W as u32;
 
 /// `~ 2^47 / m` for a normalised 24-bit mantissa `m` (`2^23 <= m < 2^24`): the table at
 /// the top 10 bits below the leading one, minus the slope to the next entry times the 13
