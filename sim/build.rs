@@ -104,6 +104,12 @@ fn build_all() {
         &mut roce_cc_hdl::dcqcn_rp::near::RpNear::default(),
         &out,
     );
+    // The HPCC window unit for 16 QPs (three-way tests, `tests/all/hpcc_three_way.rs`).
+    build_top(
+        "hpcc_window_q16",
+        &mut roce_cc_hdl::hpcc_window::window::HpccWindow::<4>::default(),
+        &out,
+    );
     // The tops that hold the RP take most of the build (about a minute and a half each to
     // Verilate and compile): two threads build them side by side, so the serial parts
     // (rust-hdl's Verilog, Verilator's front end) of one overlap the C++ compile of the

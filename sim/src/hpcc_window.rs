@@ -342,7 +342,7 @@ pub enum AckEffect {
     /// First ACK of a QP or of a new path: L re-initialised.
     NewPath,
     /// No hop had `tau > 0`: only L (and on a commit last_update_seq) changed.
-    NoHop,
+    NoHop { commit: bool },
     /// R (and on a commit Rc and inc_stage) updated.
     Update { commit: bool },
 }
@@ -449,7 +449,7 @@ impl HpccWindow {
         }
         s.l = ack.hops;
         let effect = match best {
-            None => AckEffect::NoHop,
+            None => AckEffect::NoHop { commit },
             Some((u, tau)) => {
                 let u_new = Self::ewma(&cfg, s.u, u, tau);
                 let md = u_new >= (cfg.eta as u64) << (U_FRAC - 10) || s.stage >= cfg.max_stage;

@@ -11,6 +11,8 @@ pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod fixed;
 pub mod hdl_sim;
+pub mod hpcc_harness;
+pub mod hpcc_stimulus;
 pub mod hpcc_window;
 pub mod lockstep;
 pub mod np_harness;

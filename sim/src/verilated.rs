@@ -19,6 +19,8 @@ use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
+use crate::hpcc_harness::{HpccOuts, HpccPins, HpccRep, hpcc_cfg_words, int_hop};
+use crate::hpcc_window::{HpccConfig, HpccParams};
 use crate::lockstep::{CycleDut, Waveform};
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
 use crate::replay::RpReport;
@@ -31,6 +33,8 @@ use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
 use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
+use roce_cc_hdl::hpcc_window::hop_load::CodeConsts;
+use roce_cc_hdl::hpcc_window::window::{HpccCfgWord, HpccReport, IntHop};
 use roce_cc_params::Params;
 use rust_hdl::prelude::{Bits, Synth};
 use std::path::Path;
@@ -97,6 +101,10 @@ bridge!(
 bridge!(
     /// `DcqcnNp<4>`: the notification point for 16 QPs (three-way tests).
     dcqcn_np_q16
+);
+bridge!(
+    /// `HpccWindow<4>`: the HPCC window unit for 16 QPs (three-way tests).
+    hpcc_window_q16
 );
 bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
@@ -732,6 +740,103 @@ impl CycleDut<NpPins, NpOuts> for VerilatedNp {
     }
 }
 
+/// The Verilated HPCC window unit (16 QPs) with the HPCC harness's pins.
+pub struct VerilatedHpcc {
+    m: Box<hpcc_window_q16::VHpccWindowQ16>,
+    vcd: Vcd,
+}
+
+impl VerilatedHpcc {
+    /// The Verilated unit for `p` (`qps` must be 16, the size built).
+    pub fn new(p: &HpccParams, qps: u32) -> Option<Self> {
+        if qps != 16 {
+            return None;
+        }
+        let mut m: Box<hpcc_window_q16::VHpccWindowQ16> = Box::default();
+        let (w, k) = hpcc_cfg_words(&HpccConfig::new(p));
+        let w: Bits<{ <HpccCfgWord as Synth>::BITS }> = w.into();
+        let k: Bits<{ <CodeConsts as Synth>::BITS }> = k.into();
+        m.set_cfg(&words_of(w));
+        m.set_cfg_k(&words_of(k));
+        m.set_clock(0);
+        m.eval();
+        Some(Self {
+            m,
+            vcd: Vcd::default(),
+        })
+    }
+}
+
+/// `width` bits at bit `offset` of `words`.
+fn get_bits(words: &[u32], offset: usize, width: usize) -> u64 {
+    (0..width).fold(0u64, |v, bit| {
+        let at = offset + bit;
+        v | (((words[at / 32] >> (at % 32)) & 1) as u64) << bit
+    })
+}
+
+/// A report word of the HPCC unit, at the field offsets rust-hdl's `LogicStruct` reports.
+fn hpcc_rep_of_words(w: &[u32]) -> HpccRep {
+    let l = HpccReport::default();
+    let f = |o: usize, n: usize| get_bits(w, o, n);
+    HpccRep {
+        kind: f(l.get_my_offset_kind(), l.get_my_width_kind()) as u8,
+        effect: f(l.get_my_offset_effect(), l.get_my_width_effect()) as u8,
+        commit: f(l.get_my_offset_commit(), l.get_my_width_commit()) != 0,
+        r: f(l.get_my_offset_r(), l.get_my_width_r()) as u32,
+        rc: f(l.get_my_offset_rc(), l.get_my_width_rc()) as u32,
+        u: f(l.get_my_offset_u(), l.get_my_width_u()),
+        stage: f(l.get_my_offset_stage(), l.get_my_width_stage()) as u8,
+        window: f(l.get_my_offset_window(), l.get_my_width_window()) as u32,
+    }
+}
+
+impl CycleDut<HpccPins, HpccOuts> for VerilatedHpcc {
+    fn eval(&mut self, pins: &HpccPins) -> HpccOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(pins.reset as u64);
+        m.set_s_ack_valid(pins.ack.is_some() as u64);
+        let (qp, ack) = pins.ack.unwrap_or_default();
+        m.set_s_ack_qp(qp as u64);
+        m.set_s_ack_seq(ack.seq as u64);
+        m.set_s_ack_snd_nxt(ack.snd_nxt as u64);
+        m.set_s_ack_nhop(ack.nhop as u64);
+        let hop = |i: usize| -> u64 {
+            let b: Bits<{ <IntHop as Synth>::BITS }> = int_hop(&ack.hops[i]).into();
+            b.to_u64()
+        };
+        m.set_s_ack_hop_0(hop(0));
+        m.set_s_ack_hop_1(hop(1));
+        m.set_s_ack_hop_2(hop(2));
+        m.set_s_ack_hop_3(hop(3));
+        m.set_s_ack_hop_4(hop(4));
+        m.set_s_cmd_valid(pins.cmd.is_some() as u64);
+        let (cqp, op) = pins.cmd.unwrap_or_default();
+        m.set_s_cmd_qp(cqp as u64);
+        m.set_s_cmd_op(op as u64);
+        m.set_m_rep_ready(pins.rep_ready as u64);
+        m.eval();
+        self.dump();
+        let m = self.m.as_ref();
+        HpccOuts {
+            ack_ready: m.s_ack_ready() != 0,
+            cmd_ready: m.s_cmd_ready() != 0,
+            busy: m.busy() != 0,
+            rep: (m.m_rep_valid() != 0)
+                .then(|| (m.m_rep_qp() as u32, hpcc_rep_of_words(&m.m_rep()))),
+            acks: m.cnt_acks() as u32,
+            commits: m.cnt_commits() as u32,
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
+        self.dump();
+    }
+}
+
 /// The same set of methods on each size of the Verilated core top (each model a variant of
 /// the enum `$enum`; the RTL's sizes and the post-synthesis netlist are two enums).
 macro_rules! core_model {
@@ -1025,6 +1130,7 @@ timed_cycle_dut!(VerilatedTop: TopPins, TopOuts);
 waveform!(
     VerilatedRp.model,
     VerilatedNp.m,
+    VerilatedHpcc.m,
     VerilatedCore.model,
     VerilatedAxil.m,
     VerilatedUartBridge.m,
