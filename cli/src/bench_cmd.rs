@@ -18,7 +18,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pattern: Vec<PatternArg>,
     /// QPs of the unit (a size with a Verilated model: rp 16 or 1024, np 16, core 16, 1024
-    /// or 16384).
+    /// or 16384, hpcc 16; any power of two with --engine golden).
     #[arg(long, default_value_t = 1024)]
     qps: u32,
     /// Window length in clock cycles (the sources offer events during the window; the run
@@ -45,6 +45,7 @@ enum UnitArg {
     Rp,
     Np,
     Core,
+    Hpcc,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -68,6 +69,7 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
         UnitArg::Rp => Unit::Rp,
         UnitArg::Np => Unit::Np,
         UnitArg::Core => Unit::Core,
+        UnitArg::Hpcc => Unit::Hpcc,
     };
     let engine = match a.engine {
         EngineArg::Rtl => Engine::Rtl,

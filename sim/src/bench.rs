@@ -23,16 +23,25 @@
 //! | `round-robin` | QP `k mod qps` for the `k`th event |
 //! | `random` | a uniformly random QP each event |
 //! | `mixed` | every input stream at once on random QPs: packets every cycle, CNPs and queries on a quarter of the cycles, commands on 1 in 256; received packets every cycle, half of them CE-marked |
+//!
+//! For the HPCC window unit (`hpcc`) the data stream is the ACK stream (each QP's ACKs
+//! those of a steady two-hop flow: timestamps 500 ns apart, a commit every fourth ACK)
+//! and `mixed` adds queries on a quarter of the cycles and initialisations on 1 in 256 on
+//! its command stream. Its parameters are hpcc.md's defaults at the line rate.
 
 use crate::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, core_bring_up};
 use crate::dcqcn_np::ECN_CE;
 use crate::dcqcn_rp::RpKind;
+use crate::hpcc_harness::{GoldenHpccCycle, HpccOuts, HpccPins};
+use crate::hpcc_stimulus::hpcc_bring_up;
+use crate::hpcc_window::{Ack, Hop, HpccParams};
 use crate::lockstep::{self, CycleDut, Named, Source};
 use crate::np_harness::{GoldenNpCycle, NpOuts, NpPins};
 use crate::rp_harness::{GoldenRpCycle, RpOuts, RpPins};
 use crate::stimulus::XorShift;
 use crate::timebase::{TimeStamp, Timebase};
-use crate::verilated::{VerilatedCore, VerilatedNp, VerilatedRp};
+use crate::verilated::{VerilatedCore, VerilatedHpcc, VerilatedNp, VerilatedRp};
+use roce_cc_hdl::hpcc_window::window::{CMD_INIT, CMD_QUERY};
 use roce_cc_params::Params;
 use std::collections::VecDeque;
 use std::fmt;
@@ -47,16 +56,19 @@ pub enum Unit {
     Np,
     /// The core top (`roce_cc_core`): the RP's streams and received packets.
     Core,
+    /// The HPCC window unit (`hpcc_window`): ACKs, commands.
+    Hpcc,
 }
 
 impl Unit {
-    pub const ALL: [Unit; 3] = [Unit::Rp, Unit::Np, Unit::Core];
+    pub const ALL: [Unit; 4] = [Unit::Rp, Unit::Np, Unit::Core, Unit::Hpcc];
 
     pub fn name(self) -> &'static str {
         match self {
             Unit::Rp => "rp",
             Unit::Np => "np",
             Unit::Core => "core",
+            Unit::Hpcc => "hpcc",
         }
     }
 
@@ -66,6 +78,7 @@ impl Unit {
             Unit::Rp => &[16, 1024],
             Unit::Np => &[16],
             Unit::Core => &[16, 1024, 16384],
+            Unit::Hpcc => &[16],
         }
     }
 
@@ -80,6 +93,7 @@ impl Unit {
                 Stream::Query,
                 Stream::Rx,
             ],
+            Unit::Hpcc => &[Stream::Ack, Stream::HpccCmd],
         }
     }
 }
@@ -133,6 +147,8 @@ enum Stream {
     Query,
     Rx,
     Clr,
+    Ack,
+    HpccCmd,
 }
 
 impl Stream {
@@ -144,6 +160,8 @@ impl Stream {
             Stream::Query => "query",
             Stream::Rx => "rx",
             Stream::Clr => "clear",
+            Stream::Ack => "ack",
+            Stream::HpccCmd => "command",
         }
     }
 }
@@ -155,6 +173,10 @@ enum Ev {
     Qp(u32),
     Tx(u32, u32),
     Rx(u32, u8),
+    /// An ACK: QP and the ACK's number (its fields follow from it, `hpcc_ack`).
+    Ack(u32, u64),
+    /// An HPCC command: QP and op.
+    HpccCmd(u32, u8),
 }
 
 impl Ev {
@@ -162,6 +184,7 @@ impl Ev {
     fn qp(self) -> u32 {
         match self {
             Ev::Ctl(q, _) | Ev::Qp(q) | Ev::Tx(q, _) | Ev::Rx(q, _) => q,
+            Ev::Ack(q, _) | Ev::HpccCmd(q, _) => q,
         }
     }
 }
@@ -251,6 +274,59 @@ trait BenchDut {
 struct RpBench(Box<dyn CycleDut<RpPins, RpOuts>>);
 struct NpBench(Box<dyn CycleDut<NpPins, NpOuts>>);
 struct CoreBench(Box<dyn CycleDut<CorePins, CoreOuts>>);
+struct HpccBench(Box<dyn CycleDut<HpccPins, HpccOuts>>);
+
+/// The `n`th ACK of the bench (of whichever QP): a two-hop flow at about 90 % of a
+/// 100 Gb/s link whose timestamps advance 500 ns per ACK number, so a QP's successive
+/// ACKs always see `tau > 0`; every fourth ACK passes `last_update_seq` and commits.
+fn hpcc_ack(n: u64) -> Ack {
+    let hop = |i: u64| Hop {
+        rate: 2,
+        ts: ((n * 500 + i * 77) % (1 << 24)) as u32,
+        tx: ((n * 44) % (1 << 20)) as u32,
+        qlen: (n % 5 * 100) as u32,
+    };
+    let seq = (n * 1000 + 1) as u32;
+    Ack {
+        seq,
+        snd_nxt: seq.wrapping_add(3500),
+        hops: [
+            hop(0),
+            hop(1),
+            Hop::default(),
+            Hop::default(),
+            Hop::default(),
+        ],
+        nhop: 2,
+    }
+}
+
+impl BenchDut for HpccBench {
+    fn eval(&mut self, o: &[Option<Ev>], _now: TimeStamp) -> (Vec<bool>, Option<u32>, bool) {
+        let ack = match o[0] {
+            Some(Ev::Ack(q, n)) => Some((q, hpcc_ack(n))),
+            _ => None,
+        };
+        let cmd = match o[1] {
+            Some(Ev::HpccCmd(q, op)) => Some((q, op)),
+            _ => None,
+        };
+        let out = self.0.eval(&HpccPins {
+            reset: false,
+            ack,
+            cmd,
+            rep_ready: true,
+        });
+        (
+            vec![out.ack_ready, out.cmd_ready],
+            out.rep.map(|(q, _)| q),
+            false,
+        )
+    }
+    fn clock(&mut self) {
+        self.0.clock();
+    }
+}
 
 fn qp_of(e: Option<Ev>) -> Option<u32> {
     match e {
@@ -386,6 +462,16 @@ fn build(unit: Unit, engine: Engine, p: &Params) -> Result<Box<dyn BenchDut>, St
             core_bring_up(p, &mut duts).map_err(|e| fail(e.to_string()))?;
             Box::new(CoreBench(d))
         }
+        Unit::Hpcc => {
+            let hp = HpccParams::hpcc_md_defaults(p.max_rate_mbps());
+            let mut d: Box<dyn CycleDut<HpccPins, HpccOuts>> = match engine {
+                Engine::Rtl => Box::new(VerilatedHpcc::new(&hp, p.qps).ok_or_else(no_model)?),
+                Engine::Golden => Box::new(GoldenHpccCycle::new(&hp, p.qps)),
+            };
+            let mut duts: Vec<Named<HpccPins, HpccOuts>> = vec![("dut", d.as_mut())];
+            hpcc_bring_up(&mut duts).map_err(|e| fail(e.to_string()))?;
+            Box::new(HpccBench(d))
+        }
     })
 }
 
@@ -406,6 +492,12 @@ fn next_event(
     let any_qp = |rng: &mut XorShift| rng.below(qps as u64) as u32;
     match (stream, pattern) {
         (Stream::Tx, _) => Some(Ev::Tx(data_qp(rng), 1024)),
+        (Stream::Ack, _) => Some(Ev::Ack(data_qp(rng), k)),
+        (Stream::HpccCmd, Pattern::Mixed) => match rng.below(256) {
+            0 => Some(Ev::HpccCmd(any_qp(rng), CMD_INIT as u8)),
+            1..=64 => Some(Ev::HpccCmd(any_qp(rng), CMD_QUERY as u8)),
+            _ => None,
+        },
         (Stream::Rx, Pattern::Mixed) => {
             let qp = any_qp(rng);
             Some(Ev::Rx(qp, if rng.below(2) == 0 { ECN_CE } else { 0b10 }))
@@ -416,6 +508,7 @@ fn next_event(
         (Stream::Query, _) => (rng.below(4) == 0).then(|| Ev::Qp(any_qp(rng))),
         (Stream::Ctl, _) => (rng.below(256) == 0).then(|| Ev::Ctl(any_qp(rng), RpKind::Reset)),
         (Stream::Clr, _) => (rng.below(256) == 0).then(|| Ev::Qp(any_qp(rng))),
+        (Stream::HpccCmd, _) => None,
     }
 }
 

@@ -197,6 +197,22 @@ pub struct HpccParams {
     pub int_multi: u32,
 }
 
+impl HpccParams {
+    /// hpcc.md's defaults with the rate ceiling `max_rate_mbps` (T = 8 us, eta = 0.95,
+    /// max_stage 0, R_AI 40 Mb/s, floor 1000 Mb/s, int_multi 1).
+    pub fn hpcc_md_defaults(max_rate_mbps: u32) -> Self {
+        Self {
+            base_rtt_ns: 8000,
+            eta: 973,
+            max_stage: 0,
+            rate_ai_mbps: 40,
+            min_rate_mbps: 1000.min(max_rate_mbps),
+            max_rate_mbps,
+            int_multi: 1,
+        }
+    }
+}
+
 /// The unit's parameters in hardware form (what the configuration compiler computes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HpccConfig {

@@ -142,3 +142,29 @@ fn hpcc_every_effect_with_backpressure() {
         run.cycles
     );
 }
+
+/// The issue rate of item 1 of the HPCC issue, on the Verilated unit: ACKs of 16 QPs in
+/// round robin are taken one per cycle, a single QP's one per 8 cycles (`SPACING`), and
+/// every ACK taken is reported (the bench's run drains and matches each report to its ACK).
+#[test]
+fn hpcc_one_ack_per_cycle_across_qps_one_per_8_on_one() {
+    use roce_cc_sim::bench::{self, Engine, Pattern, Unit};
+    let p = roce_cc_params::Params {
+        qps: QPS,
+        ..roce_cc_params::Params::default()
+    };
+    let row = |pattern| {
+        let rows = bench::run(Unit::Hpcc, Engine::Rtl, pattern, &p, 4000, 1).unwrap();
+        rows.last().unwrap().clone()
+    };
+    let rr = row(Pattern::RoundRobin);
+    assert_eq!(
+        (rr.accepted, rr.reports, rr.longest_wait),
+        (4000, 4000, 0),
+        "{rr}"
+    );
+    let one = row(Pattern::OneQp);
+    // One per 8 cycles, plus the ones in the holding registers when the window closes.
+    assert!((4000 / 8..=4000 / 8 + 2).contains(&one.accepted), "{one}");
+    assert_eq!(one.reports, one.accepted, "{one}");
+}
