@@ -624,6 +624,22 @@ fn bench_sixteen_qps_round_robin_one_event_per_cycle() {
     assert_eq!(tx["reports"], tx["accepted"], "{tx}");
 }
 
+/// The HPCC window unit through `roce-cc bench`: 16 QPs in turn go in at one ACK per
+/// cycle, one QP at one per 8 cycles, and every ACK taken is reported.
+#[test]
+fn bench_hpcc_one_ack_per_cycle_across_qps() {
+    let rows = bench_rows("hpcc", "round-robin", 16, 2000);
+    let ack = row(&rows, "ack");
+    assert_eq!(ack["accepted"], 2000, "{ack}");
+    assert_eq!(ack["reports"], 2000, "{ack}");
+    assert_eq!(ack["not_ready_cycles"], 0, "{ack}");
+    let rows = bench_rows("hpcc", "one-qp", 16, 2000);
+    let ack = row(&rows, "ack");
+    let accepted = ack["accepted"].as_u64().unwrap();
+    assert!((250..=252).contains(&accepted), "one per 8 cycles: {ack}");
+    assert_eq!(ack["reports"], accepted, "{ack}");
+}
+
 /// A size without a Verilated model is refused with the sizes there are.
 #[test]
 fn bench_refuses_a_size_without_a_model() {

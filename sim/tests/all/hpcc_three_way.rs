@@ -90,11 +90,11 @@ fn hpcc_every_effect_with_backpressure() {
         x
     };
     // 1500 cycles with the consumer ready, 400 with it ready 1 cycle in 8, 1500 ready.
-    let mut raw: Vec<(u64, u64)> = (0..3400).map(|_| (next(), next())).collect();
-    let mut steps = build_steps(&p, QPS, 7, 8, &raw[..1500]);
-    steps.extend(build_steps(&p, QPS, 7, 1, &raw[1500..1900]));
-    steps.extend(build_steps(&p, QPS, 7, 8, &raw[1900..]));
-    raw.clear();
+    let raw: Vec<(u64, u64)> = (0..3400).map(|_| (next(), next())).collect();
+    let mut steps = build_steps(&p, QPS, 7, 8, &raw);
+    for (i, s) in steps.iter_mut().enumerate().take(1900).skip(1500) {
+        s.rep_ready = i % 8 == 0;
+    }
     let mut g = GoldenHpccCycle::new(&p, QPS);
     let mut h = HdlHpcc::<4>::new(&p);
     let mut v = VerilatedHpcc::new(&p, QPS).unwrap();
