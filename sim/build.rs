@@ -110,6 +110,12 @@ fn build_all() {
         &mut roce_cc_hdl::hpcc_window::window::HpccWindow::<4>::default(),
         &out,
     );
+    // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
+    build_top(
+        "hpcc_cfg",
+        &mut roce_cc_hdl::hpcc_window::cfg::HpccCfg::default(),
+        &out,
+    );
     // The tops that hold the RP take most of the build (about a minute and a half each to
     // Verilate and compile): two threads build them side by side, so the serial parts
     // (rust-hdl's Verilog, Verilator's front end) of one overlap the C++ compile of the
@@ -148,12 +154,17 @@ fn top_params(qps: u32) -> roce_cc_params::Params {
 }
 
 /// The tops at 1024 QPs and more (the second design thread of `build_all`): the RP at 1024
-/// (benchmark, long campaign); the core top at 1024 (the default) and 16384 (the largest;
+/// (benchmark, long campaign); the HPCC window unit at 1024 (benchmark); the core top at 1024 (the default) and 16384 (the largest;
 /// it serves every other QP count, see `verilated::core_for`); the core with its register
 /// block (the `sim` BAR) at 1024, built for the default clock and this build's firmware
 /// identity. Returns the 1024-QP core's top for the post-synthesis model.
 fn build_large(out: &Path) -> TopInfo {
     build_top("dcqcn_rp_q1024", &mut DcqcnRp::<10>::new(), out);
+    build_top(
+        "hpcc_window_q1024",
+        &mut roce_cc_hdl::hpcc_window::window::HpccWindow::<10>::default(),
+        out,
+    );
     let core_q1024 = build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), out);
     build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), out);
     build_top(

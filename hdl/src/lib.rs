@@ -112,6 +112,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
             verilog_of(hpcc_window::window::HpccWindow::<QP_BITS>::default()),
         ),
         (
+            "hpcc_cfg".to_string(),
+            verilog_of(hpcc_window::cfg::HpccCfg::default()),
+        ),
+        (
             "timebase".to_string(),
             verilog_of(timebase::Timebase::default()),
         ),

@@ -78,7 +78,7 @@ impl Unit {
             Unit::Rp => &[16, 1024],
             Unit::Np => &[16],
             Unit::Core => &[16, 1024, 16384],
-            Unit::Hpcc => &[16],
+            Unit::Hpcc => &VerilatedHpcc::SIZES,
         }
     }
 

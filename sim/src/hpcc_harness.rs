@@ -3,11 +3,12 @@
 //! every cycle by [`crate::lockstep`].
 //!
 //! [`GoldenHpccCycle`] states the unit's timing, which exists nowhere else outside the RTL
-//! (`roce_cc_hdl::hpcc_window::window`, `docs/hpcc_window.md`): the holding registers of the
-//! two input streams, the issue rules (a QP issued in the last `SPACING - 1` cycles holds
-//! its next event; ACKs and commands alternate; an ACK and a command of one QP go in the
-//! order they were taken; an event issues only while fewer than `REP_CREDITS` reports are
-//! owed), the reset sweep, the pipeline's `LATENCY`, the report FIFO with its registered
+//! (`roce_cc_hdl::hpcc_window::window`, `docs/hpcc_window.md`): the ACK queue
+//! (`ACK_QUEUE` entries in arrival order) and the command register, the issue rules (a QP
+//! issued in the last `SPACING - 1` cycles holds its next event; the oldest queued ACK that
+//! need not wait goes; ACKs of one QP stay in order; ACKs and commands alternate; an ACK
+//! and a command of one QP go in the order they were taken; an event issues only while
+//! fewer than `REP_CREDITS` reports are owed), the reset sweep, the pipeline's `LATENCY`, the report FIFO with its registered
 //! read and output register, and the counters. What an event does to its QP is the golden
 //! model's ([`crate::hpcc_window::HpccWindow`]), applied when the event issues: the spacing
 //! rule makes that equal to applying it in the pipeline, since a QP's events are issued in
@@ -19,9 +20,9 @@ use crate::hpcc_window::{
 use crate::lockstep::CycleDut;
 use roce_cc_hdl::hpcc_window::hop_load::{CodeConsts, KQ_SH_W, KTX_SH_W};
 use roce_cc_hdl::hpcc_window::window::{
-    CMD_QUERY, EFFECT_NEW_PATH, EFFECT_NO_HOP, EFFECT_UPDATE, HOPS, HpccCfgWord, HpccReport,
-    HpccWindow as HdlHpccWindow, IntHop, KIND_ACK, KIND_INIT, KIND_QUERY, LATENCY, REP_CREDITS,
-    REP_FIFO_AW, SPACING,
+    ACK_QUEUE, CMD_QUERY, EFFECT_NEW_PATH, EFFECT_NO_HOP, EFFECT_UPDATE, HOPS, HpccCfgWord,
+    HpccReport, HpccWindow as HdlHpccWindow, IntHop, KIND_ACK, KIND_INIT, KIND_QUERY, LATENCY,
+    REP_CREDITS, REP_FIFO_AW, SPACING,
 };
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
@@ -121,13 +122,13 @@ const FIFO_DEPTH: usize = 1 << REP_FIFO_AW;
 pub struct GoldenHpccCycle {
     unit: GoldenHpcc,
     qps: u32,
-    /// Holding registers.
-    pa: Option<(u32, Ack)>,
+    /// The ACK queue in arrival order: (QP, ACK, the held command was taken before it).
+    aq: Vec<(u32, Ack, bool)>,
+    /// The command holding register.
     pc: Option<(u32, u8)>,
     /// QPs issued in the last `SPACING - 1` cycles (index 0: the last).
     hist: [Option<u32>; SPACING - 1],
     pref_c: bool,
-    c_older: bool,
     busy: bool,
     sweep: u32,
     owed: u32,
@@ -147,6 +148,8 @@ pub struct GoldenHpccCycle {
     outs: HpccOuts,
     /// The issue decision of the last `eval`: (sweep, command, ACK).
     go: (bool, bool, bool),
+    /// The queue entry of the ACK that may issue (the oldest that need not wait).
+    take: Option<usize>,
 }
 
 impl GoldenHpccCycle {
@@ -156,11 +159,10 @@ impl GoldenHpccCycle {
         Self {
             unit: GoldenHpcc::new(p, qps as usize),
             qps,
-            pa: None,
+            aq: Vec::with_capacity(ACK_QUEUE),
             pc: None,
             hist: [None; SPACING - 1],
             pref_c: false,
-            c_older: false,
             busy: false,
             sweep: 0,
             owed: 0,
@@ -177,6 +179,7 @@ impl GoldenHpccCycle {
             pins: HpccPins::default(),
             outs: HpccOuts::default(),
             go: (false, false, false),
+            take: None,
         }
     }
 
@@ -185,29 +188,30 @@ impl GoldenHpccCycle {
         &self.unit
     }
 
-    /// The issue decision for `pins`: (sweep, command, ACK).
-    fn decide(&self) -> (bool, bool, bool) {
+    /// The issue decision: (sweep, command, ACK), and the queue entry of the ACK that may
+    /// issue.
+    fn decide(&self) -> ((bool, bool, bool), Option<usize>) {
         let recent = |qp: u32| self.hist.iter().any(|h| *h == Some(qp));
-        let mut blk_a = self.pa.is_some_and(|(q, _)| recent(q));
-        let mut blk_c = self.pc.is_some_and(|(q, _)| recent(q));
-        if let (Some((qa, _)), Some((qc, _))) = (self.pa, self.pc) {
-            if qa == qc {
-                if self.c_older {
-                    blk_a = true;
-                } else {
-                    blk_c = true;
-                }
-            }
-        }
+        let cmd_qp = self.pc.map(|(q, _)| q);
+        let take = (0..self.aq.len()).find(|&e| {
+            let (q, _, cmd_first) = self.aq[e];
+            !recent(q)
+                && !self.aq[..e].iter().any(|(o, _, _)| *o == q)
+                && !(cmd_first && cmd_qp == Some(q))
+        });
+        let blk_c = cmd_qp.is_some_and(|qc| {
+            recent(qc)
+                || self
+                    .aq
+                    .iter()
+                    .any(|(q, _, cmd_first)| *q == qc && !cmd_first)
+        });
         let credit = self.owed < REP_CREDITS as u32;
         let go_s = self.busy;
-        let go_c = !self.busy
-            && self.pc.is_some()
-            && !blk_c
-            && credit
-            && (self.pref_c || self.pa.is_none() || blk_a);
-        let go_a = !self.busy && self.pa.is_some() && !blk_a && credit && !go_c;
-        (go_s, go_c, go_a)
+        let go_c =
+            !self.busy && self.pc.is_some() && !blk_c && credit && (self.pref_c || take.is_none());
+        let go_a = !self.busy && take.is_some() && credit && !go_c;
+        ((go_s, go_c, go_a), take)
     }
 
     /// Applies the issued event to the golden state; its report (`None` for the sweep).
@@ -234,7 +238,7 @@ impl GoldenHpccCycle {
                 ))
             }
             (false, false, true) => {
-                let (qp, ack) = self.pa.expect("a held ACK");
+                let (qp, ack, _) = self.aq[self.take.expect("an ACK that may issue")];
                 let (effect, commit) = match self.unit.on_ack(qp, &ack) {
                     AckEffect::NewPath => (EFFECT_NEW_PATH, false),
                     AckEffect::NoHop { commit } => (EFFECT_NO_HOP, commit),
@@ -254,10 +258,10 @@ impl GoldenHpccCycle {
 impl CycleDut<HpccPins, HpccOuts> for GoldenHpccCycle {
     fn eval(&mut self, pins: &HpccPins) -> HpccOuts {
         self.pins = *pins;
-        self.go = self.decide();
-        let (_, go_c, go_a) = self.go;
+        (self.go, self.take) = self.decide();
+        let (_, go_c, _) = self.go;
         self.outs = HpccOuts {
-            ack_ready: !self.busy && (self.pa.is_none() || go_a),
+            ack_ready: !self.busy && self.aq.len() < ACK_QUEUE,
             cmd_ready: !self.busy && (self.pc.is_none() || go_c),
             busy: self.busy,
             rep: self.o_valid.then_some(self.o),
@@ -330,20 +334,19 @@ impl CycleDut<HpccPins, HpccOuts> for GoldenHpccCycle {
         if go_a {
             self.pref_c = true;
         }
-        // The holding registers.
+        // The ACK queue and the command register.
         let ack_in = pins.ack.filter(|_| outs.ack_ready);
         let cmd_in = pins.cmd.filter(|_| outs.cmd_ready);
-        if ack_in.is_some() && self.pc.is_some() && !go_c {
-            self.c_older = true;
+        if go_a {
+            self.aq.remove(self.take.expect("an ACK that may issue"));
+        }
+        if let Some((qp, ack)) = ack_in {
+            self.aq.push((qp, ack, self.pc.is_some() && !go_c));
         }
         if cmd_in.is_some() {
-            self.c_older = false;
-        }
-        if go_a {
-            self.pa = None;
-        }
-        if ack_in.is_some() {
-            self.pa = ack_in;
+            for entry in &mut self.aq {
+                entry.2 = false;
+            }
         }
         if go_c {
             self.pc = None;
@@ -364,11 +367,10 @@ impl GoldenHpccCycle {
                 qps: Vec::new(),
             },
             qps: old.qps,
-            pa: None,
+            aq: Vec::with_capacity(ACK_QUEUE),
             pc: None,
             hist: [None; SPACING - 1],
             pref_c: false,
-            c_older: false,
             busy: true,
             sweep: 0,
             owed: 0,
@@ -385,6 +387,7 @@ impl GoldenHpccCycle {
             pins: old.pins,
             outs: old.outs,
             go: (false, false, false),
+            take: None,
         }
     }
 }

@@ -43,8 +43,8 @@ pub const RATE_W: u32 = 28;
 /// Largest inc_stage (saturating).
 pub const STAGE_MAX: u8 = 15;
 /// Link rate, Gb/s, of each INT rate code (hpcc.md: 0..4 as the simulator; 5 = 800,
-/// 6 = 10, 7 = 40 added here).
-pub const LINK_GBPS: [u32; 8] = [25, 50, 100, 200, 400, 800, 10, 40];
+/// 6 = 10, 7 = 40 added here): the hardware's table.
+pub use roce_cc_hdl::hpcc_window::cfg::LINK_GBPS;
 
 /// The reciprocal table is the hardware's own (`roce_cc_hdl::hpcc_window::recip`): entry
 /// `i` is `round(2^34 / (1024 + i))`, `2^47 / m` at the mantissa `m = (1024 + i) * 2^13`.
@@ -145,35 +145,11 @@ impl ScaledConst {
         sh as u32
     }
 
-    /// `num / den * 2^scale`, rounded to an 18-bit mantissa.
+    /// `num / den * 2^scale`, rounded to an 18-bit mantissa (half up): the hardware
+    /// table's function (`roce_cc_hdl::hpcc_window::cfg::ratio_m_e`).
     pub fn ratio(num: u128, den: u128, scale: i32) -> Self {
-        assert!(num > 0 && den > 0);
-        // The exponent with the quotient's leading one at bit 17 of the mantissa.
-        let mut e = 0i32;
-        // m = round(num * 2^-e / den); find e with 2^17 <= m < 2^18.
-        let q = |e: i32| -> u128 {
-            let (n, d) = if e <= 0 {
-                (num << (-e) as u32, den)
-            } else {
-                (num, den << e as u32)
-            };
-            (2 * n / d + 1) / 2
-        };
-        while q(e) >= 1 << 18 {
-            e += 1;
-        }
-        while q(e) < 1 << 17 {
-            e -= 1;
-        }
-        let m = q(e);
-        if m >= 1 << 18 {
-            // Rounding carried into bit 18.
-            e += 1;
-        }
-        Self {
-            m: q(e) as u32,
-            e: e + scale,
-        }
+        let (m, e) = roce_cc_hdl::hpcc_window::cfg::ratio_m_e(num, den, scale);
+        Self { m, e }
     }
 }
 
@@ -256,7 +232,9 @@ impl HpccConfig {
             let q_t = ScaledConst::norm(cq.m as u64 * inv_t.m as u64, cq.e + inv_t.e);
             k_q[c] = ScaledConst::norm(multi * q_t.m as u64, q_t.e);
         }
-        let wk = ScaledConst::ratio(1, 8000 << RATE_FRAC, 0);
+        let (m, e) = roce_cc_hdl::hpcc_window::cfg::c_win();
+        let wk = ScaledConst { m, e };
+        const _: () = assert!(RATE_FRAC == 8); // c_win is 1 / (8000 * 2^8)
         Self {
             t_ns: t,
             inv_t,
@@ -287,12 +265,14 @@ impl HpccConfig {
 /// The link rate constant of `K_tx` for code `c`: `1024 / B * 2^-16` (`B` in Gb/s), a
 /// table of the hardware (8 entries).
 pub fn c_tx(c: usize) -> ScaledConst {
-    ScaledConst::ratio(1024, LINK_GBPS[c] as u128, 24 - 40)
+    let (m, e) = roce_cc_hdl::hpcc_window::cfg::c_tx(c);
+    ScaledConst { m, e }
 }
 
 /// The link rate constant of `K_q` for code `c`: `640 / B * 2^24`, a table of the hardware.
 pub fn c_q(c: usize) -> ScaledConst {
-    ScaledConst::ratio(640, LINK_GBPS[c] as u128, 24)
+    let (m, e) = roce_cc_hdl::hpcc_window::cfg::c_q(c);
+    ScaledConst { m, e }
 }
 
 /// One INT hop in wire units.

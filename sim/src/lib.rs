@@ -11,6 +11,7 @@ pub mod dcqcn_np;
 pub mod dcqcn_rp;
 pub mod fixed;
 pub mod hdl_sim;
+pub mod hpcc_cfg_harness;
 pub mod hpcc_harness;
 pub mod hpcc_stimulus;
 pub mod hpcc_window;

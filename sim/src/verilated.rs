@@ -19,6 +19,7 @@ use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
 use crate::core_top::BadQpCounts;
 use crate::dcqcn_np::{CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
+use crate::hpcc_cfg_harness::{HPCC_PARAM_WORDS, HpccCfgOuts, HpccCfgPins, hpcc_param_word};
 use crate::hpcc_harness::{HpccOuts, HpccPins, HpccRep, hpcc_cfg_words, int_hop};
 use crate::hpcc_window::{HpccConfig, HpccParams};
 use crate::lockstep::{CycleDut, Waveform};
@@ -33,6 +34,7 @@ use roce_cc_hdl::cfg_compiler::ParamWord;
 use roce_cc_hdl::core_top::CnpTimeWord;
 use roce_cc_hdl::dcqcn_np::{NpCfgWord, NpTimeWord};
 use roce_cc_hdl::dcqcn_rp::state::{RpCfgWord, TimeWord};
+use roce_cc_hdl::hpcc_window::cfg::HpccParamWord;
 use roce_cc_hdl::hpcc_window::hop_load::CodeConsts;
 use roce_cc_hdl::hpcc_window::window::{HpccCfgWord, HpccReport, IntHop};
 use roce_cc_params::Params;
@@ -105,6 +107,14 @@ bridge!(
 bridge!(
     /// `HpccWindow<4>`: the HPCC window unit for 16 QPs (three-way tests).
     hpcc_window_q16
+);
+bridge!(
+    /// `HpccWindow<10>` (`roce_cc_hdl::hpcc_window::window`): the HPCC window unit, 1024 QPs.
+    hpcc_window_q1024
+);
+bridge!(
+    /// `HpccCfg` (`roce_cc_hdl::hpcc_window::cfg`): the HPCC configuration compiler.
+    hpcc_cfg
 );
 bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
@@ -548,6 +558,50 @@ impl CycleDut<CfgPins, CfgOuts> for VerilatedCfg {
     }
 }
 
+/// The Verilated HPCC configuration compiler with the harness's pins
+/// ([`crate::hpcc_cfg_harness::HpccCfgPins`]).
+pub struct VerilatedHpccCfg {
+    m: Box<hpcc_cfg::VHpccCfg>,
+}
+
+impl VerilatedHpccCfg {
+    pub fn new() -> Self {
+        let mut m: Box<hpcc_cfg::VHpccCfg> = Box::default();
+        m.set_clock(0);
+        m.eval();
+        Self { m }
+    }
+}
+
+impl Default for VerilatedHpccCfg {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CycleDut<HpccCfgPins, HpccCfgOuts> for VerilatedHpccCfg {
+    fn eval(&mut self, p: &HpccCfgPins) -> HpccCfgOuts {
+        let m = self.m.as_mut();
+        m.set_clock(0);
+        m.set_reset(p.reset as u64);
+        m.set_start(p.start as u64);
+        let params: Bits<{ <HpccParamWord as Synth>::BITS }> = hpcc_param_word(&p.params).into();
+        m.set_params(&words_of::<_, HPCC_PARAM_WORDS>(params));
+        m.eval();
+        let m = self.m.as_ref();
+        HpccCfgOuts {
+            busy: m.busy() != 0,
+            cfg: m.cfg(),
+            cfg_k: m.cfg_k(),
+        }
+    }
+
+    fn clock(&mut self) {
+        self.m.set_clock(1);
+        self.m.eval();
+    }
+}
+
 /// The Verilated AXI4-Lite front end with the harness's pins ([`crate::axil::AxilPins`]).
 pub struct VerilatedAxil {
     m: Box<axil_slave::VAxilSlave>,
@@ -740,26 +794,88 @@ impl CycleDut<NpPins, NpOuts> for VerilatedNp {
     }
 }
 
-/// The Verilated HPCC window unit (16 QPs) with the HPCC harness's pins.
+macro_rules! hpcc_model {
+    ($($module:ident :: $ty:ident),*) => {
+        /// One Verilated HPCC window unit, whatever its size.
+        enum HpccModel { $($ty(Box<$module::$ty>)),* }
+
+        impl HpccModel {
+            fn set_cfg(&mut self, w: &HpccCfgWord, k: &CodeConsts) {
+                let w: Bits<{ <HpccCfgWord as Synth>::BITS }> = (*w).into();
+                let k: Bits<{ <CodeConsts as Synth>::BITS }> = (*k).into();
+                match self { $(HpccModel::$ty(m) => {
+                    m.set_cfg(&words_of(w));
+                    m.set_cfg_k(&words_of(k));
+                })* }
+            }
+
+            fn eval_pins(&mut self, pins: &HpccPins) -> HpccOuts {
+                let (qp, ack) = pins.ack.unwrap_or_default();
+                let hop = |i: usize| -> u64 {
+                    let b: Bits<{ <IntHop as Synth>::BITS }> = int_hop(&ack.hops[i]).into();
+                    b.to_u64()
+                };
+                let (cqp, op) = pins.cmd.unwrap_or_default();
+                match self { $(HpccModel::$ty(m) => {
+                    m.set_clock(0);
+                    m.set_reset(pins.reset as u64);
+                    m.set_s_ack_valid(pins.ack.is_some() as u64);
+                    m.set_s_ack_qp(qp as u64);
+                    m.set_s_ack_seq(ack.seq as u64);
+                    m.set_s_ack_snd_nxt(ack.snd_nxt as u64);
+                    m.set_s_ack_nhop(ack.nhop as u64);
+                    m.set_s_ack_hop_0(hop(0));
+                    m.set_s_ack_hop_1(hop(1));
+                    m.set_s_ack_hop_2(hop(2));
+                    m.set_s_ack_hop_3(hop(3));
+                    m.set_s_ack_hop_4(hop(4));
+                    m.set_s_cmd_valid(pins.cmd.is_some() as u64);
+                    m.set_s_cmd_qp(cqp as u64);
+                    m.set_s_cmd_op(op as u64);
+                    m.set_m_rep_ready(pins.rep_ready as u64);
+                    m.eval();
+                    HpccOuts {
+                        ack_ready: m.s_ack_ready() != 0,
+                        cmd_ready: m.s_cmd_ready() != 0,
+                        busy: m.busy() != 0,
+                        rep: (m.m_rep_valid() != 0)
+                            .then(|| (m.m_rep_qp() as u32, hpcc_rep_of_words(&m.m_rep()))),
+                        acks: m.cnt_acks() as u32,
+                        commits: m.cnt_commits() as u32,
+                    }
+                })* }
+            }
+        }
+
+        sized_model_common!(HpccModel; $($ty),*);
+    };
+}
+
+hpcc_model!(
+    hpcc_window_q16::VHpccWindowQ16,
+    hpcc_window_q1024::VHpccWindowQ1024
+);
+
+/// The Verilated HPCC window unit (16 or 1024 QPs) with the HPCC harness's pins.
 pub struct VerilatedHpcc {
-    m: Box<hpcc_window_q16::VHpccWindowQ16>,
+    m: HpccModel,
     vcd: Vcd,
 }
 
 impl VerilatedHpcc {
-    /// The Verilated unit for `p` (`qps` must be 16, the size built).
+    /// QP counts with a Verilated model.
+    pub const SIZES: [u32; 2] = [16, 1024];
+
+    /// The Verilated unit for `p` with `qps` QPs, if that size is built ([`Self::SIZES`]).
     pub fn new(p: &HpccParams, qps: u32) -> Option<Self> {
-        if qps != 16 {
-            return None;
-        }
-        let mut m: Box<hpcc_window_q16::VHpccWindowQ16> = Box::default();
+        let mut m = match qps {
+            16 => HpccModel::VHpccWindowQ16(Box::default()),
+            1024 => HpccModel::VHpccWindowQ1024(Box::default()),
+            _ => return None,
+        };
         let (w, k) = hpcc_cfg_words(&HpccConfig::new(p));
-        let w: Bits<{ <HpccCfgWord as Synth>::BITS }> = w.into();
-        let k: Bits<{ <CodeConsts as Synth>::BITS }> = k.into();
-        m.set_cfg(&words_of(w));
-        m.set_cfg_k(&words_of(k));
-        m.set_clock(0);
-        m.eval();
+        m.set_cfg(&w, &k);
+        m.set_clock(false);
         Some(Self {
             m,
             vcd: Vcd::default(),
@@ -793,46 +909,13 @@ fn hpcc_rep_of_words(w: &[u32]) -> HpccRep {
 
 impl CycleDut<HpccPins, HpccOuts> for VerilatedHpcc {
     fn eval(&mut self, pins: &HpccPins) -> HpccOuts {
-        let m = self.m.as_mut();
-        m.set_clock(0);
-        m.set_reset(pins.reset as u64);
-        m.set_s_ack_valid(pins.ack.is_some() as u64);
-        let (qp, ack) = pins.ack.unwrap_or_default();
-        m.set_s_ack_qp(qp as u64);
-        m.set_s_ack_seq(ack.seq as u64);
-        m.set_s_ack_snd_nxt(ack.snd_nxt as u64);
-        m.set_s_ack_nhop(ack.nhop as u64);
-        let hop = |i: usize| -> u64 {
-            let b: Bits<{ <IntHop as Synth>::BITS }> = int_hop(&ack.hops[i]).into();
-            b.to_u64()
-        };
-        m.set_s_ack_hop_0(hop(0));
-        m.set_s_ack_hop_1(hop(1));
-        m.set_s_ack_hop_2(hop(2));
-        m.set_s_ack_hop_3(hop(3));
-        m.set_s_ack_hop_4(hop(4));
-        m.set_s_cmd_valid(pins.cmd.is_some() as u64);
-        let (cqp, op) = pins.cmd.unwrap_or_default();
-        m.set_s_cmd_qp(cqp as u64);
-        m.set_s_cmd_op(op as u64);
-        m.set_m_rep_ready(pins.rep_ready as u64);
-        m.eval();
+        let outs = self.m.eval_pins(pins);
         self.dump();
-        let m = self.m.as_ref();
-        HpccOuts {
-            ack_ready: m.s_ack_ready() != 0,
-            cmd_ready: m.s_cmd_ready() != 0,
-            busy: m.busy() != 0,
-            rep: (m.m_rep_valid() != 0)
-                .then(|| (m.m_rep_qp() as u32, hpcc_rep_of_words(&m.m_rep()))),
-            acks: m.cnt_acks() as u32,
-            commits: m.cnt_commits() as u32,
-        }
+        outs
     }
 
     fn clock(&mut self) {
-        self.m.set_clock(1);
-        self.m.eval();
+        self.m.set_clock(true);
         self.dump();
     }
 }

@@ -636,7 +636,9 @@ fn bench_hpcc_one_ack_per_cycle_across_qps() {
     let rows = bench_rows("hpcc", "one-qp", 16, 2000);
     let ack = row(&rows, "ack");
     let accepted = ack["accepted"].as_u64().unwrap();
-    assert!((250..=252).contains(&accepted), "one per 8 cycles: {ack}");
+    // One per 8 cycles, plus those waiting in the unit's 4-entry ACK queue and its first
+    // pipeline register when the window closes.
+    assert!((250..=255).contains(&accepted), "one per 8 cycles: {ack}");
     assert_eq!(ack["reports"], accepted, "{ack}");
 }
 

@@ -10,6 +10,13 @@
 //! `RateStep`, the path RAM): each reads its QP's word and writes it back within 8 cycles,
 //! so the next event of the QP reads it from the RAM or from the one forwarded write.
 //!
+//! ACKs wait in a queue of [`ACK_QUEUE`] entries kept in arrival order (entry 0 the oldest;
+//! an issued entry leaves and the younger ones move down). Each cycle the oldest entry that
+//! need not wait issues: its QP was not issued in the last 7 cycles, no older entry holds
+//! its QP (ACKs of one QP stay in order) and the held command is not an older event of its
+//! QP. An ACK held for its QP's spacing so no longer holds ACKs of other QPs behind it.
+//! `s_ack_ready` is the queue's last entry empty (a register).
+//!
 //! | edge | what |
 //! |---|---|
 //! | 0 | issue: the event in the issue registers, the path RAM read |
@@ -48,6 +55,9 @@ use rust_hdl::prelude::*;
 pub const HOPS: usize = 5;
 /// Fewest cycles between the issue of two events of one QP.
 pub const SPACING: usize = 8;
+/// Entries of the ACK queue in front of the issue stage: an ACK that waits for its QP's
+/// spacing lets younger ACKs of other QPs go first.
+pub const ACK_QUEUE: usize = 4;
 /// Edges from an event's issue to its report entering the FIFO.
 pub const LATENCY: usize = 49;
 /// Address bits of the report FIFO (64 reports).
@@ -74,6 +84,8 @@ pub const EFFECT_NO_HOP: u64 = 1;
 pub const EFFECT_UPDATE: u64 = 2;
 
 const _: () = assert!(WIN_W == 32); // a literal slice offset in `update`
+// `update` writes the ACK queue's same-QP compares and its hop arrays out by hand.
+const _: () = assert!(ACK_QUEUE == 4 && HOPS == 5);
 const _: () = assert!(
     HOP_STAGES == 13
         && WEIGHT_STAGES == 5
@@ -221,13 +233,40 @@ pub struct HpccWindow<const QB: usize> {
     pub cnt_acks: Signal<Out, Bits<32>>,
     /// ACKs that committed, wrapping.
     pub cnt_commits: Signal<Out, Bits<32>>,
-    // ---- input holding registers ----
-    pa_v: DFF<Bit>,
-    pa_qp: DFF<Bits<QB>>,
-    pa_seq: DFF<Bits<32>>,
-    pa_snd: DFF<Bits<32>>,
-    pa_nhop: DFF<Bits<3>>,
-    pa_hop: [DFF<IntHop>; HOPS],
+    // ---- the ACK queue (entry 0 the oldest; valid entries are 0..n, no gaps) ----
+    q_v: [DFF<Bit>; ACK_QUEUE],
+    q_qp: [DFF<Bits<QB>>; ACK_QUEUE],
+    q_seq: [DFF<Bits<32>>; ACK_QUEUE],
+    q_snd: [DFF<Bits<32>>; ACK_QUEUE],
+    q_nhop: [DFF<Bits<3>>; ACK_QUEUE],
+    /// The hops, one array per hop (a field of an array element takes a literal index).
+    q_h0: [DFF<IntHop>; ACK_QUEUE],
+    q_h1: [DFF<IntHop>; ACK_QUEUE],
+    q_h2: [DFF<IntHop>; ACK_QUEUE],
+    q_h3: [DFF<IntHop>; ACK_QUEUE],
+    q_h4: [DFF<IntHop>; ACK_QUEUE],
+    /// The held command was taken before this entry's ACK.
+    q_cb: [DFF<Bit>; ACK_QUEUE],
+    /// The entry's QP was issued in the last 7 cycles.
+    q_hist: [Signal<Local, Bit>; ACK_QUEUE],
+    /// An older entry holds an ACK of the entry's QP.
+    q_older: [Signal<Local, Bit>; ACK_QUEUE],
+    /// The entry may issue now.
+    q_elig: [Signal<Local, Bit>; ACK_QUEUE],
+    /// Some older entry may issue now.
+    q_pre: [Signal<Local, Bit>; ACK_QUEUE],
+    /// The entry is the ACK chosen (the oldest that may issue).
+    q_take: [Signal<Local, Bit>; ACK_QUEUE],
+    /// The ACK issued is this entry or an older one: the entry takes the next one's event.
+    q_shift: [Signal<Local, Bit>; ACK_QUEUE],
+    /// The entry is valid after this cycle's shift (before this cycle's load).
+    q_post: [Signal<Local, Bit>; ACK_QUEUE],
+    /// Some entry holds an ACK that may issue.
+    a_elig: Signal<Local, Bit>,
+    /// An ACK is taken at this edge.
+    a_load: Signal<Local, Bit>,
+    /// A command is taken at this edge.
+    c_load: Signal<Local, Bit>,
     pc_v: DFF<Bit>,
     pc_qp: DFF<Bits<QB>>,
     pc_op: DFF<Bit>,
@@ -235,17 +274,12 @@ pub struct HpccWindow<const QB: usize> {
     /// QPs of the events issued in the last 7 cycles (index 0: the last).
     h_v: [DFF<Bit>; 7],
     h_qp: [DFF<Bits<QB>>; 7],
-    blk_a: Signal<Local, Bit>,
     blk_c: Signal<Local, Bit>,
     go_a: Signal<Local, Bit>,
     go_c: Signal<Local, Bit>,
     go_s: Signal<Local, Bit>,
     /// The commands have priority at the next choice between both.
     pref_c: DFF<Bit>,
-    /// The held command was taken before the held ACK.
-    c_older: DFF<Bit>,
-    /// Both hold an event of one QP.
-    same: Signal<Local, Bit>,
     busy_q: DFF<Bit>,
     sweep: DFF<Bits<QB>>,
     sweep_last: Constant<Bits<QB>>,
@@ -399,25 +433,37 @@ impl<const QB: usize> Default for HpccWindow<QB> {
             busy: Default::default(),
             cnt_acks: Default::default(),
             cnt_commits: Default::default(),
-            pa_v: Default::default(),
-            pa_qp: Default::default(),
-            pa_seq: Default::default(),
-            pa_snd: Default::default(),
-            pa_nhop: Default::default(),
-            pa_hop: Default::default(),
+            q_v: Default::default(),
+            q_qp: Default::default(),
+            q_seq: Default::default(),
+            q_snd: Default::default(),
+            q_nhop: Default::default(),
+            q_h0: Default::default(),
+            q_h1: Default::default(),
+            q_h2: Default::default(),
+            q_h3: Default::default(),
+            q_h4: Default::default(),
+            q_cb: Default::default(),
+            q_hist: Default::default(),
+            q_older: Default::default(),
+            q_elig: Default::default(),
+            q_pre: Default::default(),
+            q_take: Default::default(),
+            q_shift: Default::default(),
+            q_post: Default::default(),
+            a_elig: Default::default(),
+            a_load: Default::default(),
+            c_load: Default::default(),
             pc_v: Default::default(),
             pc_qp: Default::default(),
             pc_op: Default::default(),
             h_v: Default::default(),
             h_qp: Default::default(),
-            blk_a: Default::default(),
             blk_c: Default::default(),
             go_a: Default::default(),
             go_c: Default::default(),
             go_s: Default::default(),
             pref_c: Default::default(),
-            c_older: Default::default(),
-            same: Default::default(),
             busy_q: Default::default(),
             sweep: Default::default(),
             sweep_last: Constant::new(Bits::<QB>::mask()),
@@ -538,14 +584,12 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pa_v, pa_qp, pa_seq, pa_snd, pa_nhop, pc_v, pc_qp, pc_op, pref_c, c_older,
-            busy_q, sweep, owed, i_v, i_qp, i_fl, i_seq, i_snd, i_nhop, f1_v, f1_qp, f1_fl, f1_seq,
-            f1_snd, f1_nhop, f1_sw, f2_v, f2_qp, f2_fl, f2_we, f2_sw, m3_v, m3_u, m3_t, r48_p, rep,
-            rep_v, rep_qp, wr_ptr, head, head_inc, rd_valid_q, o_valid, o_qp, o_rep, acks, commits
+            self, clock, pc_v, pc_qp, pc_op, pref_c, busy_q, sweep, owed, i_v, i_qp, i_fl, i_seq,
+            i_snd, i_nhop, f1_v, f1_qp, f1_fl, f1_seq, f1_snd, f1_nhop, f1_sw, f2_v, f2_qp, f2_fl,
+            f2_we, f2_sw, m3_v, m3_u, m3_t, r48_p, rep, rep_v, rep_qp, wr_ptr, head, head_inc,
+            rd_valid_q, o_valid, o_qp, o_rep, acks, commits
         );
         for i in 0..HOPS {
-            self.pa_hop[i].clock.next = self.clock.val();
-            self.pa_hop[i].d.next = self.pa_hop[i].q.val();
             self.i_hop[i].clock.next = self.clock.val();
             self.f1_hop[i].clock.next = self.clock.val();
             self.f1_l[i].clock.next = self.clock.val();
@@ -613,35 +657,89 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.ue.reset.next = self.reset.val();
         self.rs.reset.next = self.reset.val();
 
-        // ---- issue: a QP issued in the last 7 cycles holds its next event ----
-        self.blk_a.next = false;
+        // ---- the ACK queue and the issue: an event waits while its QP was issued in the
+        // last 7 cycles; the oldest ACK that need not wait goes ----
+        for e in 0..ACK_QUEUE {
+            self.q_v[e].clock.next = self.clock.val();
+            self.q_qp[e].clock.next = self.clock.val();
+            self.q_seq[e].clock.next = self.clock.val();
+            self.q_snd[e].clock.next = self.clock.val();
+            self.q_nhop[e].clock.next = self.clock.val();
+            self.q_h0[e].clock.next = self.clock.val();
+            self.q_h1[e].clock.next = self.clock.val();
+            self.q_h2[e].clock.next = self.clock.val();
+            self.q_h3[e].clock.next = self.clock.val();
+            self.q_h4[e].clock.next = self.clock.val();
+            self.q_cb[e].clock.next = self.clock.val();
+            self.q_v[e].d.next = self.q_v[e].q.val();
+            self.q_qp[e].d.next = self.q_qp[e].q.val();
+            self.q_seq[e].d.next = self.q_seq[e].q.val();
+            self.q_snd[e].d.next = self.q_snd[e].q.val();
+            self.q_nhop[e].d.next = self.q_nhop[e].q.val();
+            self.q_h0[e].d.next = self.q_h0[e].q.val();
+            self.q_h1[e].d.next = self.q_h1[e].q.val();
+            self.q_h2[e].d.next = self.q_h2[e].q.val();
+            self.q_h3[e].d.next = self.q_h3[e].q.val();
+            self.q_h4[e].d.next = self.q_h4[e].q.val();
+            self.q_cb[e].d.next = self.q_cb[e].q.val();
+            self.q_hist[e].next = false;
+            for k in 0..7 {
+                if self.h_v[k].q.val() & (self.h_qp[k].q.val() == self.q_qp[e].q.val()) {
+                    self.q_hist[e].next = true;
+                }
+            }
+        }
         self.blk_c.next = false;
         for k in 0..7 {
-            if self.h_v[k].q.val() & (self.h_qp[k].q.val() == self.pa_qp.q.val()) {
-                self.blk_a.next = true;
-            }
             if self.h_v[k].q.val() & (self.h_qp[k].q.val() == self.pc_qp.q.val()) {
                 self.blk_c.next = true;
             }
         }
-        // An ACK and a command of one QP go in the order they were taken.
-        self.same.next =
-            self.pa_v.q.val() & self.pc_v.q.val() & (self.pa_qp.q.val() == self.pc_qp.q.val());
-        if self.same.val() & self.c_older.q.val() {
-            self.blk_a.next = true;
+        // An ACK and a command of one QP go in the order they were taken: the command waits
+        // for the queued ACKs of its QP taken before it, an ACK for the held command if that
+        // was taken first.
+        for e in 0..ACK_QUEUE {
+            if self.q_v[e].q.val()
+                & !self.q_cb[e].q.val()
+                & (self.q_qp[e].q.val() == self.pc_qp.q.val())
+            {
+                self.blk_c.next = true;
+            }
         }
-        if self.same.val() & !self.c_older.q.val() {
-            self.blk_c.next = true;
+        // ACKs of one QP go in order: an entry waits while an older one holds its QP.
+        self.q_older[0].next = false;
+        self.q_older[1].next = self.q_v[0].q.val() & (self.q_qp[0].q.val() == self.q_qp[1].q.val());
+        self.q_older[2].next = (self.q_v[0].q.val()
+            & (self.q_qp[0].q.val() == self.q_qp[2].q.val()))
+            | (self.q_v[1].q.val() & (self.q_qp[1].q.val() == self.q_qp[2].q.val()));
+        self.q_older[3].next = (self.q_v[0].q.val()
+            & (self.q_qp[0].q.val() == self.q_qp[3].q.val()))
+            | (self.q_v[1].q.val() & (self.q_qp[1].q.val() == self.q_qp[3].q.val()))
+            | (self.q_v[2].q.val() & (self.q_qp[2].q.val() == self.q_qp[3].q.val()));
+        for e in 0..ACK_QUEUE {
+            self.q_elig[e].next = self.q_v[e].q.val()
+                & !self.q_hist[e].val()
+                & !self.q_older[e].val()
+                & !(self.pc_v.q.val()
+                    & self.q_cb[e].q.val()
+                    & (self.pc_qp.q.val() == self.q_qp[e].q.val()));
         }
+        self.q_pre[0].next = false;
+        for e in 1..ACK_QUEUE {
+            self.q_pre[e].next = self.q_pre[e - 1].val() | self.q_elig[e - 1].val();
+        }
+        for e in 0..ACK_QUEUE {
+            self.q_take[e].next = self.q_elig[e].val() & !self.q_pre[e].val();
+        }
+        self.a_elig.next = self.q_pre[3].val() | self.q_elig[3].val();
         self.go_s.next = self.busy_q.q.val();
         self.go_c.next = !self.busy_q.q.val()
             & self.pc_v.q.val()
             & !self.blk_c.val()
             & (self.owed.q.val() < self.credits.val())
-            & (self.pref_c.q.val() | !self.pa_v.q.val() | self.blk_a.val());
+            & (self.pref_c.q.val() | !self.a_elig.val());
         self.go_a.next = !self.busy_q.q.val()
-            & self.pa_v.q.val()
-            & !self.blk_a.val()
+            & self.a_elig.val()
             & (self.owed.q.val() < self.credits.val())
             & !self.go_c.val();
         if self.go_c.val() {
@@ -650,39 +748,90 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         if self.go_a.val() {
             self.pref_c.d.next = true;
         }
-        // The holding registers: taken when empty or issued this cycle.
-        self.s_ack_ready.next = !self.busy_q.q.val() & (!self.pa_v.q.val() | self.go_a.val());
+        // The ACK queue takes an ACK while it has a free entry (a register: the last entry's
+        // valid); the command register when empty or issued this cycle.
+        self.s_ack_ready.next = !self.busy_q.q.val() & !self.q_v[3].q.val();
         self.s_cmd_ready.next = !self.busy_q.q.val() & (!self.pc_v.q.val() | self.go_c.val());
-        if self.go_a.val() {
-            self.pa_v.d.next = false;
+        self.a_load.next = self.s_ack_valid.val() & self.s_ack_ready.val();
+        self.c_load.next = self.s_cmd_valid.val() & self.s_cmd_ready.val();
+        // The issued entry leaves; the younger ones move one entry down; the ACK taken goes
+        // to the first free entry after the move.
+        self.q_shift[0].next = self.go_a.val() & self.q_take[0].val();
+        for e in 1..ACK_QUEUE {
+            self.q_shift[e].next =
+                self.q_shift[e - 1].val() | (self.go_a.val() & self.q_take[e].val());
         }
-        if self.s_ack_valid.val() & self.s_ack_ready.val() {
-            self.pa_v.d.next = true;
-            self.pa_qp.d.next = self.s_ack_qp.val();
-            self.pa_seq.d.next = self.s_ack_seq.val();
-            self.pa_snd.d.next = self.s_ack_snd_nxt.val();
-            self.pa_nhop.d.next = self.s_ack_nhop.val();
-            for i in 0..HOPS {
-                self.pa_hop[i].d.next = self.s_ack_hop[i].val();
+        for e in 0..(ACK_QUEUE - 1) {
+            self.q_post[e].next = self.q_v[e].q.val();
+            if self.q_shift[e].val() {
+                self.q_post[e].next = self.q_v[e + 1].q.val();
+                self.q_v[e].d.next = self.q_v[e + 1].q.val();
+                self.q_qp[e].d.next = self.q_qp[e + 1].q.val();
+                self.q_seq[e].d.next = self.q_seq[e + 1].q.val();
+                self.q_snd[e].d.next = self.q_snd[e + 1].q.val();
+                self.q_nhop[e].d.next = self.q_nhop[e + 1].q.val();
+                self.q_h0[e].d.next = self.q_h0[e + 1].q.val();
+                self.q_h1[e].d.next = self.q_h1[e + 1].q.val();
+                self.q_h2[e].d.next = self.q_h2[e + 1].q.val();
+                self.q_h3[e].d.next = self.q_h3[e + 1].q.val();
+                self.q_h4[e].d.next = self.q_h4[e + 1].q.val();
+                self.q_cb[e].d.next = self.q_cb[e + 1].q.val();
             }
         }
-        // Which holding register was loaded first (an ACK when both load at one edge).
-        if self.s_ack_valid.val() & self.s_ack_ready.val() & self.pc_v.q.val() & !self.go_c.val() {
-            self.c_older.d.next = true;
+        self.q_post[3].next = self.q_v[3].q.val() & !self.q_shift[3].val();
+        if self.q_shift[3].val() {
+            self.q_v[3].d.next = false;
         }
-        if self.s_cmd_valid.val() & self.s_cmd_ready.val() {
-            self.c_older.d.next = false;
+        if self.a_load.val() & !self.q_post[0].val() {
+            self.q_v[0].d.next = true;
+            self.q_qp[0].d.next = self.s_ack_qp.val();
+            self.q_seq[0].d.next = self.s_ack_seq.val();
+            self.q_snd[0].d.next = self.s_ack_snd_nxt.val();
+            self.q_nhop[0].d.next = self.s_ack_nhop.val();
+            self.q_h0[0].d.next = self.s_ack_hop[0].val();
+            self.q_h1[0].d.next = self.s_ack_hop[1].val();
+            self.q_h2[0].d.next = self.s_ack_hop[2].val();
+            self.q_h3[0].d.next = self.s_ack_hop[3].val();
+            self.q_h4[0].d.next = self.s_ack_hop[4].val();
+            self.q_cb[0].d.next = self.pc_v.q.val() & !self.go_c.val();
+        }
+        for e in 1..ACK_QUEUE {
+            if self.a_load.val() & !self.q_post[e].val() & self.q_post[e - 1].val() {
+                self.q_v[e].d.next = true;
+                self.q_qp[e].d.next = self.s_ack_qp.val();
+                self.q_seq[e].d.next = self.s_ack_seq.val();
+                self.q_snd[e].d.next = self.s_ack_snd_nxt.val();
+                self.q_nhop[e].d.next = self.s_ack_nhop.val();
+                self.q_h0[e].d.next = self.s_ack_hop[0].val();
+                self.q_h1[e].d.next = self.s_ack_hop[1].val();
+                self.q_h2[e].d.next = self.s_ack_hop[2].val();
+                self.q_h3[e].d.next = self.s_ack_hop[3].val();
+                self.q_h4[e].d.next = self.s_ack_hop[4].val();
+                self.q_cb[e].d.next = self.pc_v.q.val() & !self.go_c.val();
+            }
+        }
+        // A command taken now is younger than every queued ACK (and than one taken at this
+        // edge).
+        if self.c_load.val() {
+            for e in 0..ACK_QUEUE {
+                self.q_cb[e].d.next = false;
+            }
         }
         if self.go_c.val() {
             self.pc_v.d.next = false;
         }
-        if self.s_cmd_valid.val() & self.s_cmd_ready.val() {
+        if self.c_load.val() {
             self.pc_v.d.next = true;
             self.pc_qp.d.next = self.s_cmd_qp.val();
             self.pc_op.d.next = self.s_cmd_op.val();
         }
         // The issued event (edge 0) and the path RAM read.
-        self.iss_qp.next = self.pa_qp.q.val();
+        self.iss_qp.next = self.q_qp[0].q.val();
+        for e in 1..ACK_QUEUE {
+            if self.q_take[e].val() {
+                self.iss_qp.next = self.q_qp[e].q.val();
+            }
+        }
         if self.go_c.val() {
             self.iss_qp.next = self.pc_qp.q.val();
         }
@@ -707,11 +856,25 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         if self.go_c.val() & self.pc_op.q.val() {
             self.i_fl.d.next.kind = self.kind_query.val();
         }
-        self.i_seq.d.next = self.pa_seq.q.val();
-        self.i_snd.d.next = self.pa_snd.q.val();
-        self.i_nhop.d.next = self.pa_nhop.q.val();
-        for i in 0..HOPS {
-            self.i_hop[i].d.next = self.pa_hop[i].q.val();
+        self.i_seq.d.next = self.q_seq[0].q.val();
+        self.i_snd.d.next = self.q_snd[0].q.val();
+        self.i_nhop.d.next = self.q_nhop[0].q.val();
+        self.i_hop[0].d.next = self.q_h0[0].q.val();
+        self.i_hop[1].d.next = self.q_h1[0].q.val();
+        self.i_hop[2].d.next = self.q_h2[0].q.val();
+        self.i_hop[3].d.next = self.q_h3[0].q.val();
+        self.i_hop[4].d.next = self.q_h4[0].q.val();
+        for e in 1..ACK_QUEUE {
+            if self.q_take[e].val() {
+                self.i_seq.d.next = self.q_seq[e].q.val();
+                self.i_snd.d.next = self.q_snd[e].q.val();
+                self.i_nhop.d.next = self.q_nhop[e].q.val();
+                self.i_hop[0].d.next = self.q_h0[e].q.val();
+                self.i_hop[1].d.next = self.q_h1[e].q.val();
+                self.i_hop[2].d.next = self.q_h2[e].q.val();
+                self.i_hop[3].d.next = self.q_h3[e].q.val();
+                self.i_hop[4].d.next = self.q_h4[e].q.val();
+            }
         }
         self.h_v[0].d.next = self.iss_v.val();
         self.h_qp[0].d.next = self.iss_qp.val();
@@ -1061,10 +1224,11 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
         self.cnt_commits.next = self.commits.q.val();
 
         if self.reset.val() {
-            self.pa_v.d.next = false;
+            for e in 0..ACK_QUEUE {
+                self.q_v[e].d.next = false;
+            }
             self.pc_v.d.next = false;
             self.pref_c.d.next = false;
-            self.c_older.d.next = false;
             self.busy_q.d.next = true;
             self.sweep.d.next = 0.into();
             self.owed.d.next = 0.into();
