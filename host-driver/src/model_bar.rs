@@ -2,7 +2,7 @@
 
 use crate::{BusError, RegIo};
 use roce_cc_params::Params;
-use roce_cc_sim::csr::{CsrModel, Resp};
+use roce_cc_sim::csr::{CsrModel, Resp, set_mode_writes};
 use roce_cc_sim::replay::{TimedEvent, TraceEvent};
 use roce_cc_sim::replay_golden::core_event;
 
@@ -20,16 +20,24 @@ impl ModelBar {
         }
     }
 
-    /// Feed trace events to the core (times under the applied parameters). `sample`
-    /// events only advance the time (use the QP window to look at a QP); afterwards the
+    /// Feed trace events to the core (times under the applied parameters); `mode` events
+    /// are the register writes of a set-mode command. `sample` events only advance the time (use the QP window to look at a QP); afterwards the
     /// model's time is the last event's.
     pub fn feed(&mut self, events: &[TimedEvent]) {
         let tb = self.model.timebase();
         for e in events {
             let cycle = tb.ns_to_cycles(e.t_ns);
             self.model.cycle = cycle;
-            if let TraceEvent::Sample { .. } = e.ev {
-                continue;
+            match e.ev {
+                TraceEvent::Sample { .. } => continue,
+                TraceEvent::Mode { qp, mode, rate_q8 } => {
+                    for (addr, value) in set_mode_writes(qp, mode, rate_q8) {
+                        let r = self.model.write(addr, value, 0xf);
+                        assert_eq!(r, Resp::Okay, "set-mode write at {addr:#x}");
+                    }
+                    continue;
+                }
+                _ => {}
             }
             self.model.core.apply_at_cycle(cycle, core_event(&e.ev));
         }

@@ -272,6 +272,26 @@ impl CsrModel {
     }
 }
 
+/// The register writes (byte address, value) a host makes to put QP `qp` in `mode`
+/// (`QpMode` as a number) at `rate_q8` (Mb/s Q.8, host mode only): select the QP, the mode
+/// argument, the rate argument for host mode (its range starts at 1 Mb/s, so no other mode
+/// writes it), then the set-mode command. The `mode` trace event goes into a register
+/// block through these (`SimTop::feed`, the driver's model BAR).
+pub fn set_mode_writes(qp: u32, mode: u32, rate_q8: u32) -> Vec<(u32, u32)> {
+    let map = blocks();
+    let at = |name: &str| {
+        roce_cc_regmap::find(&map, "qp_window", name)
+            .unwrap_or_else(|| panic!("qp_window.{name} is in the register map"))
+            .addr
+    };
+    let mut w = vec![(at("qp_sel"), qp), (at("qp_mode_arg"), mode)];
+    if mode == QpMode::HostRate as u32 {
+        w.push((at("qp_rate_arg"), rate_q8 >> RATE_FRAC));
+    }
+    w.push((at("qp_cmd"), QP_CMD_SET_MODE));
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,9 @@ pub enum TraceEvent {
     Ecn { qp: u32 },
     /// Report `qp`'s state at this time.
     Sample { qp: u32 },
+    /// The register block's set-mode command for `qp`: reset its sender state and put it in
+    /// `mode` (`roce_cc_regmap::QpMode` as a number), at `rate_q8` (Mb/s Q.8) in host mode.
+    Mode { qp: u32, mode: u32, rate_q8: u32 },
 }
 
 /// An event with its time and the trace line it came from (1-based).

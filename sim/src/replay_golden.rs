@@ -28,6 +28,11 @@ pub fn core_event(ev: &TraceEvent) -> CoreEvent {
             qpn: qp,
             ecn: ECN_CE,
         },
+        TraceEvent::Mode { qp, mode, rate_q8 } => CoreEvent::SetMode {
+            qpn: qp,
+            mode,
+            rate_q8,
+        },
     }
 }
 
@@ -120,7 +125,7 @@ mod tests {
     use super::*;
     use crate::core_harness::{GoldenCoreCycle, HdlCore};
     use crate::replay_rtl::RtlEngine;
-    use crate::trace::{parse_trace, random_trace};
+    use crate::trace::{parse_trace, random_mode_trace, random_trace};
 
     fn golden(p: &Params, trace: &str) -> Result<String, ReplayError> {
         let evs = parse_trace(trace, p).unwrap();
@@ -228,7 +233,12 @@ mod tests {
                 p.cnp_moderation = roce_cc_params::CnpModeration::PerPort;
                 p.min_time_between_cnps = 1 + seed as u32;
             }
-            let trace = random_trace(seed, p.qps, 300);
+            // Odd seeds: QPs also change mode (host rate, off, back to DCQCN).
+            let trace = if seed % 2 == 1 {
+                random_mode_trace(seed, p.qps, 300)
+            } else {
+                random_trace(seed, p.qps, 300)
+            };
             let evs = parse_trace(&trace, &p).unwrap();
             let want = replay(&mut GoldenEngine::new(&p), &evs).unwrap();
             assert!(

@@ -2,7 +2,8 @@
 //! the Verilated core; tests also use the golden cycle model and rust-hdl's simulation).
 //!
 //! Each trace event is offered on its stream in its own cycle with `now` = the event's
-//! time, so events with equal times go in on consecutive cycles with the same time stamp,
+//! time (a `mode` event on the command stream, as the register block sends it; the next
+//! event waits for its report, as the register block waits before it answers the host), so events with equal times go in on consecutive cycles with the same time stamp,
 //! in file order (each unit applies them in acceptance order, exactly as the golden model
 //! does). Both outputs are always ready. Rate reports come back in acceptance order per QP
 //! (the RP lets events of other QPs go past one that waits); the answers to queries are
@@ -13,6 +14,7 @@
 
 use crate::core_harness::{CoreOuts, CorePins, core_bring_up};
 use crate::core_top::CoreEvent;
+use crate::dcqcn_rp::RpKind;
 use crate::lockstep::{CycleDut, Named};
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
 use crate::replay_golden::core_event;
@@ -62,27 +64,36 @@ impl ReplayEngine for RtlEngine {
         let mut next = 0usize;
         let mut cycle = 0u64;
         let mut idle_cycles = 0u32;
+        // A `mode` command was taken and its report has not come back: the next event waits
+        // (the command goes through the core's command slice, so an event offered after it
+        // on another stream could reach the RP first).
+        let mut ctl_pending = false;
         loop {
             let mut pins = CorePins {
                 rate_ready: true,
                 cnp_ready: true,
                 ..Default::default()
             };
-            if let Some(e) = events.get(next) {
+            let offer = if ctl_pending { None } else { events.get(next) };
+            if let Some(e) = offer {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(e.t_ns));
                 match core_event(&e.ev) {
                     CoreEvent::Cnp { qpn } => pins.cnp = Some(qpn),
                     CoreEvent::Tx { qpn, bytes } => pins.tx = Some((qpn, bytes)),
                     CoreEvent::Query { qpn } => pins.query = Some(qpn),
                     CoreEvent::Rx { qpn, ecn } => pins.rx = Some((qpn, ecn)),
-                    CoreEvent::Reset { .. } | CoreEvent::SetMode { .. } => {
-                        unreachable!("traces have no register-block commands")
+                    CoreEvent::SetMode { qpn, mode, rate_q8 } => {
+                        pins.ctl = Some((qpn, RpKind::SetMode { mode, rate_q8 }))
+                    }
+                    CoreEvent::Reset { .. } => {
+                        unreachable!("traces have no reset command")
                     }
                 }
-            } else if samples.is_empty() && marks.is_empty() {
+            } else if next == events.len() && samples.is_empty() && marks.is_empty() {
                 return Ok(finish(out));
             } else {
-                pins.now = tb.at_cycle(tb.ns_to_cycles(events[events.len() - 1].t_ns));
+                // Time stays at the last event offered.
+                pins.now = tb.at_cycle(tb.ns_to_cycles(events[next - 1].t_ns));
                 idle_cycles += 1;
                 // The last answers leave the RP `RP_REPORT_LATENCY` cycles after their
                 // event, plus what the interlock held them in the RP's input queue (the
@@ -96,6 +107,9 @@ impl ReplayEngine for RtlEngine {
                 }
             }
             let outs = self.dut.eval(&pins);
+            if outs.rate.is_some_and(|r| r.ctl) {
+                ctl_pending = false;
+            }
             if let Some(r) = outs.rate.filter(|r| r.query) {
                 // The oldest sample of the report's QP (the RP answers each QP's events in
                 // order; another QP's may go past one that waits).
@@ -144,20 +158,23 @@ impl ReplayEngine for RtlEngine {
                     },
                 ));
             }
-            if let Some(e) = events.get(next) {
+            if let Some(e) = offer {
                 let taken = match e.ev {
                     TraceEvent::Cnp { .. } => outs.cnp_ready,
                     TraceEvent::Tx { .. } => outs.tx_ready,
                     TraceEvent::Sample { .. } => outs.query_ready,
                     TraceEvent::Ecn { .. } => outs.rx_ready,
+                    TraceEvent::Mode { .. } => outs.ctl_ready,
                 };
                 if taken {
                     match e.ev {
                         TraceEvent::Sample { .. } => samples.push_back(next),
                         TraceEvent::Ecn { .. } => marks.push_back((cycle, next)),
+                        TraceEvent::Mode { .. } => ctl_pending = true,
                         _ => {}
                     }
                     next += 1;
+                    idle_cycles = 0;
                 }
             }
             self.dut.clock();

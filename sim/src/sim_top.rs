@@ -121,12 +121,23 @@ impl SimTop {
     }
 
     /// Feed trace events to the core at their times (under the applied parameters);
-    /// `sample` events only move the time. Afterwards `now` stays at the last event's.
+    /// `sample` events only move the time; `mode` events are the register writes of a
+    /// set-mode command. Afterwards `now` stays at the last event's.
     pub fn feed(&mut self, events: &[TimedEvent]) -> Result<(), String> {
         for e in events {
             self.cycle = self.tb.ns_to_cycles(e.t_ns);
-            if let TraceEvent::Sample { .. } = e.ev {
-                continue;
+            match e.ev {
+                TraceEvent::Sample { .. } => continue,
+                TraceEvent::Mode { qp, mode, rate_q8 } => {
+                    for (addr, value) in crate::csr::set_mode_writes(qp, mode, rate_q8) {
+                        match self.write(addr, value, 0xf) {
+                            Ok(Resp::Okay) => {}
+                            r => return Err(format!("line {}: set-mode write: {r:?}", e.line)),
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
             }
             let base = self.base();
             let mut duts: Vec<Named<TopPins, TopOuts>> = vec![("verilator", &mut self.dut)];

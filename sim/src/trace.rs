@@ -7,6 +7,7 @@
 //! {"t_ns": 1200, "ev": "tx",     "qp": 3, "bytes": 1024}
 //! {"t_ns": 1300, "ev": "ecn",    "qp": 7}
 //! {"t_ns": 1400, "ev": "sample", "qp": 3}
+//! {"t_ns": 1500, "ev": "mode",   "qp": 6, "mode": "host", "rate_mbps": 2500}
 //! ```
 //!
 //! [`parse_trace`] checks everything an engine relies on, once, so that every engine sees
@@ -21,6 +22,7 @@
 
 use crate::replay::{TimedEvent, TraceEvent};
 use roce_cc_params::Params;
+use roce_cc_regmap::QpMode;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -35,7 +37,15 @@ pub const MAX_T_NS: u64 = 2_000_000_000_000;
 pub const MAX_TX_BYTES: u64 = 65_535;
 
 /// The event kinds this version replays, in the order messages list them.
-pub const KINDS: [&str; 4] = ["cnp", "tx", "ecn", "sample"];
+pub const KINDS: [&str; 5] = ["cnp", "tx", "ecn", "sample", "mode"];
+
+/// The modes of a `mode` event, as `roce_cc_regmap::QpMode` numbers; `hpcc` is refused
+/// with its own message until the core top has the HPCC window unit.
+pub const MODES: [(&str, u32); 3] = [
+    ("dcqcn", QpMode::Dcqcn as u32),
+    ("host", QpMode::HostRate as u32),
+    ("off", QpMode::Off as u32),
+];
 
 /// Kinds that replay.md announces for later versions (HPCC), refused with their own message.
 pub const LATER_KINDS: [&str; 1] = ["ack"];
@@ -70,6 +80,7 @@ impl std::error::Error for TraceError {}
 fn fields_of(kind: &str) -> &'static [&'static str] {
     match kind {
         "tx" => &["t_ns", "ev", "qp", "bytes"],
+        "mode" => &["t_ns", "ev", "qp", "mode", "rate_mbps"],
         _ => &["t_ns", "ev", "qp"],
     }
 }
@@ -201,9 +212,60 @@ fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> 
                 bytes: bytes as u32,
             }
         }
+        "mode" => mode_event(&obj, qp, params)?,
         _ => unreachable!("kind checked against KINDS"),
     };
     Ok((t_ns, ev))
+}
+
+/// The `mode` event of `obj` (its `mode`, and `rate_mbps` exactly when the mode is `host`).
+fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<TraceEvent, String> {
+    let names: Vec<String> = MODES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    let names = format!("{} or \"hpcc\"", names.join(", "));
+    let name = match obj.get("mode") {
+        None => {
+            return Err(format!(
+                "missing field `mode` (the QP's congestion control: {names})"
+            ));
+        }
+        Some(Value::String(s)) => s.as_str(),
+        Some(v) => {
+            return Err(format!(
+                "field `mode` must be a string, {names}; found {}",
+                describe(v)
+            ));
+        }
+    };
+    if name == "hpcc" {
+        return Err(
+            "mode \"hpcc\" is not supported yet: the core top does not have the HPCC window \
+             unit; this version replays the modes \"dcqcn\", \"host\" and \"off\""
+                .into(),
+        );
+    }
+    let Some(&(_, mode)) = MODES.iter().find(|(n, _)| *n == name) else {
+        return Err(format!("unknown mode \"{name}\": the modes are {names}"));
+    };
+    let rate_q8 = if mode == QpMode::HostRate as u32 {
+        let rate = uint_field(obj, "rate_mbps", "mode", "the host's rate in Mb/s")?;
+        if rate == 0 || rate > params.line_rate_mbps as u64 {
+            return Err(format!(
+                "rate_mbps {rate} is out of range: a host rate is 1..={} Mb/s (the line rate, \
+                 line_rate_mbps in PARAMS.toml)",
+                params.line_rate_mbps
+            ));
+        }
+        (rate as u32) << 8
+    } else {
+        if obj.contains_key("rate_mbps") {
+            return Err(format!(
+                "field `rate_mbps` is only for mode \"host\"; a \"{name}\" QP sends at the rate \
+                 its mode gives it: remove the field"
+            ));
+        }
+        0
+    };
+    Ok(TraceEvent::Mode { qp, mode, rate_q8 })
 }
 
 /// Parse and check a whole TRACE.jsonl text for a core with `params` (for `qps`).
@@ -237,6 +299,16 @@ pub fn parse_trace(text: &str, params: &Params) -> Result<Vec<TimedEvent>, Trace
 /// `0..qps`, with gaps from 0 (ties) to seconds; the same `seed` gives the same text. For
 /// differential tests of the replay engines.
 pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
+    random_trace_of(seed, qps, len, false)
+}
+
+/// As [`random_trace`], with `mode` events too (about one in 12 events: `dcqcn`, `off`, or
+/// `host` at 1..=10000 Mb/s), so QPs leave and re-enter DCQCN mid-trace.
+pub fn random_mode_trace(seed: u64, qps: u32, len: usize) -> String {
+    random_trace_of(seed, qps, len, true)
+}
+
+fn random_trace_of(seed: u64, qps: u32, len: usize, modes: bool) -> String {
     let mut r = crate::stimulus::XorShift::new(seed);
     let few: Vec<u64> = (0..4).map(|_| r.below(qps as u64)).collect();
     let mut t = r.below(10_000);
@@ -250,6 +322,23 @@ pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
             _ => r.below(4_000_000_000),
         };
         let qp = few[r.below(few.len() as u64) as usize];
+        if modes && r.below(12) == 0 {
+            let line = match r.below(4) {
+                0 => {
+                    format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"off\"}}")
+                }
+                1 => format!(
+                    "{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"host\", \"rate_mbps\": {}}}",
+                    1 + r.below(10_000)
+                ),
+                _ => format!(
+                    "{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"dcqcn\"}}"
+                ),
+            };
+            s.push_str(&line);
+            s.push('\n');
+            continue;
+        }
         let line = match r.below(4) {
             0 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
             3 => format!("{{\"t_ns\": {t}, \"ev\": \"ecn\", \"qp\": {qp}}}"),
@@ -285,6 +374,101 @@ mod tests {
         for part in parts {
             assert!(e.message.contains(part), "{e:?} should contain {part:?}");
         }
+    }
+
+    /// `mode` events: every mode but `hpcc`, `rate_mbps` exactly with `host` and in range.
+    #[test]
+    fn mode_events() {
+        let text = concat!(
+            "{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 1, \"mode\": \"host\", \"rate_mbps\": 2500}\n",
+            "{\"t_ns\": 1, \"ev\": \"mode\", \"qp\": 1, \"mode\": \"off\"}\n",
+            "{\"mode\": \"dcqcn\", \"t_ns\": 2, \"ev\": \"mode\", \"qp\": 2}\n",
+            "{\"t_ns\": 3, \"ev\": \"mode\", \"qp\": 3, \"mode\": \"host\", \"rate_mbps\": 100000}\n",
+        );
+        let evs: Vec<TraceEvent> = parse_trace(text, &p())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.ev)
+            .collect();
+        assert_eq!(
+            evs,
+            [
+                TraceEvent::Mode {
+                    qp: 1,
+                    mode: 1,
+                    rate_q8: 2500 << 8
+                },
+                TraceEvent::Mode {
+                    qp: 1,
+                    mode: 2,
+                    rate_q8: 0
+                },
+                TraceEvent::Mode {
+                    qp: 2,
+                    mode: 0,
+                    rate_q8: 0
+                },
+                TraceEvent::Mode {
+                    qp: 3,
+                    mode: 1,
+                    rate_q8: 100_000 << 8
+                },
+            ]
+        );
+        let ok = "{\"t_ns\": 0, \"ev\": \"sample\", \"qp\": 0}\n";
+        let bad = |line: &str| format!("{ok}{line}");
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "hpcc"}"#),
+            2,
+            &[
+                "mode \"hpcc\" is not supported yet",
+                "\"dcqcn\", \"host\" and \"off\"",
+            ],
+        );
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "fast"}"#),
+            2,
+            &[
+                "unknown mode \"fast\"",
+                "\"dcqcn\", \"host\", \"off\" or \"hpcc\"",
+            ],
+        );
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": 2}"#),
+            2,
+            &["field `mode` must be a string", "found 2"],
+        );
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1}"#),
+            2,
+            &["missing field `mode`"],
+        );
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "host"}"#),
+            2,
+            &["missing field `rate_mbps`"],
+        );
+        for rate in [0, 100_001] {
+            check(
+                &bad(&format!(
+                    r#"{{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "host", "rate_mbps": {rate}}}"#
+                )),
+                2,
+                &[&format!("rate_mbps {rate} is out of range"), "1..=100000"],
+            );
+        }
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "off", "rate_mbps": 5}"#),
+            2,
+            &["only for mode \"host\"", "remove the field"],
+        );
+        check(
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "off", "rate": 5}"#),
+            2,
+            &["unknown field `rate`", "rate_mbps"],
+        );
+        // Random traces with modes are valid.
+        parse_trace(&random_mode_trace(5, 16, 500), &p()).unwrap();
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! and exit code.
 
 use roce_cc_params::{PROFILES, Params};
-use roce_cc_sim::trace::random_trace;
+use roce_cc_sim::trace::{random_mode_trace, random_trace};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -411,6 +411,10 @@ fn rtl_output_equals_golden_byte_for_byte() {
     let (mut total, mut cnps) = (0, 0);
     for seed in 1..=12u64 {
         traces.push(random_trace(seed, 16, 400));
+    }
+    // QPs leaving and re-entering DCQCN mode (host rate, off) mid-trace.
+    for seed in 13..=18u64 {
+        traces.push(random_mode_trace(seed, 16, 400));
     }
     for p in &params {
         for (i, trace) in traces.iter().enumerate() {

@@ -10,7 +10,7 @@ use roce_cc_regmap::{BAR_SIZE, blocks};
 use roce_cc_sim::replay::OutLine;
 use roce_cc_sim::replay::ReplayEngine;
 use roce_cc_sim::replay_golden::GoldenEngine;
-use roce_cc_sim::trace::{parse_trace, random_trace};
+use roce_cc_sim::trace::{parse_trace, random_mode_trace};
 use std::path::PathBuf;
 
 fn build16() -> Params {
@@ -232,7 +232,7 @@ fn loaded_parameters_behave_as_in_replay<B: RegIo>(
             qps: 16,
             ..Params::profile(name).unwrap()
         };
-        let trace = random_trace(seed as u64 + 40, 16, 300);
+        let trace = random_mode_trace(seed as u64 + 40, 16, 300);
         let evs = parse_trace(&trace, &p).unwrap();
         let mut d = Device::open(open()).unwrap();
         d.load_params(&p).unwrap();
@@ -303,7 +303,7 @@ fn sim_and_model_bars_agree_on_every_register() {
             qps: 16,
             ..Params::profile(name).unwrap()
         };
-        let evs = parse_trace(&random_trace(seed as u64 + 7, 16, 400), &p).unwrap();
+        let evs = parse_trace(&random_mode_trace(seed as u64 + 7, 16, 400), &p).unwrap();
         let mut sim = Device::open(SimBar::new(&build16()).unwrap()).unwrap();
         let mut model = Device::open(ModelBar::new(&build16())).unwrap();
         sim.load_params(&p).unwrap();
