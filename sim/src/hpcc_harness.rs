@@ -193,11 +193,11 @@ impl GoldenHpccCycle {
     fn decide(&self) -> ((bool, bool, bool), Option<usize>) {
         let recent = |qp: u32| self.hist.iter().any(|h| *h == Some(qp));
         let cmd_qp = self.pc.map(|(q, _)| q);
+        // The oldest entry that need not wait. (ACKs of one QP keep their order without a
+        // rule of their own: two entries of one QP wait alike, see the unit's module doc.)
         let take = (0..self.aq.len()).find(|&e| {
             let (q, _, cmd_first) = self.aq[e];
-            !recent(q)
-                && !self.aq[..e].iter().any(|(o, _, _)| *o == q)
-                && !(cmd_first && cmd_qp == Some(q))
+            !recent(q) && !(cmd_first && cmd_qp == Some(q))
         });
         let blk_c = cmd_qp.is_some_and(|qc| {
             recent(qc)

@@ -12,9 +12,13 @@
 //!
 //! ACKs wait in a queue of [`ACK_QUEUE`] entries kept in arrival order (entry 0 the oldest;
 //! an issued entry leaves and the younger ones move down). Each cycle the oldest entry that
-//! need not wait issues: its QP was not issued in the last 7 cycles, no older entry holds
-//! its QP (ACKs of one QP stay in order) and the held command is not an older event of its
-//! QP. An ACK held for its QP's spacing so no longer holds ACKs of other QPs behind it.
+//! need not wait issues: its QP was not issued in the last 7 cycles and the held command is
+//! not an older event of its QP. An ACK held for its QP's spacing so no longer holds ACKs
+//! of other QPs behind it. ACKs of one QP stay in order with no compare between entries:
+//! two entries of one QP wait for the same history, and for the command alike (a command
+//! taken before the older entry's ACK was also taken before the younger's; a new command
+//! clears every entry's flag), so whenever the younger may go the older may too, and the
+//! oldest goes first.
 //! `s_ack_ready` is the queue's last entry empty (a register).
 //!
 //! | edge | what |
@@ -84,7 +88,7 @@ pub const EFFECT_NO_HOP: u64 = 1;
 pub const EFFECT_UPDATE: u64 = 2;
 
 const _: () = assert!(WIN_W == 32); // a literal slice offset in `update`
-// `update` writes the ACK queue's same-QP compares and its hop arrays out by hand.
+// `update` writes the ACK queue's last entry (3) and its hop arrays out by hand.
 const _: () = assert!(ACK_QUEUE == 4 && HOPS == 5);
 const _: () = assert!(
     HOP_STAGES == 13
@@ -249,8 +253,6 @@ pub struct HpccWindow<const QB: usize> {
     q_cb: [DFF<Bit>; ACK_QUEUE],
     /// The entry's QP was issued in the last 7 cycles.
     q_hist: [Signal<Local, Bit>; ACK_QUEUE],
-    /// An older entry holds an ACK of the entry's QP.
-    q_older: [Signal<Local, Bit>; ACK_QUEUE],
     /// The entry may issue now.
     q_elig: [Signal<Local, Bit>; ACK_QUEUE],
     /// Some older entry may issue now.
@@ -445,7 +447,6 @@ impl<const QB: usize> Default for HpccWindow<QB> {
             q_h4: Default::default(),
             q_cb: Default::default(),
             q_hist: Default::default(),
-            q_older: Default::default(),
             q_elig: Default::default(),
             q_pre: Default::default(),
             q_take: Default::default(),
@@ -706,20 +707,9 @@ impl<const QB: usize> Logic for HpccWindow<QB> {
                 self.blk_c.next = true;
             }
         }
-        // ACKs of one QP go in order: an entry waits while an older one holds its QP.
-        self.q_older[0].next = false;
-        self.q_older[1].next = self.q_v[0].q.val() & (self.q_qp[0].q.val() == self.q_qp[1].q.val());
-        self.q_older[2].next = (self.q_v[0].q.val()
-            & (self.q_qp[0].q.val() == self.q_qp[2].q.val()))
-            | (self.q_v[1].q.val() & (self.q_qp[1].q.val() == self.q_qp[2].q.val()));
-        self.q_older[3].next = (self.q_v[0].q.val()
-            & (self.q_qp[0].q.val() == self.q_qp[3].q.val()))
-            | (self.q_v[1].q.val() & (self.q_qp[1].q.val() == self.q_qp[3].q.val()))
-            | (self.q_v[2].q.val() & (self.q_qp[2].q.val() == self.q_qp[3].q.val()));
         for e in 0..ACK_QUEUE {
             self.q_elig[e].next = self.q_v[e].q.val()
                 & !self.q_hist[e].val()
-                & !self.q_older[e].val()
                 & !(self.pc_v.q.val()
                     & self.q_cb[e].q.val()
                     & (self.pc_qp.q.val() == self.q_qp[e].q.val()));
