@@ -14,12 +14,15 @@
 //! the same valid [`TimedEvent`]s and no engine re-checks input: each line is a JSON
 //! object; `ev` is a known kind; the fields are exactly the ones of that kind; numbers are
 //! non-negative integers in range (`qp < qps`, `bytes` fits the RP's 16-bit packet-length
-//! input, `t_ns` within [`MAX_T_NS`]); times never decrease. Blank lines are skipped but
+//! input, `t_ns` within [`MAX_T_NS`]); times never decrease. An `ack` (HPCC) is checked in
+//! full (1 to 5 hops, every field in its wire width) and then refused as not supported yet,
+//! as is `"mode": "hpcc"`: the core top does not have the HPCC window unit. Blank lines are skipped but
 //! still counted, so line numbers in errors are the ones an editor shows.
 //!
 //! The values are read as [`serde_json::Value`] rather than deserialised into a struct so
 //! that every message can say exactly what is wrong and what to write instead.
 
+use crate::hpcc_window::{Ack, HOPS_MAX, Hop, QLEN_W, TS_W, TX_W};
 use crate::replay::{TimedEvent, TraceEvent};
 use roce_cc_params::Params;
 use roce_cc_regmap::QpMode;
@@ -81,7 +84,17 @@ fn fields_of(kind: &str) -> &'static [&'static str] {
     match kind {
         "tx" => &["t_ns", "ev", "qp", "bytes"],
         "mode" => &["t_ns", "ev", "qp", "mode", "rate_mbps"],
+        "ack" => &["t_ns", "ev", "qp", "seq", "snd_nxt", "hops"],
         _ => &["t_ns", "ev", "qp"],
+    }
+}
+
+/// "an" before a kind that starts with a vowel ("an \"ack\" event"), else "a".
+fn article(kind: &str) -> &'static str {
+    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 
@@ -102,7 +115,8 @@ fn describe(v: &Value) -> String {
 fn uint_field(obj: &Map<String, Value>, name: &str, kind: &str, what: &str) -> Result<u64, String> {
     match obj.get(name) {
         None => Err(format!(
-            "missing field `{name}` ({what}); a \"{kind}\" event has the fields {}",
+            "missing field `{name}` ({what}); {} \"{kind}\" event has the fields {}",
+            article(kind),
             fields_of(kind).join(", ")
         )),
         Some(v) => v.as_u64().ok_or_else(|| {
@@ -157,13 +171,7 @@ fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> 
             ));
         }
     };
-    if LATER_KINDS.contains(&kind) {
-        return Err(format!(
-            "event kind \"{kind}\" (HPCC) is not supported yet: this version replays the \
-             DCQCN kinds {known}"
-        ));
-    }
-    if !KINDS.contains(&kind) {
+    if !KINDS.contains(&kind) && !LATER_KINDS.contains(&kind) {
         return Err(format!(
             "unknown event kind \"{kind}\": known kinds are {known}"
         ));
@@ -174,7 +182,8 @@ fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> 
     let allowed = fields_of(kind);
     if let Some(extra) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
         return Err(format!(
-            "unknown field `{extra}` in a \"{kind}\" event: allowed fields are {}",
+            "unknown field `{extra}` in {} \"{kind}\" event: allowed fields are {}",
+            article(kind),
             allowed.join(", ")
         ));
     }
@@ -213,9 +222,106 @@ fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> 
             }
         }
         "mode" => mode_event(&obj, qp, params)?,
+        "ack" => {
+            // Checked in full, so a malformed ACK gets its own message, then refused.
+            parse_ack(&obj)?;
+            return Err(format!(
+                "event kind \"ack\" (HPCC) is not supported yet: the core top does not have \
+                 the HPCC window unit; this version replays the kinds {known}"
+            ));
+        }
         _ => unreachable!("kind checked against KINDS"),
     };
     Ok((t_ns, ev))
+}
+
+/// The ACK of an `ack` event: `seq` and `snd_nxt` (32-bit byte counts) and `hops`, 1 to
+/// [`HOPS_MAX`] objects `{"rate", "ts", "tx", "qlen"}` in hpcc.md's wire units (rate code
+/// 0..=7, `ts` 24 bits, `tx` 20 bits, `qlen` 17 bits).
+fn parse_ack(obj: &Map<String, Value>) -> Result<Ack, String> {
+    let word = |name: &str, what: &str| -> Result<u32, String> {
+        let v = uint_field(obj, name, "ack", what)?;
+        u32::try_from(v).map_err(|_| {
+            format!(
+                "{name} {v} is out of range: it is a 32-bit byte count (0..={})",
+                u32::MAX
+            )
+        })
+    };
+    let seq = word("seq", "the acknowledged sequence number, bytes")?;
+    let snd_nxt = word("snd_nxt", "the sender's next sequence number, bytes")?;
+    let hops_doc = format!(
+        "`hops` is a list of 1 to {HOPS_MAX} INT hops such as \
+         {{\"rate\": 2, \"ts\": 16777000, \"tx\": 1048000, \"qlen\": 37}}"
+    );
+    let list = match obj.get("hops") {
+        None => return Err(format!("missing field `hops`; {hops_doc}")),
+        Some(Value::Array(a)) => a,
+        Some(v) => return Err(format!("{hops_doc}; found {}", describe(v))),
+    };
+    if list.is_empty() || list.len() > HOPS_MAX {
+        return Err(format!(
+            "an ACK carries 1 to {HOPS_MAX} hops, this one {}; {hops_doc}",
+            list.len()
+        ));
+    }
+    let mut hops = [Hop::default(); HOPS_MAX];
+    const HOP_FIELDS: [&str; 4] = ["rate", "ts", "tx", "qlen"];
+    for (i, (h, v)) in hops.iter_mut().zip(list).enumerate() {
+        let Value::Object(o) = v else {
+            return Err(format!(
+                "hop {i} must be an object; {hops_doc}; found {}",
+                describe(v)
+            ));
+        };
+        if let Some(extra) = o.keys().find(|k| !HOP_FIELDS.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown field `{extra}` in hop {i}: a hop has the fields {}",
+                HOP_FIELDS.join(", ")
+            ));
+        }
+        let field = |name: &str, bits: u32, what: &str| -> Result<u32, String> {
+            let v = match o.get(name) {
+                None => {
+                    return Err(format!(
+                        "missing field `{name}` ({what}) in hop {i}: a hop has the fields {}",
+                        HOP_FIELDS.join(", ")
+                    ));
+                }
+                Some(v) => v.as_u64().ok_or_else(|| {
+                    format!(
+                        "field `{name}` ({what}) of hop {i} must be a non-negative integer, \
+                         found {}",
+                        describe(v)
+                    )
+                })?,
+            };
+            if v >= 1 << bits {
+                return Err(format!(
+                    "hop {i}: {name} {v} does not fit its {bits}-bit field (0..={}): {what}",
+                    (1u64 << bits) - 1
+                ));
+            }
+            Ok(v as u32)
+        };
+        let rate = field("rate", 3, "the link rate code, 0..=7 (hpcc.md)")?;
+        *h = Hop {
+            rate: rate as u8,
+            ts: field("ts", TS_W, "the timestamp in ns, modulo 2^24")?,
+            tx: field(
+                "tx",
+                TX_W,
+                "transmitted bytes / (128 * hpcc_int_multi), modulo 2^20",
+            )?,
+            qlen: field("qlen", QLEN_W, "queued bytes / (80 * hpcc_int_multi)")?,
+        };
+    }
+    Ok(Ack {
+        seq,
+        snd_nxt,
+        hops,
+        nhop: list.len() as u8,
+    })
 }
 
 /// The `mode` event of `obj` (its `mode`, and `rate_mbps` exactly when the mode is `host`).
@@ -679,7 +785,7 @@ mod tests {
             &["unknown event kind \"nack\"", "cnp, tx, ecn, sample"],
         );
         check(
-            "{\"t_ns\":1,\"ev\":\"ack\",\"qp\":1,\"seq\":0}",
+            "{\"t_ns\":1,\"ev\":\"ack\",\"qp\":1,\"seq\":0,\"snd_nxt\":0,\"hops\":[{\"rate\":0,\"ts\":0,\"tx\":0,\"qlen\":0}]}",
             1,
             &[
                 "\"ack\"",
@@ -687,6 +793,82 @@ mod tests {
                 "not supported yet",
                 "cnp, tx, ecn, sample",
             ],
+        );
+    }
+
+    /// A malformed `ack` gets its own message and line number (before the refusal of
+    /// valid ones): 0 or 6 hops, a field too wide, a rate code out of range, bad types.
+    #[test]
+    fn malformed_acks() {
+        let hop = r#"{"rate": 2, "ts": 16777000, "tx": 1048000, "qlen": 37}"#;
+        let ack = |hops: &str| {
+            format!(
+                "{{\"t_ns\": 0, \"ev\": \"sample\", \"qp\": 0}}\n{{\"t_ns\": 9, \"ev\": \"ack\", \"qp\": 5, \"seq\": 8192, \"snd_nxt\": 65536, \"hops\": {hops}}}"
+            )
+        };
+        let five = vec![hop; 5].join(", ");
+        check(&ack(&format!("[{five}]")), 2, &["not supported yet"]);
+        check(&ack("[]"), 2, &["1 to 5 hops, this one 0"]);
+        check(
+            &ack(&format!("[{five}, {hop}]")),
+            2,
+            &["1 to 5 hops, this one 6"],
+        );
+        check(&ack("{}"), 2, &["`hops` is a list", "found an object"]);
+        let bad_hop = |h: &str| ack(&format!("[{hop}, {h}]"));
+        check(
+            &bad_hop(r#"{"rate": 8, "ts": 0, "tx": 0, "qlen": 0}"#),
+            2,
+            &[
+                "hop 1: rate 8 does not fit its 3-bit field (0..=7)",
+                "rate code",
+            ],
+        );
+        check(
+            &bad_hop(r#"{"rate": 0, "ts": 16777216, "tx": 0, "qlen": 0}"#),
+            2,
+            &["hop 1: ts 16777216 does not fit its 24-bit field"],
+        );
+        check(
+            &bad_hop(r#"{"rate": 0, "ts": 0, "tx": 1048576, "qlen": 0}"#),
+            2,
+            &["hop 1: tx 1048576 does not fit its 20-bit field"],
+        );
+        check(
+            &bad_hop(r#"{"rate": 0, "ts": 0, "tx": 0, "qlen": 131072}"#),
+            2,
+            &["hop 1: qlen 131072 does not fit its 17-bit field"],
+        );
+        check(
+            &bad_hop(r#"{"rate": 0, "ts": 0, "tx": 0}"#),
+            2,
+            &["missing field `qlen`", "in hop 1"],
+        );
+        check(
+            &bad_hop(r#"{"rate": 0, "ts": 0, "tx": 0, "qlen": 0, "q": 1}"#),
+            2,
+            &["unknown field `q` in hop 1"],
+        );
+        check(
+            &bad_hop(r#"{"rate": "2", "ts": 0, "tx": 0, "qlen": 0}"#),
+            2,
+            &["field `rate`", "of hop 1 must be a non-negative integer"],
+        );
+        check(&bad_hop("7"), 2, &["hop 1 must be an object"]);
+        check(
+            &ack(&format!("[{hop}]")).replace("8192", "4294967296"),
+            2,
+            &["seq 4294967296 is out of range", "32-bit"],
+        );
+        check(
+            &ack(&format!("[{hop}]")).replace("\"snd_nxt\": 65536, ", ""),
+            2,
+            &["missing field `snd_nxt`"],
+        );
+        check(
+            &ack(&format!("[{hop}]")).replace("\"qp\": 5", "\"qp\": 5000"),
+            2,
+            &["qp 5000 is out of range"],
         );
     }
 

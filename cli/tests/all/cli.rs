@@ -213,6 +213,16 @@ fn bad_traces_give_file_line_and_message() {
         (
             "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1}\n",
             2,
+            &["missing field `seq`", "an \"ack\" event has the fields"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1, \"seq\": 1, \"snd_nxt\": 2, \"hops\": []}\n",
+            2,
+            &["1 to 5 hops, this one 0"],
+        ),
+        (
+            "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1, \"seq\": 1, \"snd_nxt\": 2, \"hops\": [{\"rate\": 1, \"ts\": 5, \"tx\": 6, \"qlen\": 7}]}\n",
+            2,
             &["not supported yet"],
         ),
         (
