@@ -1450,9 +1450,9 @@ mod tests {
         let (reps, taken) = run(&mut w, &[a1, a2, a3], &[3]);
         let eff: Vec<u64> = reps.iter().map(|(_, r)| r.effect.to_u64()).collect();
         assert_eq!(&eff[..3], &[EFFECT_NEW_PATH, EFFECT_UPDATE, EFFECT_UPDATE]);
-        // The holding register takes the second ACK while the first issues; the third
-        // waits for the second's spacing.
-        assert!(taken[2] - taken[1] >= SPACING, "{taken:?}");
+        // The ACK queue takes all three on consecutive cycles; the second and third wait
+        // in it for their QP's spacing (the reports below show they were applied in order).
+        assert_eq!(taken, [taken[0], taken[0] + 1, taken[0] + 2]);
         let u_real = |r: &HpccReport| r.u.to_u64() as f64 / (1u64 << 24) as f64;
         let mbps = |x: Bits<RATE_W>| x.to_u64() as f64 / 256.0;
         let r2 = reps[1].1;
@@ -1496,10 +1496,12 @@ mod tests {
             .map(|n| (5, 100 + n, 1000 + n, vec![hop(n * 100, n, 0)]))
             .collect();
         let (_, taken) = run(&mut w, &acks, &[]);
-        // Taken into the holding register: the second as the first issues, then one per
-        // 8 cycles.
-        assert_eq!(taken[1] - taken[0], 1, "one QP: {taken:?}");
-        for p in taken[1..].windows(2) {
+        // The first issues at once and the queue takes the next ACK_QUEUE on consecutive
+        // cycles; from then on an entry frees, and an ACK is taken, once per 8 cycles.
+        for (k, t) in taken[..=ACK_QUEUE].iter().enumerate() {
+            assert_eq!(t - taken[0], k, "one QP: {taken:?}");
+        }
+        for p in taken[ACK_QUEUE + 1..].windows(2) {
             assert_eq!(p[1] - p[0], SPACING, "one QP: {taken:?}");
         }
     }
