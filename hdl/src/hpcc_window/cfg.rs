@@ -32,13 +32,12 @@ use super::hop_load::{CodeConsts, KM_W, KQ_SH_W, KTX_SH_W};
 use super::rate_step::{RATE_W, STAGE_W};
 use super::weight::T_W;
 use super::window::HpccCfgWord;
+use crate::cfg_compiler::MBPS_W;
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// Link rates of the eight INT rate codes, Gb/s.
 pub const LINK_GBPS: [u32; 8] = [25, 50, 100, 200, 400, 800, 10, 40];
-/// Width of a rate parameter, Mb/s.
-pub const MBPS_W: usize = 20;
 /// Width of `hpcc_int_multi` (1..=64).
 pub const MULTI_W: usize = 7;
 /// Jobs of one compile: the window constant, eight tx constants, eight queue constants of
