@@ -81,7 +81,9 @@ pub fn run(a: &DriverArgs) -> Result<(), Failure> {
             let applied = d.bar().model.applied.clone();
             let evs = parse_trace(&text, &applied)
                 .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
-            d.bar().feed(&evs);
+            d.bar()
+                .feed(&evs)
+                .map_err(|e| bad_input(format!("{}:{e}", t.display())))?;
         }
         command(&mut d, a.cmd)
     } else if a.bar == "sim" {
@@ -102,6 +104,8 @@ pub fn run(a: &DriverArgs) -> Result<(), Failure> {
             // The applied parameters are the staged ones (a load applies what it wrote).
             let applied = d.params().map_err(failure)?;
             let evs = parse_trace(&text, &applied)
+                .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
+            roce_cc_sim::trace::register_block_can_feed(&evs)
                 .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
             d.bar().feed(&evs).map_err(|e| internal(e.to_string()))?;
         }

@@ -40,6 +40,8 @@
 use crate::core_top::QPN_W;
 use crate::dcqcn_np::{DSCP_W, PRIO_W};
 use crate::dcqcn_rp::widths::{ALPHA_W, BYTES_W, MODE_W, RATE_W, SUB_W};
+use crate::hpcc_window::hop_load::U_W;
+use crate::hpcc_window::window::{IntHop, WIN_W};
 use crate::ecp5_pll::{Ecp5Pll, Ecp5PllConfig, PLL_25_TO_100};
 use crate::timebase::Timebase;
 use crate::top::RoceCcTop;
@@ -145,6 +147,11 @@ pub struct BoardUlx3s<const QB: usize> {
     unused_dscp: Signal<Local, Bits<DSCP_W>>,
     unused_prio: Signal<Local, Bits<PRIO_W>>,
     unused_qp: Signal<Local, Bits<QB>>,
+    unused_u: Signal<Local, Bits<U_W>>,
+    unused_window: Signal<Local, Bits<WIN_W>>,
+    /// No ACK stream on this board: an empty INT hop.
+    k_hop0: Constant<IntHop>,
+    k_zero32: Constant<Bits<32>>,
 }
 
 impl BoardUlx3s<BOARD_QB> {
@@ -194,6 +201,10 @@ impl<const QB: usize> BoardUlx3s<QB> {
             unused_dscp: Default::default(),
             unused_prio: Default::default(),
             unused_qp: Default::default(),
+            unused_u: Default::default(),
+            unused_window: Default::default(),
+            k_hop0: Constant::new(IntHop::default()),
+            k_zero32: Constant::new(0.into()),
         }
     }
 }
@@ -265,6 +276,18 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
         self.top.s_rx_valid.next = false;
         self.top.s_rx_qpn.next = self.k_qpn0.val();
         self.top.s_rx_ecn.next = 0.into();
+        self.top.s_ack_valid.next = false;
+        self.top.s_ack_qpn.next = self.k_qpn0.val();
+        self.top.s_ack_seq.next = self.k_zero32.val();
+        self.top.s_ack_snd_nxt.next = self.k_zero32.val();
+        self.top.s_ack_nhop.next = 0.into();
+        self.top.s_ack_hop[0].next = self.k_hop0.val();
+        self.top.s_ack_hop[1].next = self.k_hop0.val();
+        self.top.s_ack_hop[2].next = self.k_hop0.val();
+        self.top.s_ack_hop[3].next = self.k_hop0.val();
+        self.top.s_ack_hop[4].next = self.k_hop0.val();
+        self.unused_u.next = self.top.m_rate_u.val();
+        self.unused_window.next = self.top.m_rate_window.val();
         self.top.m_rate_ready.next = true;
         self.top.m_cnp_ready.next = true;
         self.unused_rate.next = self.top.m_rate_rc.val() ^ self.top.m_rate_rt.val();
@@ -281,6 +304,7 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
             ^ self.top.s_tx_ready.val()
             ^ self.top.s_query_ready.val()
             ^ self.top.s_rx_ready.val()
+            ^ self.top.s_ack_ready.val()
             ^ self.bridge.error.val();
 
         // ---- LEDs ----

@@ -1,45 +1,80 @@
-//! `roce_cc_core`: the congestion-control core top. The DCQCN reaction point and the
-//! notification point behind one set of event streams, one time base and one parameter
-//! set, with a per-QP rate output for the pacer.
+//! `roce_cc_core`: the congestion-control core top. The DCQCN reaction point, the
+//! notification point and the HPCC window unit behind one set of event streams, one time
+//! base and one parameter set, with one per-QP rate output for the pacer.
 //!
 //! ```text
-//!                   ┌──────────────────── roce_cc_core ────────────────────┐
-//!  s_cnp_*  (qpn) ──┤ QP check ─┐    ┌─────────────┐                      │
-//!  s_tx_*   (qpn) ──┤ QP check ─┼──► │  dcqcn_rp   ├── m_rate_* ──────────┼──► per-QP rate (pacer)
-//!  s_query_*(qpn) ──┤ QP check ─┘    └─────────────┘                      │
-//!  s_rx_*   (qpn) ──┤ QP check ───►  ┌─────────────┐                      │
-//!                   │                │  dcqcn_np   ├── m_cnp_* ───────────┼──► CNP requests
-//!                   │                └─────────────┘                      │
-//!  now, now_cnp ────┤ one time base ──► both                               │
-//!  rp_cfg, np_cfg ──┤ one parameter set (sim::core::CoreConfig) ──► both   │
-//!                   │ cnt_bad_qp_* (events rejected for an out-of-range QP)│
-//!                   └──────────────────────────────────────────────────────┘
+//!                   ┌──────────────────────── roce_cc_core ─────────────────────────┐
+//!  s_ctl_*   (qp) ──┤ ctl_slice ─┐                                                   │
+//!  s_cnp_*  (qpn) ──┤ QP check ──┼─► ┌───────────┐  mode != HPCC  ┌───────┐          │
+//!  s_tx_*   (qpn) ──┤ QP check ──┤   │ dcqcn_rp  ├───────────────►│ merge ├─ m_rate_*┼─► per-QP rate
+//!  s_query_*(qpn) ──┤ QP check ──┘   └─────┬─────┘                └───▲───┘          │   (and window)
+//!                   │          HPCC QP's command/query report         │              │
+//!                   │                      ▼ init / query             │              │
+//!  s_ack_*  (qpn) ──┤ ACK check ─► mode filter ─► ┌─────────────┐      │              │
+//!                   │              (mode RAM)     │ hpcc_window ├──────┘              │
+//!                   │                             └─────────────┘                     │
+//!  s_rx_*   (qpn) ──┤ QP check ───► ┌───────────┐                                     │
+//!                   │               │ dcqcn_np  ├── m_cnp_* ──────────────────────────┼─► CNP requests
+//!                   │               └───────────┘                                     │
+//!  now, now_cnp, rp_cfg, np_cfg, hpcc_cfg, hpcc_k ──► the units                        │
+//!                   └─────────────────────────────────────────────────────────────────┘
 //! ```
 //!
 //! Every input stream carries a 24-bit RoCE QP number. A QP number at or above `2^QB` is
 //! rejected where it enters: the stream's `ready` is high for it in the same cycle (it is
 //! consumed, never applied to any QP, not even to the QP its low bits name), and that
-//! stream's `cnt_bad_qp_*` counter increments. Rejection does not wait for the units, so
-//! a bad event never blocks the stream; it is refused even while the RAM sweep runs.
+//! stream's `cnt_bad_*` counter increments. Rejection does not wait for the units, so
+//! a bad event never blocks the stream; it is refused even while the RAM sweep runs. An
+//! ACK is also rejected (and counted in `cnt_bad_ack`) when its hop count is not 1..=5.
 //!
 //! Latency and backpressure are the units' own: see `dcqcn_rp` (a report on `m_rate_*`
 //! `RP_REPORT_LATENCY` = 138 cycles after each accepted CNP, packet or query when the
-//! consumer keeps up) and `dcqcn_np` (a CNP request
-//! `NP_LATENCY` = 5 cycles after an accepted CE mark that passes the limiter; its counters
-//! one cycle later). The two units are independent: backpressure on one output holds only
-//! its own unit.
+//! consumer keeps up), `dcqcn_np` (a CNP request `NP_LATENCY` = 5 cycles after an
+//! accepted CE mark that passes the limiter; its counters one cycle later) and
+//! `hpcc_window`. Backpressure on the CNP output holds only the NP.
 //!
-//! Room for HPCC (`../shared/reference/hpcc.md`, not implemented): an ACK stream joins the
-//! input streams (with its own QP check) and feeds a window unit beside the RP; the rate
-//! report gains the QP's window next to its rate. The QP check, the time base and the
-//! counters here are written so that adding a stream is one more instance of each.
+//! ## Per-QP modes (DCQCN, host rate, off, HPCC)
+//! The mode of a QP lives in the RP's state, set by the command stream's set-mode (op 1,
+//! mode 0..=3). A QP in any mode but DCQCN has its CNPs and transmitted packets ignored by
+//! the RP. HPCC (mode 3) is joined to the RP at its report output:
+//! - The RP's report of a command (reset or set-mode) or of a query for a QP in HPCC mode
+//!   does not leave the core: it becomes a command to the window unit, an init (the QP
+//!   enters HPCC mode: R = Rc = max rate, U = 1, no path) or a query, and the window unit's report of it leaves in its place, with `m_rate_ctl` or
+//!   `m_rate_query` set as the RP's was. The RP's reports of ignored CNPs and packets of
+//!   an HPCC QP are dropped: the QP's rate is the window unit's, reported on every ACK.
+//!   (A reset, op 0, puts a QP back into DCQCN mode, as the RP defines it, so only a
+//!   set-mode to HPCC inits the window unit.)
+//! - The mode RAM (one bit per QP, block RAM with a registered read) says which QPs are
+//!   in HPCC mode for the ACK stream. The bit is written when the RP's report of a
+//!   set-mode or reset leaves the RP: set for a set-mode to HPCC (at the edge the window
+//!   unit takes the init), cleared otherwise. It is swept to 0 after reset.
+//! - An accepted ACK waits one cycle in the filter register, while the mode RAM is read
+//!   at its QP. If the bit is clear the ACK is dropped (`cnt_ack_ignored`); if set it is
+//!   offered to the window unit and leaves the register when the unit takes it. The RAM
+//!   read follows the register: a write to the QP's bit is seen one cycle later.
+//! - Reports of both sources meet in the merge: one report per cycle, the two sources in
+//!   turn when both have one, and an offer not taken is held (the same source next
+//!   cycle), so `m_rate_*` keeps its payload until `m_rate_ready`. A window unit report
+//!   has `m_rate_mode` = 3, R on `m_rate_rc`, Rc on `m_rate_rt`, U and the window on
+//!   `m_rate_u` and `m_rate_window`; an RP report has 0 in those two.
 
 use crate::ctl_slice::CtlSlice;
 use crate::dcqcn_np::{COUNTER_W, DSCP_W, DcqcnNp, ECN_W, NpCfgWord, PRIO_W};
 use crate::dcqcn_rp::DcqcnRp;
 use crate::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use crate::dcqcn_rp::widths::*;
+use crate::hpcc_window::hop_load::{CodeConsts, U_W};
+use crate::hpcc_window::window::{
+    HOPS, HpccCfgWord, HpccWindow, IntHop, KIND_ACK, KIND_QUERY, REP_CREDITS, WIN_W,
+};
 use rust_hdl::prelude::*;
+
+/// The mode number of HPCC on the command stream and in the reports.
+pub const MODE_HPCC: u64 = 3;
+/// Hops an ACK may carry at most (an ACK with more, or none, is rejected).
+pub const ACK_HOPS_MAX: u64 = HOPS as u64;
+
+const _: () = assert!(REP_CREDITS + 1 < 64); // the ctl flags `tq` of the window's commands
 
 /// Width of a RoCE QP number on the input streams.
 pub const QPN_W: usize = 24;
@@ -72,7 +107,7 @@ pub struct RoceCcCore<const QB: usize> {
     /// 0: reset the QP's RP and NP state; 1: reset its RP state and set its mode; 2: query
     /// its RP state (the report has `m_rate_ctl` set).
     pub s_ctl_op: Signal<In, Bits<CTL_OP_W>>,
-    /// Mode for op 1 (0 DCQCN, 1 rate set by the host, 2 off).
+    /// Mode for op 1 (0 DCQCN, 1 rate set by the host, 2 off, 3 HPCC).
     pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
     /// Host rate for mode 1, Mb/s Q.8.
     pub s_ctl_rate: Signal<In, Bits<RATE_W>>,
@@ -109,11 +144,27 @@ pub struct RoceCcCore<const QB: usize> {
     /// ECN field of the packet (`0b11` = CE).
     pub s_rx_ecn: Signal<In, Bits<ECN_W>>,
 
+    /* ACK stream (HPCC window unit) */
+    /// An ACK with its INT stack was received for QP `s_ack_qpn`.
+    pub s_ack_valid: Signal<In, Bit>,
+    /// Taken this cycle (always, for an ACK that is rejected).
+    pub s_ack_ready: Signal<Out, Bit>,
+    /// QP number of the ACK.
+    pub s_ack_qpn: Signal<In, Bits<QPN_W>>,
+    /// The acknowledged sequence number, bytes.
+    pub s_ack_seq: Signal<In, Bits<32>>,
+    /// The sender's next sequence number when the ACK is processed, bytes.
+    pub s_ack_snd_nxt: Signal<In, Bits<32>>,
+    /// Hops in the INT stack, 1..=5 (any other count is rejected).
+    pub s_ack_nhop: Signal<In, Bits<3>>,
+    /// The INT stack in wire units (hops `0..nhop`; the others are not read).
+    pub s_ack_hop: [Signal<In, IntHop>; HOPS],
+
     /* Per-QP rate reports (one per accepted RP event) */
-    /// A report is offered.
+    /// A report is offered (held with its payload until `m_rate_ready`).
     pub m_rate_valid: Signal<Out, Bit>,
-    /// The consumer (pacer) takes it; while low, reports collect in the RP's report FIFO,
-    /// and the RP's inputs stop when it is full.
+    /// The consumer (pacer) takes it; while low, reports collect in the units' report
+    /// FIFOs, and a unit's inputs stop when its FIFO is full.
     pub m_rate_ready: Signal<In, Bit>,
     /// QP reported.
     pub m_rate_qp: Signal<Out, Bits<QB>>,
@@ -121,16 +172,21 @@ pub struct RoceCcCore<const QB: usize> {
     pub m_rate_query: Signal<Out, Bit>,
     /// A rate limiter is allocated to the QP.
     pub m_rate_limited: Signal<Out, Bit>,
-    /// Current rate Rc, Mb/s Q.8: the QP's sending rate.
+    /// The QP's sending rate, Mb/s Q.8: DCQCN's current rate Rc, the host's rate, the max
+    /// rate (off), or HPCC's R.
     pub m_rate_rc: Signal<Out, Bits<RATE_W>>,
-    /// Target rate Rt, Mb/s Q.8.
+    /// DCQCN's target rate Rt, or HPCC's reference rate Rc, Mb/s Q.8.
     pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
-    /// alpha, Q.20 (0 when not limited).
+    /// alpha, Q.20 (0 when not limited, and for HPCC).
     pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
-    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off).
+    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off, 3 HPCC).
     pub m_rate_mode: Signal<Out, Bits<MODE_W>>,
     /// The report follows a command of the register block (`s_ctl_*`).
     pub m_rate_ctl: Signal<Out, Bit>,
+    /// HPCC's U, Q.24 (0 for other modes).
+    pub m_rate_u: Signal<Out, Bits<U_W>>,
+    /// HPCC's window `R * T / 8000`, bytes (0 for other modes).
+    pub m_rate_window: Signal<Out, Bits<WIN_W>>,
 
     /* CNP requests */
     /// A CNP should be sent.
@@ -159,6 +215,10 @@ pub struct RoceCcCore<const QB: usize> {
     pub tbl_addr: Signal<In, Bits<TBL_ADDR_W>>,
     /// RP power-table entry, Q.24.
     pub tbl_data: Signal<In, Bits<POW_W>>,
+    /// HPCC parameters in hardware form (`hpcc_window::cfg::HpccCfg`).
+    pub hpcc_cfg: Signal<In, HpccCfgWord>,
+    /// HPCC per-rate-code constants of a hop's load (`hpcc_window::cfg::HpccCfg`).
+    pub hpcc_k: Signal<In, CodeConsts>,
 
     /* Status and counters (all clear on reset, wrap at 2^48) */
     /// A RAM sweep after reset is running.
@@ -189,12 +249,78 @@ pub struct RoceCcCore<const QB: usize> {
     /// Cycles a CNP request waited for `m_cnp_ready` (each counted `NP_COUNT_LAG` cycle
     /// later).
     pub cnt_cnp_stall: Signal<Out, Bits<COUNTER_W>>,
+    /// ACKs rejected: QP number out of range, or a hop count outside 1..=5.
+    pub cnt_bad_ack: Signal<Out, Bits<COUNTER_W>>,
+    /// ACKs dropped because their QP was not in HPCC mode (counted a cycle after the drop).
+    pub cnt_ack_ignored: Signal<Out, Bits<COUNTER_W>>,
+    /// ACKs the window unit applied (counted as their report is written; wrap at 2^32).
+    pub cnt_ack_applied: Signal<Out, Bits<32>>,
+    /// Applied ACKs that committed (first of a round trip; wrap at 2^32).
+    pub cnt_ack_commits: Signal<Out, Bits<32>>,
 
     /// The command stream's register slice: it takes the register block's commands and
     /// hands each unit its part (`ctl_slice`).
     ctl: CtlSlice<QB>,
     rp: DcqcnRp<QB>,
     np: DcqcnNp<QB>,
+    win: HpccWindow<QB>,
+    /// One bit per QP: in HPCC mode (for the ACK stream's filter).
+    mode_ram: RAM<Bit, QB>,
+    /// The mode RAM's reset sweep: address, running.
+    msw: DFF<Bits<QB>>,
+    msw_busy: DFF<Bit>,
+    qb_last: Constant<Bits<QB>>,
+    one_qb: Constant<Bits<QB>>,
+    /// The ACK filter register: an accepted ACK while the mode RAM is read at its QP.
+    f_v: DFF<Bit>,
+    f_qp: DFF<Bits<QB>>,
+    f_seq: DFF<Bits<32>>,
+    f_snd: DFF<Bits<32>>,
+    f_nhop: DFF<Bits<3>>,
+    f_hop: [DFF<IntHop>; HOPS],
+    /// The filter register is free at this edge (empty, dropping, or taken by the unit).
+    f_free: Signal<Local, Bit>,
+    /// An ACK is taken into the filter register at this edge.
+    f_load: Signal<Local, Bit>,
+    /// The filter register's ACK is offered to the window unit.
+    f_pass: Signal<Local, Bit>,
+    ack_bad: Signal<Local, Bit>,
+    nhop_max: Constant<Bits<3>>,
+    mode_hpcc: Constant<Bits<MODE_W>>,
+    kind_query: Constant<Bits<2>>,
+    /// The RP's report is of an HPCC QP.
+    rp_h: Signal<Local, Bit>,
+    /// The RP's report goes to the merge (a QP not in HPCC mode).
+    rp_pass: Signal<Local, Bit>,
+    /// The RP's report is taken at this edge.
+    rp_take: Signal<Local, Bit>,
+    /// The merge offers the window unit's report (else the RP's).
+    pick_w: Signal<Local, Bit>,
+    /// The merge's offer was not taken last cycle (it stays with `arb_sel`).
+    arb_hold: DFF<Bit>,
+    /// The source the merge offered last cycle (1: the window unit).
+    arb_sel: DFF<Bit>,
+    /// The source of the last report taken (the other goes first next time both offer).
+    arb_last: DFF<Bit>,
+    /// The window unit's report fields the core does not pass on.
+    rep_unused: Signal<Local, Bit>,
+    /// The `m_rate_ctl` flags of the commands given to the window unit whose reports have
+    /// not left the merge, oldest in bit 0 (a register-block query's answer has both
+    /// `ctl` and `query` set, a stream query's only `query`). At most `REP_CREDITS` + 1
+    /// = 62 are owed (the unit's report credits and its command register), under 64.
+    tq: DFF<Bits<64>>,
+    /// Flags held in `tq`.
+    tq_n: DFF<Bits<7>>,
+    tq_base: Signal<Local, Bits<64>>,
+    tq_nx: Signal<Local, Bits<7>>,
+    tq_pop: Signal<Local, Bit>,
+    one7: Constant<Bits<7>>,
+    one64: Constant<Bits<64>>,
+    kind_ack: Constant<Bits<2>>,
+    bad_ack: DFF<Bits<COUNTER_W>>,
+    ign_ack: DFF<Bits<COUNTER_W>>,
+    hit_ack: DFF<Bit>,
+    hit_ign: DFF<Bit>,
     bad_cnp: DFF<Bits<COUNTER_W>>,
     bad_tx: DFF<Bits<COUNTER_W>>,
     bad_query: DFF<Bits<COUNTER_W>>,
@@ -283,9 +409,63 @@ impl<const QB: usize> RoceCcCore<QB> {
             cnt_cnp_sent: Default::default(),
             cnt_cnp_suppressed: Default::default(),
             cnt_cnp_stall: Default::default(),
+            cnt_bad_ack: Default::default(),
+            cnt_ack_ignored: Default::default(),
+            cnt_ack_applied: Default::default(),
+            cnt_ack_commits: Default::default(),
+            s_ack_valid: Default::default(),
+            s_ack_ready: Default::default(),
+            s_ack_qpn: Default::default(),
+            s_ack_seq: Default::default(),
+            s_ack_snd_nxt: Default::default(),
+            s_ack_nhop: Default::default(),
+            s_ack_hop: Default::default(),
+            m_rate_u: Default::default(),
+            m_rate_window: Default::default(),
+            hpcc_cfg: Default::default(),
+            hpcc_k: Default::default(),
             ctl: CtlSlice::new(),
             rp: DcqcnRp::new(),
             np: DcqcnNp::new(),
+            win: HpccWindow::default(),
+            mode_ram: RAM::default(),
+            msw: Default::default(),
+            msw_busy: Default::default(),
+            qb_last: Constant::new(((1u64 << QB) - 1).into()),
+            one_qb: Constant::new(1.into()),
+            f_v: Default::default(),
+            f_qp: Default::default(),
+            f_seq: Default::default(),
+            f_snd: Default::default(),
+            f_nhop: Default::default(),
+            f_hop: Default::default(),
+            f_free: Default::default(),
+            f_load: Default::default(),
+            f_pass: Default::default(),
+            ack_bad: Default::default(),
+            nhop_max: Constant::new(ACK_HOPS_MAX.into()),
+            mode_hpcc: Constant::new(MODE_HPCC.into()),
+            kind_query: Constant::new(KIND_QUERY.into()),
+            rp_h: Default::default(),
+            rp_pass: Default::default(),
+            rp_take: Default::default(),
+            pick_w: Default::default(),
+            arb_hold: Default::default(),
+            arb_sel: Default::default(),
+            arb_last: Default::default(),
+            rep_unused: Default::default(),
+            tq: Default::default(),
+            tq_n: Default::default(),
+            tq_base: Default::default(),
+            tq_nx: Default::default(),
+            tq_pop: Default::default(),
+            one7: Constant::new(1.into()),
+            one64: Constant::new(1.into()),
+            kind_ack: Constant::new(KIND_ACK.into()),
+            bad_ack: Default::default(),
+            ign_ack: Default::default(),
+            hit_ack: Default::default(),
+            hit_ign: Default::default(),
             bad_cnp: Default::default(),
             bad_tx: Default::default(),
             bad_query: Default::default(),
@@ -314,8 +494,18 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, bad_cnp, bad_tx, bad_query, bad_rx, hit_cnp, hit_tx, hit_query, hit_rx
+            self, clock, bad_cnp, bad_tx, bad_query, bad_rx, hit_cnp, hit_tx, hit_query, hit_rx,
+            msw, msw_busy, f_v, f_qp, f_seq, f_snd, f_nhop, arb_hold, arb_sel, arb_last,
+            bad_ack, ign_ack, hit_ack, hit_ign, tq, tq_n
         );
+        for h in 0..HOPS {
+            self.f_hop[h].clock.next = self.clock.val();
+            self.f_hop[h].d.next = self.f_hop[h].q.val();
+        }
+        self.win.clock.next = self.clock.val();
+        self.win.reset.next = self.reset.val();
+        self.mode_ram.read_clock.next = self.clock.val();
+        self.mode_ram.write_clock.next = self.clock.val();
         self.rp.clock.next = self.clock.val();
         self.np.clock.next = self.clock.val();
         self.rp.reset.next = self.reset.val();
@@ -357,16 +547,6 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.rp.s_query_valid.next = self.s_query_valid.val() & !self.query_bad.val();
         self.rp.s_query_qp.next = self.s_query_qpn.val().get_bits::<QB>(0);
         self.s_query_ready.next = self.query_bad.val() | self.rp.s_query_ready.val();
-        self.rp.m_rate_ready.next = self.m_rate_ready.val();
-        self.m_rate_valid.next = self.rp.m_rate_valid.val();
-        self.m_rate_qp.next = self.rp.m_rate_qp.val();
-        self.m_rate_query.next = self.rp.m_rate_query.val();
-        self.m_rate_limited.next = self.rp.m_rate_limited.val();
-        self.m_rate_rc.next = self.rp.m_rate_rc.val();
-        self.m_rate_rt.next = self.rp.m_rate_rt.val();
-        self.m_rate_alpha.next = self.rp.m_rate_alpha.val();
-        self.m_rate_mode.next = self.rp.m_rate_mode.val();
-        self.m_rate_ctl.next = self.rp.m_rate_ctl.val();
         self.rp.now.next = self.now.val();
         self.rp.cfg.next = self.rp_cfg.val();
         self.rp.tbl_we.next = self.tbl_we.val();
@@ -388,12 +568,165 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.np.now.next.r = self.now_cnp.val().r;
         self.np.cfg.next = self.np_cfg.val();
 
+        // ---- ACK stream: check, filter register, mode RAM ----
+        self.ack_bad.next = (self.s_ack_qpn.val() & self.qpn_hi_mask.val()).any()
+            | !self.s_ack_nhop.val().any()
+            | (self.s_ack_nhop.val() > self.nhop_max.val());
+        self.f_pass.next = self.f_v.q.val() & self.mode_ram.read_data.val();
+        self.f_free.next =
+            !self.f_v.q.val() | !self.mode_ram.read_data.val() | self.win.s_ack_ready.val();
+        self.f_load.next = self.s_ack_valid.val()
+            & !self.ack_bad.val()
+            & self.f_free.val()
+            & !self.msw_busy.q.val();
+        self.s_ack_ready.next =
+            self.ack_bad.val() | (self.f_free.val() & !self.msw_busy.q.val());
+        if self.f_free.val() {
+            self.f_v.d.next = self.f_load.val();
+        }
+        self.mode_ram.read_address.next = self.f_qp.q.val();
+        if self.f_load.val() {
+            self.f_qp.d.next = self.s_ack_qpn.val().get_bits::<QB>(0);
+            self.f_seq.d.next = self.s_ack_seq.val();
+            self.f_snd.d.next = self.s_ack_snd_nxt.val();
+            self.f_nhop.d.next = self.s_ack_nhop.val();
+            self.f_hop[0].d.next = self.s_ack_hop[0].val();
+            self.f_hop[1].d.next = self.s_ack_hop[1].val();
+            self.f_hop[2].d.next = self.s_ack_hop[2].val();
+            self.f_hop[3].d.next = self.s_ack_hop[3].val();
+            self.f_hop[4].d.next = self.s_ack_hop[4].val();
+            self.mode_ram.read_address.next = self.s_ack_qpn.val().get_bits::<QB>(0);
+        }
+        self.win.s_ack_valid.next = self.f_pass.val();
+        self.win.s_ack_qp.next = self.f_qp.q.val();
+        self.win.s_ack_seq.next = self.f_seq.q.val();
+        self.win.s_ack_snd_nxt.next = self.f_snd.q.val();
+        self.win.s_ack_nhop.next = self.f_nhop.q.val();
+        self.win.s_ack_hop[0].next = self.f_hop[0].q.val();
+        self.win.s_ack_hop[1].next = self.f_hop[1].q.val();
+        self.win.s_ack_hop[2].next = self.f_hop[2].q.val();
+        self.win.s_ack_hop[3].next = self.f_hop[3].q.val();
+        self.win.s_ack_hop[4].next = self.f_hop[4].q.val();
+        self.win.cfg.next = self.hpcc_cfg.val();
+        self.win.cfg_k.next = self.hpcc_k.val();
+
+        // ---- the RP's reports: HPCC QPs' commands and queries to the window unit ----
+        self.rp_h.next = self.rp.m_rate_mode.val() == self.mode_hpcc.val();
+        self.rp_pass.next = self.rp.m_rate_valid.val() & !self.rp_h.val() & !self.msw_busy.q.val();
+        self.win.s_cmd_valid.next = self.rp.m_rate_valid.val()
+            & self.rp_h.val()
+            & (self.rp.m_rate_ctl.val() | self.rp.m_rate_query.val())
+            & !self.msw_busy.q.val();
+        self.win.s_cmd_qp.next = self.rp.m_rate_qp.val();
+        // CMD_INIT (0) for a reset or set-mode, CMD_QUERY (1) for a query.
+        self.win.s_cmd_op.next = self.rp.m_rate_query.val();
+
+        // ---- merge: one report per cycle from the RP or the window unit ----
+        if self.arb_hold.q.val() {
+            self.pick_w.next = self.arb_sel.q.val();
+        } else {
+            self.pick_w.next =
+                self.win.m_rep_valid.val() & (!self.rp_pass.val() | !self.arb_last.q.val());
+        }
+        if self.rp_h.val() {
+            if self.rp.m_rate_ctl.val() | self.rp.m_rate_query.val() {
+                self.rp_take.next = self.win.s_cmd_ready.val() & !self.msw_busy.q.val();
+            } else {
+                // An ignored CNP or packet of an HPCC QP: its report is dropped.
+                self.rp_take.next = !self.msw_busy.q.val();
+            }
+        } else {
+            self.rp_take.next = self.rp_pass.val() & self.m_rate_ready.val() & !self.pick_w.val();
+        }
+        self.rp.m_rate_ready.next = self.rp_take.val();
+        self.win.m_rep_ready.next = self.m_rate_ready.val() & self.pick_w.val();
+        // Not reported by the core: the effect of an ACK, whether it committed, inc_stage.
+        self.rep_unused.next = (self.win.m_rep.val().effect.get_bit(0)
+            ^ self.win.m_rep.val().effect.get_bit(1))
+            ^ (self.win.m_rep.val().commit ^ self.win.m_rep.val().stage.xor());
+        if self.pick_w.val() {
+            self.m_rate_valid.next = self.win.m_rep_valid.val();
+            self.m_rate_qp.next = self.win.m_rep_qp.val();
+            self.m_rate_query.next = self.win.m_rep.val().kind == self.kind_query.val();
+            self.m_rate_ctl.next =
+                (self.win.m_rep.val().kind != self.kind_ack.val()) & self.tq.q.val().get_bit(0);
+            self.m_rate_limited.next = false;
+            self.m_rate_rc.next = self.win.m_rep.val().r;
+            self.m_rate_rt.next = self.win.m_rep.val().rc;
+            self.m_rate_alpha.next = 0.into();
+            self.m_rate_mode.next = self.mode_hpcc.val();
+            self.m_rate_u.next = self.win.m_rep.val().u;
+            self.m_rate_window.next = self.win.m_rep.val().window;
+        } else {
+            self.m_rate_valid.next = self.rp_pass.val();
+            self.m_rate_qp.next = self.rp.m_rate_qp.val();
+            self.m_rate_query.next = self.rp.m_rate_query.val();
+            self.m_rate_ctl.next = self.rp.m_rate_ctl.val();
+            self.m_rate_limited.next = self.rp.m_rate_limited.val();
+            self.m_rate_rc.next = self.rp.m_rate_rc.val();
+            self.m_rate_rt.next = self.rp.m_rate_rt.val();
+            self.m_rate_alpha.next = self.rp.m_rate_alpha.val();
+            self.m_rate_mode.next = self.rp.m_rate_mode.val();
+            self.m_rate_u.next = 0.into();
+            self.m_rate_window.next = 0.into();
+        }
+        // The ctl flags of the window unit's commands, in command order.
+        self.tq_pop.next = self.win.m_rep_valid.val()
+            & self.m_rate_ready.val()
+            & self.pick_w.val()
+            & (self.win.m_rep.val().kind != self.kind_ack.val());
+        self.tq_base.next = self.tq.q.val();
+        self.tq_nx.next = self.tq_n.q.val();
+        if self.tq_pop.val() {
+            self.tq_base.next = self.tq.q.val() >> self.one7.val();
+            self.tq_nx.next = self.tq_n.q.val() - self.one7.val();
+        }
+        self.tq.d.next = self.tq_base.val();
+        self.tq_n.d.next = self.tq_nx.val();
+        if self.win.s_cmd_valid.val() & self.win.s_cmd_ready.val() {
+            if self.rp.m_rate_ctl.val() {
+                self.tq.d.next = self.tq_base.val() | (self.one64.val() << self.tq_nx.val());
+            }
+            self.tq_n.d.next = self.tq_nx.val() + self.one7.val();
+        }
+        self.arb_hold.d.next = self.m_rate_valid.val() & !self.m_rate_ready.val();
+        self.arb_sel.d.next = self.pick_w.val();
+        if self.m_rate_valid.val() & self.m_rate_ready.val() {
+            self.arb_last.d.next = self.pick_w.val();
+        }
+
+        // ---- mode RAM writes: the sweep, or a command's report leaving the RP ----
+        if self.msw_busy.q.val() {
+            self.mode_ram.write_address.next = self.msw.q.val();
+            self.mode_ram.write_data.next = false;
+            self.mode_ram.write_enable.next = true;
+            self.msw.d.next = self.msw.q.val() + self.one_qb.val();
+            if self.msw.q.val() == self.qb_last.val() {
+                self.msw_busy.d.next = false;
+            }
+        } else {
+            self.mode_ram.write_address.next = self.rp.m_rate_qp.val();
+            self.mode_ram.write_data.next = self.rp_h.val();
+            self.mode_ram.write_enable.next = self.rp.m_rate_valid.val()
+                & self.rp.m_rate_ctl.val()
+                & !self.rp.m_rate_query.val()
+                & self.rp_take.val();
+        }
+
         // ---- counters ----
         // (each counts a cycle after its event, from a register of the hit)
         self.hit_cnp.d.next = self.s_cnp_valid.val() & self.cnp_bad.val();
         self.hit_tx.d.next = self.s_tx_valid.val() & self.tx_bad.val();
         self.hit_query.d.next = self.s_query_valid.val() & self.query_bad.val();
         self.hit_rx.d.next = self.s_rx_valid.val() & self.rx_bad.val();
+        self.hit_ack.d.next = self.s_ack_valid.val() & self.ack_bad.val();
+        self.hit_ign.d.next = self.f_v.q.val() & !self.mode_ram.read_data.val();
+        if self.hit_ack.q.val() {
+            self.bad_ack.d.next = self.bad_ack.q.val() + self.one_count.val();
+        }
+        if self.hit_ign.q.val() {
+            self.ign_ack.d.next = self.ign_ack.q.val() + self.one_count.val();
+        }
         if self.hit_cnp.q.val() {
             self.bad_cnp.d.next = self.bad_cnp.q.val() + self.one_count.val();
         }
@@ -415,8 +748,21 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
             self.bad_tx.d.next = 0.into();
             self.bad_query.d.next = 0.into();
             self.bad_rx.d.next = 0.into();
+            self.hit_ack.d.next = false;
+            self.hit_ign.d.next = false;
+            self.bad_ack.d.next = 0.into();
+            self.ign_ack.d.next = 0.into();
+            self.f_v.d.next = false;
+            self.arb_hold.d.next = false;
+            self.arb_sel.d.next = false;
+            self.arb_last.d.next = false;
+            self.msw.d.next = 0.into();
+            self.msw_busy.d.next = true;
+            self.tq.d.next = 0.into();
+            self.tq_n.d.next = 0.into();
         }
-        self.busy.next = self.rp.busy.val() | self.np.busy.val();
+        self.busy.next =
+            self.rp.busy.val() | self.np.busy.val() | self.win.busy.val() | self.msw_busy.q.val();
         self.cnt_bad_qp_cnp.next = self.bad_cnp.q.val();
         self.cnt_bad_qp_tx.next = self.bad_tx.q.val();
         self.cnt_bad_qp_query.next = self.bad_query.q.val();
@@ -429,5 +775,9 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.cnt_cnp_sent.next = self.np.cnt_sent.val();
         self.cnt_cnp_suppressed.next = self.np.cnt_suppressed.val();
         self.cnt_cnp_stall.next = self.np.cnt_stall.val();
+        self.cnt_bad_ack.next = self.bad_ack.q.val();
+        self.cnt_ack_ignored.next = self.ign_ack.q.val();
+        self.cnt_ack_applied.next = self.win.cnt_acks.val();
+        self.cnt_ack_commits.next = self.win.cnt_commits.val();
     }
 }

@@ -46,6 +46,8 @@ use crate::core_top::{CnpTimeWord, QPN_W, RoceCcCore};
 use crate::dcqcn_np::{COUNTER_W, DSCP_W, ECN_W, NpCfgWord, PRIO_W};
 use crate::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use crate::dcqcn_rp::widths::*;
+use crate::hpcc_window::hop_load::{CodeConsts, U_W};
+use crate::hpcc_window::window::{HpccCfgWord, IntHop, WIN_W};
 use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
@@ -81,6 +83,18 @@ pub struct ShellIn {
     pub tbl_we: Bit,
     pub tbl_addr: Bits<TBL_ADDR_W>,
     pub tbl_data: Bits<POW_W>,
+    pub ack_valid: Bit,
+    pub ack_qpn: Bits<QPN_W>,
+    pub ack_seq: Bits<32>,
+    pub ack_snd_nxt: Bits<32>,
+    pub ack_nhop: Bits<3>,
+    pub ack_h0: IntHop,
+    pub ack_h1: IntHop,
+    pub ack_h2: IntHop,
+    pub ack_h3: IntHop,
+    pub ack_h4: IntHop,
+    pub hpcc_cfg: HpccCfgWord,
+    pub hpcc_k: CodeConsts,
 }
 
 /// Every core output except the two `2^QB`-wide QP buses (a `LogicStruct` cannot be
@@ -116,6 +130,13 @@ pub struct ShellOut {
     pub cnt_cnp_sent: Bits<COUNTER_W>,
     pub cnt_cnp_suppressed: Bits<COUNTER_W>,
     pub cnt_cnp_stall: Bits<COUNTER_W>,
+    pub ack_ready: Bit,
+    pub rate_u: Bits<U_W>,
+    pub rate_window: Bits<WIN_W>,
+    pub cnt_bad_ack: Bits<COUNTER_W>,
+    pub cnt_ack_ignored: Bits<COUNTER_W>,
+    pub cnt_ack_applied: Bits<32>,
+    pub cnt_ack_commits: Bits<32>,
 }
 
 /// The signature register: one stage per captured output port, in chain order.
@@ -152,6 +173,13 @@ pub struct ShellFold {
     pub cnt_cnp_sent: Bit,
     pub cnt_cnp_suppressed: Bit,
     pub cnt_cnp_stall: Bit,
+    pub ack_ready: Bit,
+    pub rate_u: Bit,
+    pub rate_window: Bit,
+    pub cnt_bad_ack: Bit,
+    pub cnt_ack_ignored: Bit,
+    pub cnt_ack_applied: Bit,
+    pub cnt_ack_commits: Bit,
 }
 
 /// Flip-flops of the input shift register: every core input bit.
@@ -254,6 +282,18 @@ impl<const QB: usize> Logic for SynthShell<QB> {
         self.core.tbl_we.next = self.cin.val().tbl_we;
         self.core.tbl_addr.next = self.cin.val().tbl_addr;
         self.core.tbl_data.next = self.cin.val().tbl_data;
+        self.core.s_ack_valid.next = self.cin.val().ack_valid;
+        self.core.s_ack_qpn.next = self.cin.val().ack_qpn;
+        self.core.s_ack_seq.next = self.cin.val().ack_seq;
+        self.core.s_ack_snd_nxt.next = self.cin.val().ack_snd_nxt;
+        self.core.s_ack_nhop.next = self.cin.val().ack_nhop;
+        self.core.s_ack_hop[0].next = self.cin.val().ack_h0;
+        self.core.s_ack_hop[1].next = self.cin.val().ack_h1;
+        self.core.s_ack_hop[2].next = self.cin.val().ack_h2;
+        self.core.s_ack_hop[3].next = self.cin.val().ack_h3;
+        self.core.s_ack_hop[4].next = self.cin.val().ack_h4;
+        self.core.hpcc_cfg.next = self.cin.val().hpcc_cfg;
+        self.core.hpcc_k.next = self.cin.val().hpcc_k;
 
         // ---- every core output -> capture register ----
         self.oq.d.next.ctl_ready = self.core.s_ctl_ready.val();
@@ -287,6 +327,13 @@ impl<const QB: usize> Logic for SynthShell<QB> {
         self.oq.d.next.cnt_cnp_sent = self.core.cnt_cnp_sent.val();
         self.oq.d.next.cnt_cnp_suppressed = self.core.cnt_cnp_suppressed.val();
         self.oq.d.next.cnt_cnp_stall = self.core.cnt_cnp_stall.val();
+        self.oq.d.next.ack_ready = self.core.s_ack_ready.val();
+        self.oq.d.next.rate_u = self.core.m_rate_u.val();
+        self.oq.d.next.rate_window = self.core.m_rate_window.val();
+        self.oq.d.next.cnt_bad_ack = self.core.cnt_bad_ack.val();
+        self.oq.d.next.cnt_ack_ignored = self.core.cnt_ack_ignored.val();
+        self.oq.d.next.cnt_ack_applied = self.core.cnt_ack_applied.val();
+        self.oq.d.next.cnt_ack_commits = self.core.cnt_ack_commits.val();
 
         // ---- capture register -> signature register, one stage per port -> sout ----
         self.fold.d.next.ctl_ready = self.oq.q.val().ctl_ready;
@@ -332,7 +379,20 @@ impl<const QB: usize> Logic for SynthShell<QB> {
             self.fold.q.val().cnt_cnp_sent ^ self.oq.q.val().cnt_cnp_suppressed.xor();
         self.fold.d.next.cnt_cnp_stall =
             self.fold.q.val().cnt_cnp_suppressed ^ self.oq.q.val().cnt_cnp_stall.xor();
-        self.sout_q.d.next = self.fold.q.val().cnt_cnp_stall;
+        self.fold.d.next.ack_ready =
+            self.fold.q.val().cnt_cnp_stall ^ self.oq.q.val().ack_ready;
+        self.fold.d.next.rate_u = self.fold.q.val().ack_ready ^ self.oq.q.val().rate_u.xor();
+        self.fold.d.next.rate_window =
+            self.fold.q.val().rate_u ^ self.oq.q.val().rate_window.xor();
+        self.fold.d.next.cnt_bad_ack =
+            self.fold.q.val().rate_window ^ self.oq.q.val().cnt_bad_ack.xor();
+        self.fold.d.next.cnt_ack_ignored =
+            self.fold.q.val().cnt_bad_ack ^ self.oq.q.val().cnt_ack_ignored.xor();
+        self.fold.d.next.cnt_ack_applied =
+            self.fold.q.val().cnt_ack_ignored ^ self.oq.q.val().cnt_ack_applied.xor();
+        self.fold.d.next.cnt_ack_commits =
+            self.fold.q.val().cnt_ack_applied ^ self.oq.q.val().cnt_ack_commits.xor();
+        self.sout_q.d.next = self.fold.q.val().cnt_ack_commits;
         self.sout.next = self.sout_q.q.val();
     }
 }

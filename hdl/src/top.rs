@@ -26,9 +26,11 @@ use crate::axil_slave::{AXIL_ADDR_W, AXIL_DATA_W, AXIL_RESP_W, AXIL_STRB_W, Axil
 use crate::cfg_compiler::CfgCompiler;
 use crate::core_top::{CnpTimeWord, QPN_W, RoceCcCore};
 use crate::csr::Csr;
-use crate::dcqcn_np::{DSCP_W, ECN_W, PRIO_W};
+use crate::dcqcn_np::{COUNTER_W, DSCP_W, ECN_W, PRIO_W};
 use crate::dcqcn_rp::state::TimeWord;
 use crate::dcqcn_rp::widths::*;
+use crate::hpcc_window::hop_load::{CodeConsts, U_W};
+use crate::hpcc_window::window::{HOPS, HpccCfgWord, IntHop, WIN_W};
 use roce_cc_params::Params;
 use roce_cc_regmap::FwId;
 use rust_hdl::prelude::*;
@@ -107,6 +109,20 @@ pub struct RoceCcTop<const QB: usize> {
     pub s_rx_qpn: Signal<In, Bits<QPN_W>>,
     /// ECN field of the packet.
     pub s_rx_ecn: Signal<In, Bits<ECN_W>>,
+    /// An ACK with its INT stack was received for QP `s_ack_qpn` (see `core_top`).
+    pub s_ack_valid: Signal<In, Bit>,
+    /// Taken this cycle.
+    pub s_ack_ready: Signal<Out, Bit>,
+    /// QP number of the ACK.
+    pub s_ack_qpn: Signal<In, Bits<QPN_W>>,
+    /// The acknowledged sequence number, bytes.
+    pub s_ack_seq: Signal<In, Bits<32>>,
+    /// The sender's next sequence number, bytes.
+    pub s_ack_snd_nxt: Signal<In, Bits<32>>,
+    /// Hops in the INT stack, 1..=5.
+    pub s_ack_nhop: Signal<In, Bits<3>>,
+    /// The INT stack in wire units.
+    pub s_ack_hop: [Signal<In, IntHop>; HOPS],
 
     /* Per-QP rate reports (pacer) */
     /// A report is offered.
@@ -125,8 +141,12 @@ pub struct RoceCcTop<const QB: usize> {
     pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
     /// alpha, Q.20.
     pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
-    /// The QP's mode (0 DCQCN, 1 rate set by the host, 2 off).
+    /// The QP's mode (0 DCQCN, 1 rate set by the host, 2 off, 3 HPCC).
     pub m_rate_mode: Signal<Out, Bits<MODE_W>>,
+    /// HPCC's U, Q.24 (0 for other modes).
+    pub m_rate_u: Signal<Out, Bits<U_W>>,
+    /// HPCC's window, bytes (0 for other modes).
+    pub m_rate_window: Signal<Out, Bits<WIN_W>>,
 
     /* CNP requests */
     /// A CNP should be sent.
@@ -168,6 +188,14 @@ pub struct RoceCcTop<const QB: usize> {
     core_reset_q: DFF<Bit>,
     /// The core's report follows a register-block query (only the register block takes it).
     csr_only: Signal<Local, Bit>,
+    /// The HPCC unit's configuration: not yet compiled from registers (the register block
+    /// has no HPCC parameters, and its set-mode takes modes 0..=2, so no QP reaches HPCC
+    /// mode through it).
+    hpcc_cfg_none: Constant<HpccCfgWord>,
+    hpcc_k_none: Constant<CodeConsts>,
+    /// The ACK counters, not yet in the register block's counters.
+    unused_ack_counts: Signal<Local, Bits<COUNTER_W>>,
+    unused_ack_applied: Signal<Local, Bits<32>>,
 }
 
 impl<const QB: usize> RoceCcTop<QB> {
@@ -208,6 +236,15 @@ impl<const QB: usize> RoceCcTop<QB> {
             s_rx_ready: Default::default(),
             s_rx_qpn: Default::default(),
             s_rx_ecn: Default::default(),
+            s_ack_valid: Default::default(),
+            s_ack_ready: Default::default(),
+            s_ack_qpn: Default::default(),
+            s_ack_seq: Default::default(),
+            s_ack_snd_nxt: Default::default(),
+            s_ack_nhop: Default::default(),
+            s_ack_hop: Default::default(),
+            m_rate_u: Default::default(),
+            m_rate_window: Default::default(),
             m_rate_valid: Default::default(),
             m_rate_ready: Default::default(),
             m_rate_qp: Default::default(),
@@ -236,6 +273,10 @@ impl<const QB: usize> RoceCcTop<QB> {
             core: RoceCcCore::new(),
             core_reset_q: Default::default(),
             csr_only: Default::default(),
+            hpcc_cfg_none: Constant::new(HpccCfgWord::default()),
+            hpcc_k_none: Constant::new(CodeConsts::default()),
+            unused_ack_counts: Default::default(),
+            unused_ack_applied: Default::default(),
         }
     }
 }
@@ -326,6 +367,24 @@ impl<const QB: usize> Logic for RoceCcTop<QB> {
         self.m_rate_rt.next = self.core.m_rate_rt.val();
         self.m_rate_alpha.next = self.core.m_rate_alpha.val();
         self.m_rate_mode.next = self.core.m_rate_mode.val();
+        self.m_rate_u.next = self.core.m_rate_u.val();
+        self.m_rate_window.next = self.core.m_rate_window.val();
+        self.core.s_ack_valid.next = self.s_ack_valid.val();
+        self.s_ack_ready.next = self.core.s_ack_ready.val();
+        self.core.s_ack_qpn.next = self.s_ack_qpn.val();
+        self.core.s_ack_seq.next = self.s_ack_seq.val();
+        self.core.s_ack_snd_nxt.next = self.s_ack_snd_nxt.val();
+        self.core.s_ack_nhop.next = self.s_ack_nhop.val();
+        self.core.s_ack_hop[0].next = self.s_ack_hop[0].val();
+        self.core.s_ack_hop[1].next = self.s_ack_hop[1].val();
+        self.core.s_ack_hop[2].next = self.s_ack_hop[2].val();
+        self.core.s_ack_hop[3].next = self.s_ack_hop[3].val();
+        self.core.s_ack_hop[4].next = self.s_ack_hop[4].val();
+        self.core.hpcc_cfg.next = self.hpcc_cfg_none.val();
+        self.core.hpcc_k.next = self.hpcc_k_none.val();
+        self.unused_ack_counts.next = self.core.cnt_bad_ack.val() ^ self.core.cnt_ack_ignored.val();
+        self.unused_ack_applied.next =
+            self.core.cnt_ack_applied.val() ^ self.core.cnt_ack_commits.val();
 
         // ---- event streams ----
         self.core.s_cnp_valid.next = self.s_cnp_valid.val();

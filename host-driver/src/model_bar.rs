@@ -23,7 +23,9 @@ impl ModelBar {
     /// Feed trace events to the core (times under the applied parameters); `mode` events
     /// are the register writes of a set-mode command. `sample` events only advance the time (use the QP window to look at a QP); afterwards the
     /// model's time is the last event's.
-    pub fn feed(&mut self, events: &[TimedEvent]) {
+    pub fn feed(&mut self, events: &[TimedEvent]) -> Result<(), String> {
+        roce_cc_sim::trace::register_block_can_feed(events)
+            .map_err(|e| format!("line {}: {}", e.line, e.message))?;
         let tb = self.model.timebase();
         for e in events {
             let cycle = tb.ns_to_cycles(e.t_ns);
@@ -41,6 +43,7 @@ impl ModelBar {
             }
             self.model.core.apply_at_cycle(cycle, core_event(&e.ev));
         }
+        Ok(())
     }
 }
 

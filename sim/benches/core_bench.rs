@@ -60,6 +60,7 @@ fn core_stimulus(n: usize, qps: u32) -> Vec<CoreStep> {
                 tx: (r >> 11 & 1 == 0).then(|| (qpn(14), 64 + (r >> 20) as u32 % 4000)),
                 query: (r >> 12 & 3 == 0).then(|| qpn(18)),
                 rx: (r >> 13 & 1 == 0).then(|| (qpn(22), 3)),
+                ack: None,
                 rate_ready: r >> 30 & 7 != 0,
                 cnp_ready: r >> 33 & 7 != 0,
             }

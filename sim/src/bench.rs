@@ -401,6 +401,7 @@ impl BenchDut for CoreBench {
             tx: tx_of(o[2]),
             query: qp_of(o[3]),
             rx: rx_of(o[4]),
+            ack: None,
             rate_ready: true,
             cnp_ready: true,
             now,

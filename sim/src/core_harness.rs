@@ -2,8 +2,10 @@
 //! ([`GoldenCoreCycle`], [`HdlCore`], and `VerilatedCore` in [`crate::verilated`]),
 //! compared by [`crate::lockstep`].
 
-use crate::core_top::BadQpCounts;
+use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_hops_ok};
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
+use crate::hpcc_harness::{GoldenHpccCycle, HpccOuts, HpccPins, hpcc_cfg_words, int_hop};
+use crate::hpcc_window::{Ack, HpccConfig, HpccParams};
 use crate::dcqcn_rp::RpConfig;
 use crate::dcqcn_rp::RpKind;
 use crate::hdl_sim::{settle, tick};
@@ -14,6 +16,7 @@ use crate::rp_harness::{
 };
 use crate::timebase::{TimeStamp, Timebase};
 use roce_cc_hdl::core_top::{CnpTimeWord, RoceCcCore};
+use roce_cc_hdl::hpcc_window::window::{CMD_INIT, CMD_QUERY, KIND_ACK, KIND_QUERY};
 use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 
@@ -31,6 +34,8 @@ pub struct CorePins {
     pub query: Option<u32>,
     /// Received-packet stream: `Some((qpn, ecn))`.
     pub rx: Option<(u32, u8)>,
+    /// ACK stream: `Some((qpn, ack))` (any hop count: the core rejects those not 1..=5).
+    pub ack: Option<(u32, Ack)>,
     /// Rate-report consumer ready.
     pub rate_ready: bool,
     /// CNP-request consumer ready.
@@ -49,6 +54,7 @@ pub struct CoreOuts {
     pub tx_ready: bool,
     pub query_ready: bool,
     pub rx_ready: bool,
+    pub ack_ready: bool,
     pub busy: bool,
     /// `m_rate_*` when valid.
     pub rate: Option<RateOut>,
@@ -65,6 +71,8 @@ pub struct CoreOuts {
     pub rate_cuts: u64,
     /// `cnt_increase_*` (they lag the other counters, see `rp_harness::INC_COUNT_LAG`).
     pub increase: IncCounts,
+    /// `cnt_ack_ignored`, `cnt_ack_applied`, `cnt_ack_commits`.
+    pub acks: AckCounts,
 }
 
 /// A command in the core's command slice (`roce_cc_hdl::ctl_slice`).
@@ -114,20 +122,57 @@ impl CtlSliceModel {
     }
 }
 
-/// The golden core with the hardware's timing: the golden RP and NP cycle models behind
-/// the QP check and the command slice of `roce_cc_hdl::core_top`.
+/// The golden core with the hardware's timing: the golden RP, NP and HPCC window unit
+/// cycle models behind the QP checks, the command slice, the ACK filter with its mode RAM
+/// and the report merge of `roce_cc_hdl::core_top`, rule for rule.
 pub struct GoldenCoreCycle {
     rp: GoldenRpCycle,
     np: GoldenNpCycle,
+    hp: GoldenHpccCycle,
     ctl: CtlSliceModel,
     /// Whether the RP and the NP took their parts of the head command this cycle.
     ctl_took: (bool, bool),
     qps: u32,
     bad_qp: BadQpCounts,
-    /// Out-of-range events offered last cycle, per stream (cnp, tx, query, rx): the
+    /// Out-of-range events offered last cycle, per stream (cnp, tx, query, rx, ack): the
     /// hardware counts each a cycle after the event.
-    bad_last: [bool; 4],
+    bad_last: [bool; 5],
+    /// The mode RAM (a QP is in HPCC mode), its registered read, and its reset sweep.
+    mode: Vec<bool>,
+    mode_rd: bool,
+    msw: u32,
+    msw_busy: bool,
+    /// The ACK filter register.
+    f: Option<(u32, Ack)>,
+    /// The merge: an offer held, the source offered last cycle, the source last taken
+    /// (`true`: the window unit).
+    arb_hold: bool,
+    arb_sel: bool,
+    arb_last: bool,
+    ignored: u64,
+    /// The filter register dropped an ACK last cycle (counted a cycle later).
+    ign_last: bool,
+    /// The `ctl` flags of the commands given to the window unit whose reports have not
+    /// left the merge, oldest first.
+    tq: std::collections::VecDeque<bool>,
     pins: CorePins,
+    /// This cycle's decisions, for the edge.
+    dec: CoreDecisions,
+}
+
+/// What a cycle of the core's glue decided (computed in `eval`, applied at the edge).
+#[derive(Clone, Copy, Debug, Default)]
+struct CoreDecisions {
+    f_free: bool,
+    f_load: bool,
+    /// The mode RAM's write `(qp, in HPCC mode)`.
+    mode_we: Option<(u32, bool)>,
+    pick_w: bool,
+    rate_valid: bool,
+    /// The window unit takes a command now, with this `ctl` flag.
+    tq_push: Option<bool>,
+    /// A report of a window unit command leaves the merge now.
+    tq_pop: bool,
 }
 
 impl GoldenCoreCycle {
@@ -135,12 +180,25 @@ impl GoldenCoreCycle {
         Self {
             rp: GoldenRpCycle::new(p),
             np: GoldenNpCycle::new(p),
+            hp: GoldenHpccCycle::new(&HpccParams::from_params(p), p.qps),
             ctl: CtlSliceModel::default(),
             ctl_took: (false, false),
             qps: p.qps,
             bad_qp: BadQpCounts::default(),
-            bad_last: [false; 4],
+            bad_last: [false; 5],
+            mode: vec![false; p.qps as usize],
+            mode_rd: false,
+            msw: 0,
+            msw_busy: false,
+            f: None,
+            arb_hold: false,
+            arb_sel: false,
+            arb_last: false,
+            ignored: 0,
+            ign_last: false,
+            tq: Default::default(),
             pins: CorePins::default(),
+            dec: CoreDecisions::default(),
         }
     }
 
@@ -154,7 +212,7 @@ impl GoldenCoreCycle {
                 cnp: pins.cnp.filter(|&q| ok(q)),
                 tx: pins.tx.filter(|&(q, _)| ok(q)),
                 query: pins.query.filter(|&q| ok(q)),
-                m_ready: pins.rate_ready,
+                m_ready: false,
                 now: pins.now,
                 tbl: pins.tbl,
             },
@@ -166,6 +224,37 @@ impl GoldenCoreCycle {
                 now: pins.now,
             },
         )
+    }
+
+    /// Whether the core rejects an ACK offered as `ack`.
+    fn ack_bad(&self, ack: Option<(u32, Ack)>) -> bool {
+        ack.is_some() && self.ack_payload_bad(ack)
+    }
+
+    /// The hardware's check of the ACK stream's payload, valid or not (`None` drives the
+    /// default payload: QP 0, no hops, which the check refuses, so `s_ack_ready` is high
+    /// while nothing is offered).
+    fn ack_payload_bad(&self, ack: Option<(u32, Ack)>) -> bool {
+        let (q, a) = ack.unwrap_or_default();
+        q >= self.qps || !ack_hops_ok(a.nhop)
+    }
+}
+
+/// The core's report of a window unit report (`ctl`: the flag of the oldest command owed).
+fn hpcc_rate(qp: u32, r: &crate::hpcc_harness::HpccRep, ctl: bool) -> RateOut {
+    RateOut {
+        qp,
+        query: u64::from(r.kind) == KIND_QUERY,
+        ctl: u64::from(r.kind) != KIND_ACK && ctl,
+        mode: MODE_HPCC,
+        report: crate::replay::RpReport {
+            limited: false,
+            rc_mbps_q8: r.r,
+            rt_mbps_q8: r.rc,
+            alpha_q20: 0,
+        },
+        u_q24: r.u,
+        window: r.window,
     }
 }
 
@@ -181,12 +270,89 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if self.ctl.np_owed {
             np_pins.clr = self.ctl.head.map(|(qp, _)| qp);
         }
+        // The units' outputs do not depend on their output readies or (the window unit's)
+        // on their input valids: evaluate, decide the glue, evaluate again with the pins
+        // as decided (the models keep the last pins for the edge).
         let r = self.rp.eval(&rp_pins);
         let n = self.np.eval(&np_pins);
+        let mut hp_pins = HpccPins {
+            reset: pins.reset,
+            ..Default::default()
+        };
+        let h: HpccOuts = self.hp.eval(&hp_pins);
         self.ctl_took = (
             self.ctl.rp_owed && r.ctl_ready,
             self.ctl.np_owed && n.clr_ready,
         );
+
+        // ACK check and filter register.
+        let ack_bad = self.ack_bad(pins.ack);
+        let payload_bad = self.ack_payload_bad(pins.ack);
+        let f_pass = self.f.is_some() && self.mode_rd;
+        let f_free = self.f.is_none() || !self.mode_rd || h.ack_ready;
+        let f_load = pins.ack.is_some() && !ack_bad && f_free && !self.msw_busy;
+        let ack_ready = payload_bad || (f_free && !self.msw_busy);
+        if f_pass {
+            hp_pins.ack = self.f;
+        }
+
+        // The RP's reports: an HPCC QP's command or query to the window unit.
+        let rv = r.report;
+        let rp_h = rv.is_some_and(|x| x.mode == MODE_HPCC);
+        let rp_cmd = rv.is_some_and(|x| x.ctl || x.query);
+        let rp_pass = rv.is_some() && !rp_h && !self.msw_busy;
+        if rp_h && rp_cmd && !self.msw_busy {
+            let x = rv.expect("a report");
+            let op = if x.query { CMD_QUERY } else { CMD_INIT };
+            hp_pins.cmd = Some((x.qp, op as u8));
+        }
+        let pick_w = if self.arb_hold {
+            self.arb_sel
+        } else {
+            h.rep.is_some() && (!rp_pass || !self.arb_last)
+        };
+        let rp_take = if rp_h {
+            if rp_cmd {
+                h.cmd_ready && !self.msw_busy
+            } else {
+                !self.msw_busy
+            }
+        } else {
+            rp_pass && pins.rate_ready && !pick_w
+        };
+        hp_pins.rep_ready = pins.rate_ready && pick_w;
+        let head = self.tq.front().copied().unwrap_or(false);
+        let rate = if pick_w {
+            h.rep.map(|(qp, rep)| hpcc_rate(qp, &rep, head))
+        } else if rp_pass {
+            rv
+        } else {
+            None
+        };
+        let mode_we = if self.msw_busy {
+            Some((self.msw, false))
+        } else {
+            rv.filter(|x| x.ctl && !x.query && rp_take)
+                .map(|x| (x.qp, rp_h))
+        };
+        rp_pins.m_ready = rp_take;
+        self.rp.eval(&rp_pins);
+        self.hp.eval(&hp_pins);
+        self.dec = CoreDecisions {
+            f_free,
+            f_load,
+            mode_we,
+            pick_w,
+            rate_valid: rate.is_some(),
+            tq_push: hp_pins
+                .cmd
+                .filter(|_| h.cmd_ready)
+                .map(|_| rv.is_some_and(|x| x.ctl)),
+            tq_pop: pick_w
+                && pins.rate_ready
+                && h.rep.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
+        };
+
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
         CoreOuts {
             ctl_ready: self.ctl.ready(),
@@ -194,30 +360,58 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             tx_ready: bad(pins.tx.map(|t| t.0)) || r.tx_ready,
             query_ready: bad(pins.query) || r.query_ready,
             rx_ready: bad(pins.rx.map(|t| t.0)) || n.rx_ready,
-            busy: r.busy || n.busy,
-            rate: r.report,
+            ack_ready,
+            busy: r.busy || n.busy || h.busy || self.msw_busy,
+            rate,
             cnp: n.cnp,
             bad_qp: self.bad_qp,
             np: n.counts,
             cnp_received: r.cnp_received,
             rate_cuts: r.rate_cuts,
             increase: r.increase,
+            acks: AckCounts {
+                ignored: self.ignored,
+                applied: h.acks,
+                commits: h.commits,
+            },
         }
     }
 
     fn clock(&mut self) {
         let pins = self.pins;
+        let d = self.dec;
+        let dropping = self.f.is_some() && !self.mode_rd;
         self.rp.clock();
         self.np.clock();
+        self.hp.clock();
         self.ctl
             .clock(pins.ctl, self.ctl_took.0, self.ctl_took.1, pins.reset);
+        // The mode RAM: the registered read returns the word before this edge's write.
+        let rd_addr = match (d.f_load, pins.ack, self.f) {
+            (true, Some((q, _)), _) => q & (self.qps - 1),
+            (_, _, Some((q, _))) => q,
+            _ => 0,
+        };
+        self.mode_rd = self.mode[rd_addr as usize];
+        if let Some((q, v)) = d.mode_we {
+            self.mode[q as usize] = v;
+        }
         if pins.reset {
             self.bad_qp = BadQpCounts::default();
-            self.bad_last = [false; 4];
+            self.bad_last = [false; 5];
+            self.f = None;
+            self.arb_hold = false;
+            self.arb_sel = false;
+            self.arb_last = false;
+            self.ignored = 0;
+            self.ign_last = false;
+            self.msw = 0;
+            self.msw_busy = true;
+            self.tq.clear();
             return;
         }
         let b = &mut self.bad_qp;
-        for (c, hit) in [&mut b.cnp, &mut b.tx, &mut b.query, &mut b.rx]
+        for (c, hit) in [&mut b.cnp, &mut b.tx, &mut b.query, &mut b.rx, &mut b.ack]
             .into_iter()
             .zip(self.bad_last)
         {
@@ -225,13 +419,38 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
                 *c = (*c + 1) & COUNTER_MASK;
             }
         }
+        if self.ign_last {
+            self.ignored = (self.ignored + 1) & COUNTER_MASK;
+        }
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
         self.bad_last = [
             bad(pins.cnp),
             bad(pins.tx.map(|t| t.0)),
             bad(pins.query),
             bad(pins.rx.map(|t| t.0)),
+            self.ack_bad(pins.ack),
         ];
+        self.ign_last = dropping;
+        if d.f_free {
+            self.f = if d.f_load { pins.ack } else { None };
+        }
+        if d.tq_pop {
+            self.tq.pop_front();
+        }
+        if let Some(c) = d.tq_push {
+            self.tq.push_back(c);
+        }
+        self.arb_hold = d.rate_valid && !pins.rate_ready;
+        self.arb_sel = d.pick_w;
+        if d.rate_valid && pins.rate_ready {
+            self.arb_last = d.pick_w;
+        }
+        if self.msw_busy {
+            if self.msw == self.qps - 1 {
+                self.msw_busy = false;
+            }
+            self.msw = (self.msw + 1) % self.qps;
+        }
     }
 }
 
@@ -255,6 +474,9 @@ impl<const QB: usize> HdlCore<QB> {
         uut.connect_all();
         uut.rp_cfg.next = cfg_word(&RpConfig::new(p));
         uut.np_cfg.next = np_cfg_word(&NpConfig::new(p).expect("valid NP parameters"));
+        let (w, k) = hpcc_cfg_words(&HpccConfig::new(&HpccParams::from_params(p)));
+        uut.hpcc_cfg.next = w;
+        uut.hpcc_k.next = k;
         settle(uut.as_mut());
         Self { uut }
     }
@@ -284,6 +506,15 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
         u.s_rx_valid.next = pins.rx.is_some();
         u.s_rx_qpn.next = b(pins.rx.map_or(0, |t| t.0)).into();
         u.s_rx_ecn.next = (pins.rx.map_or(0, |t| t.1) as u64).into();
+        let (aq, ack) = pins.ack.unwrap_or_default();
+        u.s_ack_valid.next = pins.ack.is_some();
+        u.s_ack_qpn.next = b(aq).into();
+        u.s_ack_seq.next = b(ack.seq).into();
+        u.s_ack_snd_nxt.next = b(ack.snd_nxt).into();
+        u.s_ack_nhop.next = (ack.nhop as u64).into();
+        for (i, h) in ack.hops.iter().enumerate() {
+            u.s_ack_hop[i].next = int_hop(h);
+        }
         u.m_rate_ready.next = pins.rate_ready;
         u.m_cnp_ready.next = pins.cnp_ready;
         u.now.next = time_word(&pins.now);
@@ -298,6 +529,7 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
             tx_ready: u.s_tx_ready.val(),
             query_ready: u.s_query_ready.val(),
             rx_ready: u.s_rx_ready.val(),
+            ack_ready: u.s_ack_ready.val(),
             busy: u.busy.val(),
             rate: u.m_rate_valid.val().then(|| RateOut {
                 qp: u.m_rate_qp.val().to_u32(),
@@ -310,6 +542,8 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
                     rt_mbps_q8: u.m_rate_rt.val().to_u32(),
                     alpha_q20: u.m_rate_alpha.val().to_u32(),
                 },
+                u_q24: u.m_rate_u.val().to_u64(),
+                window: u.m_rate_window.val().to_u32(),
             }),
             cnp: u.m_cnp_valid.val().then(|| CnpRequest {
                 qp: u.m_cnp_qp.val().to_u32(),
@@ -321,6 +555,7 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
                 tx: u.cnt_bad_qp_tx.val().to_u64(),
                 query: u.cnt_bad_qp_query.val().to_u64(),
                 rx: u.cnt_bad_qp_rx.val().to_u64(),
+                ack: u.cnt_bad_ack.val().to_u64(),
             },
             np: NpCounts {
                 sent: u.cnt_cnp_sent.val().to_u64(),
@@ -333,6 +568,11 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
                 fr: u.cnt_increase_fr.val().to_u64(),
                 ai: u.cnt_increase_ai.val().to_u64(),
                 hai: u.cnt_increase_hai.val().to_u64(),
+            },
+            acks: AckCounts {
+                ignored: u.cnt_ack_ignored.val().to_u64(),
+                applied: u.cnt_ack_applied.val().to_u32(),
+                commits: u.cnt_ack_commits.val().to_u32(),
             },
         }
     }

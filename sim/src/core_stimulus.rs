@@ -6,7 +6,10 @@
 //! time only through `now`, so an idle gap costs one simulated cycle).
 
 use crate::core_harness::{CoreOuts, CorePins, core_bring_up};
+use crate::core_top::{MODE_HPCC, ack_hops_ok};
 use crate::dcqcn_np::CnpRequest;
+use crate::dcqcn_rp::RpKind;
+use crate::hpcc_window::Ack;
 use crate::lockstep::{self, Divergence, Named, clock_all, eval_all};
 use crate::np_harness::{NpOuts, NpPins};
 use crate::rp_harness::RateOut;
@@ -36,6 +39,8 @@ pub struct CoreStep {
     pub tx: Option<(u32, u32)>,
     pub query: Option<u32>,
     pub rx: Option<(u32, u8)>,
+    /// Offered ACK (QP number and hop count may be out of range).
+    pub ack: Option<(u32, Ack)>,
     pub rate_ready: bool,
     pub cnp_ready: bool,
 }
@@ -64,13 +69,17 @@ pub fn describe_core_steps(steps: &[CoreStep], upto: usize) -> String {
     let mut s = String::new();
     for (i, st) in steps.iter().enumerate().take(upto.saturating_add(1)) {
         s.push_str(&format!(
-            "  {i:4}: dt {:>12} ctl {:<28} cnp {:<9} tx {:<16} query {:<9} rx {:<14} rate_ready {} cnp_ready {}\n",
+            "  {i:4}: dt {:>12} ctl {:<28} cnp {:<9} tx {:<16} query {:<9} rx {:<14} ack {:<34} rate_ready {} cnp_ready {}\n",
             st.dt,
             opt(st.ctl.map(|(q, k)| format!("{q}/{k:?}"))),
             opt(st.cnp),
             opt(st.tx.map(|(q, b)| format!("{q}/{b}B"))),
             opt(st.query),
             opt(st.rx.map(|(q, e)| format!("{q}/ecn{e}"))),
+            opt(st.ack.map(|(q, a)| format!(
+                "{q}/seq{}/nxt{}/{}hop/ts{}",
+                a.seq, a.snd_nxt, a.nhop, a.hops[0].ts
+            ))),
             st.rate_ready,
             st.cnp_ready
         ));
@@ -130,6 +139,10 @@ impl NpRun {
         Ok(())
     }
 }
+
+/// Drain cycles after the last outcome when a QP is in HPCC mode: more than the RP's
+/// report latency plus the window unit's, with both FIFOs' worth of reports.
+const HPCC_DRAIN_MARGIN: usize = 512;
 
 /// Cycles after the last decision for the counters' lag, and the drain's bound.
 const DRAIN_MARGIN: usize = 4;
@@ -206,30 +219,92 @@ pub struct CoreRun {
     pub last: CoreOuts,
     /// Accepted events for the RP (QP in range): commands, CNPs, packets, queries.
     pub accepted_rp: u64,
+    /// Accepted RP events per QP.
+    pub accepted_rp_qp: Vec<u64>,
+    /// QPs a set-mode to HPCC was accepted for (their ignored CNPs and packets have no
+    /// report).
+    pub hpcc_qps: Vec<bool>,
     /// Accepted CE-marked packets for a QP in range.
     pub accepted_ce: u64,
-    /// Accepted events with an out-of-range QP, per stream (cnp, tx, query, rx).
-    pub rejected: [u64; 4],
-    /// The input streams' sources: command, CNP, packet, query, received packet.
-    pub sources: [lockstep::SourceStats; 5],
+    /// Accepted ACKs for a QP in range with 1..=5 hops.
+    pub accepted_acks: u64,
+    /// Accepted events with an out-of-range QP (an ACK: or hop count), per stream (cnp,
+    /// tx, query, rx, ack).
+    pub rejected: [u64; 5],
+    /// The input streams' sources: command, CNP, packet, query, received packet, ACK.
+    pub sources: [lockstep::SourceStats; 6],
     /// Stimulus and drain cycles run.
     pub cycles: u64,
 }
 
 impl CoreRun {
-    /// Whether every accepted event has its outcome: a rate report per RP event, every CE
-    /// mark sent or suppressed, every request sent taken, every out-of-range event counted;
-    /// what differs if not.
+    /// A report that follows an ACK (the window unit's, not a command's or a query's).
+    pub fn is_ack_report(r: &RateOut) -> bool {
+        r.mode == MODE_HPCC && !r.query && !r.ctl
+    }
+
+    /// Reports per QP other than the ACKs'.
+    fn rp_reports_per_qp(&self) -> Vec<u64> {
+        let mut n = vec![0u64; self.accepted_rp_qp.len()];
+        for r in self.rates.iter().filter(|r| !Self::is_ack_report(r)) {
+            n[r.qp as usize] += 1;
+        }
+        n
+    }
+
+    /// Whether the reports so far answer every accepted event: per QP never set to HPCC,
+    /// one report per RP event; per ACK applied, one report; every accepted ACK applied
+    /// or ignored (what differs, if not).
+    fn reports_complete(&self) -> Result<(), String> {
+        let o = &self.last;
+        let mut err = Vec::new();
+        for (q, (&got, &want)) in self
+            .rp_reports_per_qp()
+            .iter()
+            .zip(&self.accepted_rp_qp)
+            .enumerate()
+        {
+            let ok = if self.hpcc_qps[q] {
+                got <= want
+            } else {
+                got == want
+            };
+            if !ok {
+                err.push(format!("QP {q}: {want} RP events accepted, {got} reports"));
+            }
+        }
+        let ack_reports = self.rates.iter().filter(|r| Self::is_ack_report(r)).count() as u64;
+        if ack_reports != u64::from(o.acks.applied)
+            || o.acks.ignored + u64::from(o.acks.applied) != self.accepted_acks
+        {
+            err.push(format!(
+                "{} ACKs accepted; {:?}; {ack_reports} ACK reports",
+                self.accepted_acks, o.acks
+            ));
+        }
+        if err.is_empty() {
+            Ok(())
+        } else {
+            Err(err.join("; "))
+        }
+    }
+
+    /// Whether every accepted event has its outcome: a rate report per RP event (none for
+    /// the ignored CNPs and packets of a QP in HPCC mode), a report per ACK applied, every
+    /// ACK applied or ignored, every CE mark sent or suppressed, every request sent taken,
+    /// every rejected event counted; what differs if not.
     pub fn every_event_accounted(&self) -> Result<(), String> {
         let o = &self.last;
-        let bad = [o.bad_qp.cnp, o.bad_qp.tx, o.bad_qp.query, o.bad_qp.rx];
+        let bad = [
+            o.bad_qp.cnp,
+            o.bad_qp.tx,
+            o.bad_qp.query,
+            o.bad_qp.rx,
+            o.bad_qp.ack,
+        ];
         let mut err = Vec::new();
-        if self.rates.len() as u64 != self.accepted_rp {
-            err.push(format!(
-                "{} RP events accepted, {} rate reports",
-                self.accepted_rp,
-                self.rates.len()
-            ));
+        if let Err(e) = self.reports_complete() {
+            err.push(e);
         }
         if o.np.sent + o.np.suppressed != self.accepted_ce || self.cnps.len() as u64 != o.np.sent {
             err.push(format!(
@@ -272,6 +347,7 @@ pub fn run_core_lockstep(
         tx: None,
         query: None,
         rx: None,
+        ack: None,
         rate_ready: true,
         cnp_ready: true,
     };
@@ -280,10 +356,15 @@ pub fn run_core_lockstep(
     let mut tx = lockstep::Source::default();
     let mut query = lockstep::Source::default();
     let mut rx = lockstep::Source::default();
+    let mut ack = lockstep::Source::default();
     let mut drain = lockstep::Drain::new(crate::rp_harness::INC_COUNT_LAG + 2, DRAIN_LIMIT);
     let mut cycle = 0u64;
-    let mut run = CoreRun::default();
     let qps = p.qps;
+    let mut run = CoreRun {
+        accepted_rp_qp: vec![0; qps as usize],
+        hpcc_qps: vec![false; qps as usize],
+        ..CoreRun::default()
+    };
     let mut i = 0usize;
     loop {
         let s = match steps.get(i) {
@@ -295,11 +376,19 @@ pub fn run_core_lockstep(
                     && tx.idle()
                     && query.idle()
                     && rx.idle()
-                    && run.rates.len() as u64 == run.accepted_rp
+                    && ack.idle()
+                    && run.reports_complete().is_ok()
                     && n.sent + n.suppressed == run.accepted_ce;
+                // A QP in HPCC mode may still owe a query's or a command's report (it
+                // cannot be told from an ignored CNP's, which has none): run the RP's and
+                // the window unit's latencies and FIFOs out.
+                if run.hpcc_qps.iter().any(|&h| h) {
+                    drain.margin = drain.margin.max(HPCC_DRAIN_MARGIN);
+                }
                 let (a, r, ce) = (run.accepted_rp, run.rates.len(), run.accepted_ce);
+                let rc = run.reports_complete().err().unwrap_or_default();
                 if !drain.more(done, || {
-                    format!("{a} RP events accepted, {r} reports; {ce} CE marks, {n:?}")
+                    format!("{a} RP events accepted, {r} reports ({rc}); {ce} CE marks, {n:?}")
                 }) {
                     break;
                 }
@@ -314,6 +403,7 @@ pub fn run_core_lockstep(
             tx: tx.offer(s.tx),
             query: query.offer(s.query),
             rx: rx.offer(s.rx),
+            ack: ack.offer(s.ack),
             rate_ready: s.rate_ready,
             cnp_ready: s.cnp_ready,
             now: tb.at_cycle(cycle),
@@ -326,11 +416,18 @@ pub fn run_core_lockstep(
         if let (Some(c), true) = (o.cnp, s.cnp_ready) {
             run.cnps.push(c);
         }
-        if ctl.edge(o.ctl_ready).is_some() {
+        if let Some((q, k)) = ctl.edge(o.ctl_ready) {
             run.accepted_rp += 1;
+            run.accepted_rp_qp[q as usize] += 1;
+            if let RpKind::SetMode { mode, .. } = k {
+                run.hpcc_qps[q as usize] |= mode == MODE_HPCC;
+            }
         }
         let mut take = |qp: Option<u32>, stream: usize| match qp {
-            Some(q) if q < qps => run.accepted_rp += 1,
+            Some(q) if q < qps => {
+                run.accepted_rp += 1;
+                run.accepted_rp_qp[q as usize] += 1;
+            }
             Some(_) => run.rejected[stream] += 1,
             None => {}
         };
@@ -344,6 +441,11 @@ pub fn run_core_lockstep(
             Some(_) => run.rejected[3] += 1,
             None => {}
         }
+        match ack.edge(o.ack_ready) {
+            Some((q, a)) if q < qps && ack_hops_ok(a.nhop) => run.accepted_acks += 1,
+            Some(_) => run.rejected[4] += 1,
+            None => {}
+        }
         run.last = o;
         clock_all(duts);
         i += 1;
@@ -354,6 +456,7 @@ pub fn run_core_lockstep(
         tx.stats(),
         query.stats(),
         rx.stats(),
+        ack.stats(),
     ];
     run.cycles = i as u64;
     Ok(run)
@@ -362,7 +465,10 @@ pub fn run_core_lockstep(
 /// Proptest strategies for the NP and the core.
 pub mod strategies {
     use super::{CoreStep, NpStep};
+    use crate::core_top::MODE_HPCC;
     use crate::dcqcn_rp::RpKind;
+    use crate::hpcc_stimulus::build_steps;
+    use crate::hpcc_window::HpccParams;
     use crate::stimulus::strategies as rp;
     use proptest::prelude::*;
     use roce_cc_params::{CnpModeration, MAX_PERIOD_US, Params};
@@ -455,16 +561,21 @@ pub mod strategies {
             })
     }
 
-    /// One core cycle: every stream offered at random (idle cycles on every input),
-    /// random backpressure on both outputs.
+    /// One core cycle: every stream but the ACKs' offered at random (idle cycles on every
+    /// input), random backpressure on both outputs; set-modes to all four modes, half of
+    /// them to HPCC.
     pub fn core_step(p: &Params) -> impl Strategy<Value = CoreStep> + use<> {
         let q = p.qps;
-        let ctl = (qp(q), 0u32..4, any::<u32>()).prop_map(|(qp, kind, rate)| {
+        let ctl = (qp(q), 0u32..6, any::<u32>()).prop_map(|(qp, kind, rate)| {
             let k = match kind {
                 0 => RpKind::Reset,
-                3 => RpKind::Query,
-                m => RpKind::SetMode {
-                    mode: m - 1 + (rate & 1),
+                5 => RpKind::Query,
+                1 | 2 => RpKind::SetMode {
+                    mode: MODE_HPCC,
+                    rate_q8: rate >> 4,
+                },
+                _ => RpKind::SetMode {
+                    mode: rate % 3,
                     rate_q8: rate >> 4,
                 },
             };
@@ -487,10 +598,31 @@ pub mod strategies {
                     tx,
                     query,
                     rx,
+                    ack: None,
                     rate_ready,
                     cnp_ready,
                 },
             )
+    }
+
+    /// ACKs of real flows (`hpcc_stimulus::build_steps`: wrapping fields, path changes,
+    /// tau = 0 and tau > T, every link code) put on `steps`, one per `raw` word while they
+    /// last; a `raw` tag of 0 makes the ACK's hop count 0, 6 or 7 and a tag of 1 its QP
+    /// number out of range (both are rejected).
+    pub fn with_acks(p: &Params, steps: &mut [CoreStep], seed: u64, raw: &[(u64, u64, u8)]) {
+        let hp = HpccParams::from_params(p);
+        let words: Vec<(u64, u64)> = raw.iter().map(|&(a, b, _)| (a, b)).collect();
+        let acks = build_steps(&hp, p.qps, seed, 8, &words);
+        for ((s, h), &(_, w, tag)) in steps.iter_mut().zip(&acks).zip(raw) {
+            s.ack = h.ack.map(|(q, mut a)| match tag {
+                0 => {
+                    a.nhop = [0, 6, 7][(w % 3) as usize];
+                    (q, a)
+                }
+                1 => (p.qps + (w % (1 << 20)) as u32, a),
+                _ => (q, a),
+            });
+        }
     }
 
     /// NP parameters and `1..=len` steps.
@@ -501,11 +633,25 @@ pub mod strategies {
         })
     }
 
-    /// Core parameters and `1..=len` steps.
+    /// Core parameters and `1..=len` steps, with ACKs on about half of them.
     pub fn core_case(qps: u32, len: usize) -> impl Strategy<Value = (Params, Vec<CoreStep>)> {
-        core_params(qps).prop_flat_map(move |p| {
-            let steps = proptest::collection::vec(core_step(&p), 1..=len);
-            (Just(p), steps)
-        })
+        core_params(qps)
+            .prop_flat_map(move |p| {
+                let steps = proptest::collection::vec(core_step(&p), 1..=len);
+                let raw = proptest::collection::vec(
+                    (any::<u64>(), any::<u64>(), 0u8..24),
+                    0..=len,
+                );
+                (Just(p), steps, any::<u64>(), raw)
+            })
+            .prop_map(|(p, mut steps, seed, raw)| {
+                // Half of the ACK words offer nothing: ACKs on about half of the steps.
+                let raw: Vec<(u64, u64, u8)> = raw
+                    .into_iter()
+                    .map(|(a, b, t)| if t >= 14 { (a & !0xf8, b, t) } else { (a, b, t) })
+                    .collect();
+                with_acks(&p, &mut steps, seed, &raw);
+                (p, steps)
+            })
     }
 }

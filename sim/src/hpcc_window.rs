@@ -174,6 +174,13 @@ pub struct HpccParams {
 }
 
 impl HpccParams {
+    /// The HPCC parameters of a core with parameters `p`: hpcc.md's defaults with `p`'s
+    /// max rate (`rpg_max_rate`, else the line rate). The register block has no HPCC
+    /// parameters yet, so this is what every engine uses.
+    pub fn from_params(p: &roce_cc_params::Params) -> Self {
+        Self::hpcc_md_defaults(p.max_rate_mbps())
+    }
+
     /// hpcc.md's defaults with the rate ceiling `max_rate_mbps` (T = 8 us, eta = 0.95,
     /// max_stage 0, R_AI 40 Mb/s, floor 1000 Mb/s, int_multi 1).
     pub fn hpcc_md_defaults(max_rate_mbps: u32) -> Self {

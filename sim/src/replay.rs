@@ -20,6 +20,11 @@ pub enum TraceEvent {
     /// The register block's set-mode command for `qp`: reset its sender state and put it in
     /// `mode` (`roce_cc_regmap::QpMode` as a number), at `rate_q8` (Mb/s Q.8) in host mode.
     Mode { qp: u32, mode: u32, rate_q8: u32 },
+    /// An ACK with its INT stack for `qp` (HPCC window unit).
+    Ack {
+        qp: u32,
+        ack: crate::hpcc_window::Ack,
+    },
 }
 
 /// An event with its time and the trace line it came from (1-based).
@@ -52,6 +57,19 @@ pub enum OutLine {
         qp: u32,
         report: RpReport,
     },
+    /// Answer to a `sample` event of a QP in HPCC mode.
+    HpccSample {
+        t_ns: u64,
+        qp: u32,
+        /// R, Mb/s Q.8.
+        rate_q8: u32,
+        /// Rc, Mb/s Q.8.
+        rc_q8: u32,
+        /// U, Q.24.
+        u_q24: u64,
+        /// The window `R * T / 8000`, bytes.
+        win_bytes: u32,
+    },
     /// A CNP the notification point asks to send.
     CnpOut {
         t_ns: u64,
@@ -78,6 +96,19 @@ impl OutLine {
                     exact_decimal(report.rt_mbps_q8 as u64, 8),
                 )
             }
+            OutLine::HpccSample {
+                t_ns,
+                qp,
+                rate_q8,
+                rc_q8,
+                u_q24,
+                win_bytes,
+            } => format!(
+                "{{\"t_ns\": {t_ns}, \"qp\": {qp}, \"mode\": \"hpcc\", \"rate_mbps\": {}, \"rc_mbps\": {}, \"u\": {}, \"win_bytes\": {win_bytes}}}",
+                exact_decimal(*rate_q8 as u64, 8),
+                exact_decimal(*rc_q8 as u64, 8),
+                exact_decimal(*u_q24, 24),
+            ),
             OutLine::CnpOut {
                 t_ns,
                 qp,
@@ -91,7 +122,9 @@ impl OutLine {
 
     pub fn t_ns(&self) -> u64 {
         match self {
-            OutLine::Sample { t_ns, .. } | OutLine::CnpOut { t_ns, .. } => *t_ns,
+            OutLine::Sample { t_ns, .. }
+            | OutLine::HpccSample { t_ns, .. }
+            | OutLine::CnpOut { t_ns, .. } => *t_ns,
         }
     }
 }

@@ -12,7 +12,8 @@
 //! the tests both go through it, so the text two engines print can only differ if their
 //! values do.
 
-use crate::core_top::{Core, CoreEvent, CoreOut};
+use crate::core_top::{Core, CoreEvent, CoreOut, MODE_HPCC};
+use crate::rp_harness::RateOut;
 use crate::dcqcn_np::ECN_CE;
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
 use roce_cc_params::Params;
@@ -33,17 +34,14 @@ pub fn core_event(ev: &TraceEvent) -> CoreEvent {
             mode,
             rate_q8,
         },
+        TraceEvent::Ack { qp, ack } => CoreEvent::Ack { qpn: qp, ack },
     }
 }
 
 /// The output line, if any, that the core's answer `out` to event `e` prints.
 pub fn out_line(e: &TimedEvent, out: CoreOut) -> Option<OutLine> {
     match out {
-        CoreOut::Rate(r) if r.query => Some(OutLine::Sample {
-            t_ns: e.t_ns,
-            qp: r.qp,
-            report: r.report,
-        }),
+        CoreOut::Rate(r) if r.query => Some(sample_line(e.t_ns, &r)),
         CoreOut::Cnp(c) => Some(OutLine::CnpOut {
             t_ns: e.t_ns,
             qp: c.qp,
@@ -51,6 +49,27 @@ pub fn out_line(e: &TimedEvent, out: CoreOut) -> Option<OutLine> {
             prio: c.prio,
         }),
         _ => None,
+    }
+}
+
+/// The line a `sample` at `t_ns` prints for the core's report `r` of it: the HPCC state
+/// for a QP in HPCC mode, else the RP's.
+pub fn sample_line(t_ns: u64, r: &RateOut) -> OutLine {
+    if r.mode == MODE_HPCC {
+        OutLine::HpccSample {
+            t_ns,
+            qp: r.qp,
+            rate_q8: r.report.rc_mbps_q8,
+            rc_q8: r.report.rt_mbps_q8,
+            u_q24: r.u_q24,
+            win_bytes: r.window,
+        }
+    } else {
+        OutLine::Sample {
+            t_ns,
+            qp: r.qp,
+            report: r.report,
+        }
     }
 }
 
@@ -125,7 +144,7 @@ mod tests {
     use super::*;
     use crate::core_harness::{GoldenCoreCycle, HdlCore};
     use crate::replay_rtl::RtlEngine;
-    use crate::trace::{parse_trace, random_mode_trace, random_trace};
+    use crate::trace::{parse_trace, random_hpcc_trace, random_mode_trace, random_trace};
 
     fn golden(p: &Params, trace: &str) -> Result<String, ReplayError> {
         let evs = parse_trace(trace, p).unwrap();
@@ -244,6 +263,28 @@ mod tests {
             assert!(
                 want.contains("\"limited\": true") && want.contains("cnp_out"),
                 "seed {seed}: no limited sample or no CNP"
+            );
+            let dut = Box::new(GoldenCoreCycle::new(&p));
+            let got = replay(&mut RtlEngine::with_dut(&p, dut, "golden-cycle"), &evs).unwrap();
+            assert_eq!(got, want, "seed {seed}");
+        }
+    }
+
+    /// HPCC through the rtl engine over the cycle-level golden model: all four modes,
+    /// ACKs of multi-hop flows, samples of QPs in every mode.
+    #[test]
+    fn hpcc_traces_rtl_engine_over_cycle_model_match_golden() {
+        for seed in 1..=12u64 {
+            let p = Params {
+                qps: 8,
+                ..Params::default()
+            };
+            let trace = random_hpcc_trace(seed, p.qps, 400);
+            let evs = parse_trace(&trace, &p).unwrap();
+            let want = replay(&mut GoldenEngine::new(&p), &evs).unwrap();
+            assert!(
+                want.contains("\"mode\": \"hpcc\"") && want.contains("\"limited\": false"),
+                "seed {seed}: no HPCC sample or no DCQCN one"
             );
             let dut = Box::new(GoldenCoreCycle::new(&p));
             let got = replay(&mut RtlEngine::with_dut(&p, dut, "golden-cycle"), &evs).unwrap();

@@ -17,7 +17,7 @@ use crate::core_top::CoreEvent;
 use crate::dcqcn_rp::RpKind;
 use crate::lockstep::{CycleDut, Named};
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
-use crate::replay_golden::core_event;
+use crate::replay_golden::{core_event, sample_line};
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
 use std::collections::VecDeque;
@@ -25,6 +25,10 @@ use std::collections::VecDeque;
 /// Cycles from a CE mark's acceptance to its CNP request on `m_cnp_*` when the output is
 /// ready (`roce_cc_hdl::dcqcn_np::NP_LATENCY`: decided in `c+4`, offered in `c+5`).
 pub const CNP_LATENCY_CYCLES: u64 = roce_cc_hdl::dcqcn_np::NP_LATENCY as u64;
+
+/// Cycles an HPCC QP's answer takes beyond the RP's: the window unit's issue (an ACK queue
+/// ahead of it, the spacing of one QP) and pipeline, and its report FIFO's output.
+const HPCC_ANSWER_CYCLES: usize = roce_cc_hdl::hpcc_window::window::LATENCY + 32;
 
 /// Replays through any core top ([`CycleDut`] with the core's pins).
 pub struct RtlEngine {
@@ -74,7 +78,19 @@ impl ReplayEngine for RtlEngine {
                 cnp_ready: true,
                 ..Default::default()
             };
-            let offer = if ctl_pending { None } else { events.get(next) };
+            // An ACK goes straight to the HPCC window unit, a sample through the RP first:
+            // an ACK waits for the answers to earlier samples of its QP, so that it cannot
+            // reach the unit before them.
+            let ack_waits = matches!(
+                events.get(next).map(|e| &e.ev),
+                Some(TraceEvent::Ack { qp, .. })
+                    if samples.iter().any(|&i| sample_qp(&events[i]) == *qp)
+            );
+            let offer = if ctl_pending || ack_waits {
+                None
+            } else {
+                events.get(next)
+            };
             if let Some(e) = offer {
                 pins.now = tb.at_cycle(tb.ns_to_cycles(e.t_ns));
                 match core_event(&e.ev) {
@@ -85,6 +101,7 @@ impl ReplayEngine for RtlEngine {
                     CoreEvent::SetMode { qpn, mode, rate_q8 } => {
                         pins.ctl = Some((qpn, RpKind::SetMode { mode, rate_q8 }))
                     }
+                    CoreEvent::Ack { qpn, ack } => pins.ack = Some((qpn, ack)),
                     CoreEvent::Reset { .. } => {
                         unreachable!("traces have no reset command")
                     }
@@ -100,7 +117,8 @@ impl ReplayEngine for RtlEngine {
                 // NP's are quicker); 64 more is a margin.
                 if idle_cycles
                     > (roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY
-                        + roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX) as u32
+                        + roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX
+                        + HPCC_ANSWER_CYCLES) as u32
                         + 64
                 {
                     return Err("the RTL did not answer every event".into());
@@ -120,15 +138,7 @@ impl ReplayEngine for RtlEngine {
                         format!("the RTL answered a sample of QP {} nobody asked for", r.qp)
                     })?;
                 let i = samples.remove(k).expect("found above");
-                let e = &events[i];
-                out.push((
-                    i,
-                    OutLine::Sample {
-                        t_ns: e.t_ns,
-                        qp: r.qp,
-                        report: r.report,
-                    },
-                ));
+                out.push((i, sample_line(events[i].t_ns, &r)));
             }
             // Marks whose decision time has passed without a request were suppressed.
             while marks
@@ -165,6 +175,7 @@ impl ReplayEngine for RtlEngine {
                     TraceEvent::Sample { .. } => outs.query_ready,
                     TraceEvent::Ecn { .. } => outs.rx_ready,
                     TraceEvent::Mode { .. } => outs.ctl_ready,
+                    TraceEvent::Ack { .. } => outs.ack_ready,
                 };
                 if taken {
                     match e.ev {

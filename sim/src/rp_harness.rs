@@ -99,6 +99,10 @@ pub struct RateOut {
     /// The QP's mode after the event (`m_rate_mode`).
     pub mode: u32,
     pub report: RpReport,
+    /// HPCC's U, Q.24 (`m_rate_u` of the core; 0 for other modes and from the RP alone).
+    pub u_q24: u64,
+    /// HPCC's window, bytes (`m_rate_window` of the core; 0 as `u_q24`).
+    pub window: u32,
 }
 
 /// Which input, if any, the arbiter takes (the one valid input whose ready is high).
@@ -496,6 +500,8 @@ impl GoldenRpCycle {
                 ctl,
                 mode: self.rp.qps[qp as usize].mode,
                 report,
+                u_q24: 0,
+                window: 0,
             });
         }
         self.pipe.rotate_right(1);
@@ -796,6 +802,8 @@ impl<const QB: usize> CycleDut<RpPins, RpOuts> for HdlRp<QB> {
                     rt_mbps_q8: u.m_rate_rt.val().to_u32(),
                     alpha_q20: u.m_rate_alpha.val().to_u32(),
                 },
+                u_q24: 0,
+                window: 0,
             }),
             cnp_received: u.cnt_cnp_received.val().to_u64(),
             rate_cuts: u.cnt_rate_cuts.val().to_u64(),

@@ -124,6 +124,8 @@ impl SimTop {
     /// `sample` events only move the time; `mode` events are the register writes of a
     /// set-mode command. Afterwards `now` stays at the last event's.
     pub fn feed(&mut self, events: &[TimedEvent]) -> Result<(), String> {
+        crate::trace::register_block_can_feed(events)
+            .map_err(|e| format!("line {}: {}", e.line, e.message))?;
         for e in events {
             self.cycle = self.tb.ns_to_cycles(e.t_ns);
             match e.ev {

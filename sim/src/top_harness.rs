@@ -141,6 +141,8 @@ impl<const QB: usize> CycleDut<TopPins, TopOuts> for HdlTop<QB> {
                     rt_mbps_q8: u.m_rate_rt.val().to_u32(),
                     alpha_q20: u.m_rate_alpha.val().to_u32(),
                 },
+                u_q24: u.m_rate_u.val().to_u64(),
+                window: u.m_rate_window.val().to_u32(),
             }),
             cnp: u.m_cnp_valid.val().then(|| CnpRequest {
                 qp: u.m_cnp_qp.val().to_u32(),
@@ -315,6 +317,9 @@ pub fn offer_event(
         CoreEvent::Rx { qpn, ecn } => pins.rx = Some((qpn, ecn as u32)),
         CoreEvent::Reset { .. } | CoreEvent::SetMode { .. } => {
             panic!("{ev:?} is a register-block command, not an input event")
+        }
+        CoreEvent::Ack { .. } => {
+            panic!("the top's ACK stream is not driven here (`trace::register_block_can_feed`)")
         }
     }
     for cyc in 0..ACCESS_TIMEOUT {

@@ -14,15 +14,15 @@
 //! the same valid [`TimedEvent`]s and no engine re-checks input: each line is a JSON
 //! object; `ev` is a known kind; the fields are exactly the ones of that kind; numbers are
 //! non-negative integers in range (`qp < qps`, `bytes` fits the RP's 16-bit packet-length
-//! input, `t_ns` within [`MAX_T_NS`]); times never decrease. An `ack` (HPCC) is checked in
-//! full (1 to 5 hops, every field in its wire width) and then refused as not supported yet,
-//! as is `"mode": "hpcc"`: the core top does not have the HPCC window unit. Blank lines are skipped but
+//! input, `t_ns` within [`MAX_T_NS`]); times never decrease; an `ack` (HPCC) has 1 to 5 hops with
+//! every field in its wire width. Blank lines are skipped but
 //! still counted, so line numbers in errors are the ones an editor shows.
 //!
 //! The values are read as [`serde_json::Value`] rather than deserialised into a struct so
 //! that every message can say exactly what is wrong and what to write instead.
 
-use crate::hpcc_window::{Ack, HOPS_MAX, Hop, QLEN_W, TS_W, TX_W};
+use crate::core_top::MODE_HPCC;
+use crate::hpcc_window::{Ack, HOPS_MAX, Hop, LINK_GBPS, QLEN_W, TS_W, TX_W};
 use crate::replay::{TimedEvent, TraceEvent};
 use roce_cc_params::Params;
 use roce_cc_regmap::QpMode;
@@ -40,18 +40,20 @@ pub const MAX_T_NS: u64 = 2_000_000_000_000;
 pub const MAX_TX_BYTES: u64 = 65_535;
 
 /// The event kinds this version replays, in the order messages list them.
-pub const KINDS: [&str; 5] = ["cnp", "tx", "ecn", "sample", "mode"];
+pub const KINDS: [&str; 6] = ["cnp", "tx", "ecn", "sample", "mode", "ack"];
 
-/// The modes of a `mode` event, as `roce_cc_regmap::QpMode` numbers; `hpcc` is refused
-/// with its own message until the core top has the HPCC window unit.
-pub const MODES: [(&str, u32); 3] = [
+/// The modes of a `mode` event, as the core's mode numbers (`roce_cc_regmap::QpMode`, and
+/// HPCC's `core_top::MODE_HPCC`).
+pub const MODES: [(&str, u32); 4] = [
     ("dcqcn", QpMode::Dcqcn as u32),
+    ("hpcc", MODE_HPCC),
     ("host", QpMode::HostRate as u32),
     ("off", QpMode::Off as u32),
 ];
 
-/// Kinds that replay.md announces for later versions (HPCC), refused with their own message.
-pub const LATER_KINDS: [&str; 1] = ["ack"];
+/// Kinds that replay.md announces for later versions (the pacer), refused with their own
+/// message.
+pub const LATER_KINDS: [&str; 1] = ["post"];
 
 /// A trace line that cannot be replayed: where, and what to do about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +84,7 @@ impl std::error::Error for TraceError {}
 /// The fields an event of `kind` must carry, in the order messages list them.
 fn fields_of(kind: &str) -> &'static [&'static str] {
     match kind {
-        "tx" => &["t_ns", "ev", "qp", "bytes"],
+        "tx" | "post" => &["t_ns", "ev", "qp", "bytes"],
         "mode" => &["t_ns", "ev", "qp", "mode", "rate_mbps"],
         "ack" => &["t_ns", "ev", "qp", "seq", "snd_nxt", "hops"],
         _ => &["t_ns", "ev", "qp"],
@@ -222,12 +224,14 @@ fn parse_line(text: &str, params: &Params) -> Result<(u64, TraceEvent), String> 
             }
         }
         "mode" => mode_event(&obj, qp, params)?,
-        "ack" => {
-            // Checked in full, so a malformed ACK gets its own message, then refused.
-            parse_ack(&obj)?;
+        "ack" => TraceEvent::Ack {
+            qp,
+            ack: parse_ack(&obj)?,
+        },
+        "post" => {
             return Err(format!(
-                "event kind \"ack\" (HPCC) is not supported yet: the core top does not have \
-                 the HPCC window unit; this version replays the kinds {known}"
+                "event kind \"post\" (the pacer) is not supported yet: the core has no pacer; \
+                 this version replays the kinds {known}"
             ));
         }
         _ => unreachable!("kind checked against KINDS"),
@@ -327,7 +331,11 @@ fn parse_ack(obj: &Map<String, Value>) -> Result<Ack, String> {
 /// The `mode` event of `obj` (its `mode`, and `rate_mbps` exactly when the mode is `host`).
 fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<TraceEvent, String> {
     let names: Vec<String> = MODES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-    let names = format!("{} or \"hpcc\"", names.join(", "));
+    let names = format!(
+        "{} or {}",
+        names[..names.len() - 1].join(", "),
+        names[names.len() - 1]
+    );
     let name = match obj.get("mode") {
         None => {
             return Err(format!(
@@ -342,13 +350,6 @@ fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<Trac
             ));
         }
     };
-    if name == "hpcc" {
-        return Err(
-            "mode \"hpcc\" is not supported yet: the core top does not have the HPCC window \
-             unit; this version replays the modes \"dcqcn\", \"host\" and \"off\""
-                .into(),
-        );
-    }
     let Some(&(_, mode)) = MODES.iter().find(|(n, _)| *n == name) else {
         return Err(format!("unknown mode \"{name}\": the modes are {names}"));
     };
@@ -372,6 +373,29 @@ fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<Trac
         0
     };
     Ok(TraceEvent::Mode { qp, mode, rate_q8 })
+}
+
+/// Whether the register block can feed `events` to the core (the `model` and `sim` BARs):
+/// it has no HPCC parameters yet and its set-mode takes modes 0..=2, so `ack` events and
+/// `"mode": "hpcc"` are for `roce-cc replay` only. The first event it cannot feed, if any.
+pub fn register_block_can_feed(events: &[TimedEvent]) -> Result<(), TraceError> {
+    for e in events {
+        let hpcc = match e.ev {
+            TraceEvent::Ack { .. } => true,
+            TraceEvent::Mode { mode, .. } => mode == MODE_HPCC,
+            _ => false,
+        };
+        if hpcc {
+            return Err(TraceError {
+                line: e.line,
+                message: "HPCC (an \"ack\" event or \"mode\": \"hpcc\") cannot go through the \
+                          register block yet: it has no HPCC parameters; replay HPCC traces \
+                          with `roce-cc replay`"
+                    .into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Parse and check a whole TRACE.jsonl text for a core with `params` (for `qps`).
@@ -412,6 +436,102 @@ pub fn random_trace(seed: u64, qps: u32, len: usize) -> String {
 /// `host` at 1..=10000 Mb/s), so QPs leave and re-enter DCQCN mid-trace.
 pub fn random_mode_trace(seed: u64, qps: u32, len: usize) -> String {
     random_trace_of(seed, qps, len, true)
+}
+
+/// A random trace mixing all four modes: `mode` events (half of them `hpcc`), `ack`
+/// events of one flow per QP (1 to 5 hops, every link code, path changes, `ts` and `tx`
+/// wrapping, load from idle to 1.6 times the link), samples, and the DCQCN kinds. Times
+/// step mostly by up to tens of microseconds (HPCC's round trips), sometimes by seconds.
+pub fn random_hpcc_trace(seed: u64, qps: u32, len: usize) -> String {
+    struct Flow {
+        nhop: usize,
+        rate: [u64; HOPS_MAX],
+        ts: [u64; HOPS_MAX],
+        tx: [u64; HOPS_MAX],
+        seq: u32,
+        last_t: u64,
+    }
+    let mut r = crate::stimulus::XorShift::new(seed);
+    let few: Vec<u32> = (0..4).map(|_| r.below(qps as u64) as u32).collect();
+    let mut flows: Vec<Flow> = (0..few.len())
+        .map(|_| Flow {
+            nhop: 1 + r.below(HOPS_MAX as u64) as usize,
+            rate: [0; HOPS_MAX].map(|_| r.below(8)),
+            ts: [0; HOPS_MAX].map(|_| r.below(1 << TS_W)),
+            tx: [0; HOPS_MAX].map(|_| r.below(1 << TX_W)),
+            seq: 1 + r.below(1 << 20) as u32,
+            last_t: 0,
+        })
+        .collect();
+    let mut t = r.below(10_000);
+    let mut s = String::new();
+    for _ in 0..len {
+        t += match r.below(16) {
+            0..=3 => 0,
+            4..=9 => r.below(3_000),
+            10..=13 => r.below(30_000),
+            14 => r.below(5_000_000),
+            _ => r.below(2_000_000_000),
+        };
+        let k = r.below(few.len() as u64) as usize;
+        let qp = few[k];
+        let line = match r.below(20) {
+            0..=1 => format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"hpcc\"}}"),
+            2 => {
+                let m = ["dcqcn", "off", "host"][r.below(3) as usize];
+                let rate = if m == "host" {
+                    format!(", \"rate_mbps\": {}", 1 + r.below(10_000))
+                } else {
+                    String::new()
+                };
+                format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"{m}\"{rate}}}")
+            }
+            3..=11 => {
+                let f = &mut flows[k];
+                if r.below(30) == 0 {
+                    f.nhop = 1 + r.below(HOPS_MAX as u64) as usize;
+                    f.rate = [0; HOPS_MAX].map(|_| r.below(8));
+                }
+                let dt = t - f.last_t;
+                f.last_t = t;
+                let load_q8 = r.below(410);
+                let mut hops = Vec::new();
+                for h in 0..f.nhop {
+                    let tau = if r.below(8) == 0 { 0 } else { dt + r.below(200) };
+                    f.ts[h] = (f.ts[h] + tau) % (1 << TS_W);
+                    let gbps = LINK_GBPS[f.rate[h] as usize] as u64;
+                    let bytes = load_q8 * gbps * tau / (8 * 256);
+                    f.tx[h] = (f.tx[h] + bytes / 128) % (1 << TX_W);
+                    let qlen = match r.below(4) {
+                        0 | 1 => 0,
+                        2 => r.below(3_000),
+                        _ => r.below(1 << QLEN_W),
+                    };
+                    hops.push(format!(
+                        "{{\"rate\": {}, \"ts\": {}, \"tx\": {}, \"qlen\": {qlen}}}",
+                        f.rate[h], f.ts[h], f.tx[h]
+                    ));
+                }
+                f.seq = f.seq.wrapping_add(r.below(20_000) as u32);
+                format!(
+                    "{{\"t_ns\": {t}, \"ev\": \"ack\", \"qp\": {qp}, \"seq\": {}, \"snd_nxt\": {}, \"hops\": [{}]}}",
+                    f.seq,
+                    f.seq.wrapping_add(1 + r.below(60_000) as u32),
+                    hops.join(", ")
+                )
+            }
+            12..=15 => format!("{{\"t_ns\": {t}, \"ev\": \"sample\", \"qp\": {qp}}}"),
+            16 => format!("{{\"t_ns\": {t}, \"ev\": \"cnp\", \"qp\": {qp}}}"),
+            17 => format!("{{\"t_ns\": {t}, \"ev\": \"ecn\", \"qp\": {qp}}}"),
+            _ => format!(
+                "{{\"t_ns\": {t}, \"ev\": \"tx\", \"qp\": {qp}, \"bytes\": {}}}",
+                r.below(65_536)
+            ),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
 }
 
 fn random_trace_of(seed: u64, qps: u32, len: usize, modes: bool) -> String {
@@ -482,7 +602,7 @@ mod tests {
         }
     }
 
-    /// `mode` events: every mode but `hpcc`, `rate_mbps` exactly with `host` and in range.
+    /// `mode` events: all four modes, `rate_mbps` exactly with `host` and in range.
     #[test]
     fn mode_events() {
         let text = concat!(
@@ -490,6 +610,7 @@ mod tests {
             "{\"t_ns\": 1, \"ev\": \"mode\", \"qp\": 1, \"mode\": \"off\"}\n",
             "{\"mode\": \"dcqcn\", \"t_ns\": 2, \"ev\": \"mode\", \"qp\": 2}\n",
             "{\"t_ns\": 3, \"ev\": \"mode\", \"qp\": 3, \"mode\": \"host\", \"rate_mbps\": 100000}\n",
+            "{\"t_ns\": 4, \"ev\": \"mode\", \"qp\": 4, \"mode\": \"hpcc\"}\n",
         );
         let evs: Vec<TraceEvent> = parse_trace(text, &p())
             .unwrap()
@@ -519,24 +640,26 @@ mod tests {
                     mode: 1,
                     rate_q8: 100_000 << 8
                 },
+                TraceEvent::Mode {
+                    qp: 4,
+                    mode: MODE_HPCC,
+                    rate_q8: 0
+                },
             ]
         );
         let ok = "{\"t_ns\": 0, \"ev\": \"sample\", \"qp\": 0}\n";
         let bad = |line: &str| format!("{ok}{line}");
         check(
-            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "hpcc"}"#),
+            &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "hpcc", "rate_mbps": 9}"#),
             2,
-            &[
-                "mode \"hpcc\" is not supported yet",
-                "\"dcqcn\", \"host\" and \"off\"",
-            ],
+            &["field `rate_mbps` is only for mode \"host\""],
         );
         check(
             &bad(r#"{"t_ns": 0, "ev": "mode", "qp": 1, "mode": "fast"}"#),
             2,
             &[
                 "unknown mode \"fast\"",
-                "\"dcqcn\", \"host\", \"off\" or \"hpcc\"",
+                "\"dcqcn\", \"hpcc\", \"host\" or \"off\"",
             ],
         );
         check(
@@ -785,19 +908,19 @@ mod tests {
             &["unknown event kind \"nack\"", "cnp, tx, ecn, sample"],
         );
         check(
-            "{\"t_ns\":1,\"ev\":\"ack\",\"qp\":1,\"seq\":0,\"snd_nxt\":0,\"hops\":[{\"rate\":0,\"ts\":0,\"tx\":0,\"qlen\":0}]}",
+            "{\"t_ns\":1,\"ev\":\"post\",\"qp\":1,\"bytes\":1000}",
             1,
             &[
-                "\"ack\"",
-                "HPCC",
+                "\"post\"",
+                "pacer",
                 "not supported yet",
-                "cnp, tx, ecn, sample",
+                "cnp, tx, ecn, sample, mode, ack",
             ],
         );
     }
 
-    /// A malformed `ack` gets its own message and line number (before the refusal of
-    /// valid ones): 0 or 6 hops, a field too wide, a rate code out of range, bad types.
+    /// A malformed `ack` gets its own message and line number: 0 or 6 hops, a field too
+    /// wide, a rate code out of range, bad types; a valid one of 5 hops is read exactly.
     #[test]
     fn malformed_acks() {
         let hop = r#"{"rate": 2, "ts": 16777000, "tx": 1048000, "qlen": 37}"#;
@@ -807,7 +930,25 @@ mod tests {
             )
         };
         let five = vec![hop; 5].join(", ");
-        check(&ack(&format!("[{five}]")), 2, &["not supported yet"]);
+        let evs = parse_trace(&ack(&format!("[{five}]")), &p()).unwrap();
+        let h = Hop {
+            rate: 2,
+            ts: 16_777_000,
+            tx: 1_048_000,
+            qlen: 37,
+        };
+        assert_eq!(
+            evs[1].ev,
+            TraceEvent::Ack {
+                qp: 5,
+                ack: Ack {
+                    seq: 8192,
+                    snd_nxt: 65536,
+                    hops: [h; 5],
+                    nhop: 5
+                }
+            }
+        );
         check(&ack("[]"), 2, &["1 to 5 hops, this one 0"]);
         check(
             &ack(&format!("[{five}, {hop}]")),

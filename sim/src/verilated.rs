@@ -16,7 +16,7 @@
 use crate::axil::{AxilOuts, AxilPins, RegRequest};
 use crate::cfg_compiler::{CfgOuts, CfgPins, PARAM_WORDS, param_word};
 use crate::core_harness::{CoreOuts, CorePins, cnp_time_word};
-use crate::core_top::BadQpCounts;
+use crate::core_top::{AckCounts, BadQpCounts};
 use crate::dcqcn_np::{CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
 use crate::hpcc_cfg_harness::{HPCC_PARAM_WORDS, HpccCfgOuts, HpccCfgPins, hpcc_param_word};
@@ -344,6 +344,8 @@ macro_rules! rate_and_cnp {
                     rt_mbps_q8: m.m_rate_rt() as u32,
                     alpha_q20: m.m_rate_alpha() as u32,
                 },
+                u_q24: m.m_rate_u(),
+                window: m.m_rate_window() as u32,
             }),
             (m.m_cnp_valid() != 0).then(|| CnpRequest {
                 qp: m.m_cnp_qp() as u32,
@@ -406,6 +408,8 @@ macro_rules! rp_model {
                             rt_mbps_q8: m.m_rate_rt() as u32,
                             alpha_q20: m.m_rate_alpha() as u32,
                         },
+                        u_q24: 0,
+                        window: 0,
                     }),
                     cnp_received: m.cnt_cnp_received(),
                     rate_cuts: m.cnt_rate_cuts(),
@@ -939,6 +943,21 @@ macro_rules! core_model {
                     m.set_s_ctl_mode(mode as u64);
                     m.set_s_ctl_rate(rate as u64);
                     set_event_pins!(**m, pins);
+                    let (aq, ack) = pins.ack.unwrap_or_default();
+                    let hop = |i: usize| -> u64 {
+                        let b: Bits<{ <IntHop as Synth>::BITS }> = int_hop(&ack.hops[i]).into();
+                        b.to_u64()
+                    };
+                    m.set_s_ack_valid(pins.ack.is_some() as u64);
+                    m.set_s_ack_qpn(aq as u64);
+                    m.set_s_ack_seq(ack.seq as u64);
+                    m.set_s_ack_snd_nxt(ack.snd_nxt as u64);
+                    m.set_s_ack_nhop(ack.nhop as u64);
+                    m.set_s_ack_hop_0(hop(0));
+                    m.set_s_ack_hop_1(hop(1));
+                    m.set_s_ack_hop_2(hop(2));
+                    m.set_s_ack_hop_3(hop(3));
+                    m.set_s_ack_hop_4(hop(4));
                     m.set_now(now);
                     m.set_now_cnp(now_cnp);
                     m.set_tbl_we(pins.tbl.is_some() as u64);
@@ -957,6 +976,7 @@ macro_rules! core_model {
                         tx_ready: m.s_tx_ready() != 0,
                         query_ready: m.s_query_ready() != 0,
                         rx_ready: m.s_rx_ready() != 0,
+                        ack_ready: m.s_ack_ready() != 0,
                         busy: m.busy() != 0,
                         rate,
                         cnp,
@@ -965,6 +985,7 @@ macro_rules! core_model {
                             tx: m.cnt_bad_qp_tx(),
                             query: m.cnt_bad_qp_query(),
                             rx: m.cnt_bad_qp_rx(),
+                            ack: m.cnt_bad_ack(),
                         },
                         np: NpCounts {
                             sent: m.cnt_cnp_sent(),
@@ -978,12 +999,26 @@ macro_rules! core_model {
                             ai: m.cnt_increase_ai(),
                             hai: m.cnt_increase_hai(),
                         },
+                        acks: AckCounts {
+                            ignored: m.cnt_ack_ignored(),
+                            applied: m.cnt_ack_applied() as u32,
+                            commits: m.cnt_ack_commits() as u32,
+                        },
                     }
                 })* }
             }
 
             fn set_cfg(&mut self, rp_cfg: &[u32; crate::cfg_compiler::RP_CFG_WORDS], np_cfg: u64) {
                 match self { $($enum::$ty(m) => { m.set_rp_cfg(rp_cfg); m.set_np_cfg(np_cfg); })* }
+            }
+
+            fn set_hpcc_cfg(&mut self, w: &HpccCfgWord, k: &CodeConsts) {
+                let w: Bits<{ <HpccCfgWord as Synth>::BITS }> = (*w).into();
+                let k: Bits<{ <CodeConsts as Synth>::BITS }> = (*k).into();
+                match self { $($enum::$ty(m) => {
+                    m.set_hpcc_cfg(&words_of(w));
+                    m.set_hpcc_k(&words_of(k));
+                })* }
             }
         }
 
@@ -1041,6 +1076,8 @@ impl VerilatedCore {
         let np_cfg: Bits<{ <NpCfgWord as Synth>::BITS }> =
             np_cfg_word(&NpConfig::new(p).map_err(|e| e.to_string())?).into();
         model.set_cfg(&words_of(rp_cfg), np_cfg.to_u64());
+        let (w, k) = hpcc_cfg_words(&HpccConfig::new(&HpccParams::from_params(p)));
+        model.set_hpcc_cfg(&w, &k);
         model.set_clock(false);
         Ok(Self {
             model,
@@ -1088,6 +1125,8 @@ impl VerilatedCoreNetlist {
         let np_cfg: Bits<{ <NpCfgWord as Synth>::BITS }> =
             np_cfg_word(&NpConfig::new(p).map_err(|e| e.to_string())?).into();
         model.set_cfg(&words_of(rp_cfg), np_cfg.to_u64());
+        let (w, k) = hpcc_cfg_words(&HpccConfig::new(&HpccParams::from_params(p)));
+        model.set_hpcc_cfg(&w, &k);
         model.set_clock(false);
         Ok(Self {
             model,

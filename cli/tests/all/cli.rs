@@ -2,7 +2,7 @@
 //! and exit code.
 
 use roce_cc_params::{PROFILES, Params};
-use roce_cc_sim::trace::{random_mode_trace, random_trace};
+use roce_cc_sim::trace::{random_hpcc_trace, random_mode_trace, random_trace};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -221,9 +221,9 @@ fn bad_traces_give_file_line_and_message() {
             &["1 to 5 hops, this one 0"],
         ),
         (
-            "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1, \"seq\": 1, \"snd_nxt\": 2, \"hops\": [{\"rate\": 1, \"ts\": 5, \"tx\": 6, \"qlen\": 7}]}\n",
+            "{\"t_ns\": 2000, \"ev\": \"ack\", \"qp\": 1, \"seq\": 1, \"snd_nxt\": 2, \"hops\": [{\"rate\": 8, \"ts\": 5, \"tx\": 6, \"qlen\": 7}]}\n",
             2,
-            &["not supported yet"],
+            &["rate", "0..=7"],
         ),
         (
             "{\"t_ns\": 2000, \"ev\": \"rate\", \"qp\": 1}\n",
@@ -343,15 +343,18 @@ fn golden_replay_of_a_hand_written_trace() {
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
 }
 
-/// The README example's output is what the golden engine prints today.
+/// The README examples' outputs (DCQCN, and HPCC with ACKs) are what the golden engine
+/// prints today.
 #[test]
 fn docs_example_is_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples");
-    let trace = root.join("basic.jsonl");
-    let r = run(&["replay", "--engine", "golden", trace.to_str().unwrap()]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let want = std::fs::read_to_string(root.join("basic.out.jsonl")).unwrap();
-    assert_eq!(r.stdout, want, "regenerate docs/examples/basic.out.jsonl");
+    for name in ["basic", "hpcc"] {
+        let trace = root.join(format!("{name}.jsonl"));
+        let r = run(&["replay", "--engine", "golden", trace.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let want = std::fs::read_to_string(root.join(format!("{name}.out.jsonl"))).unwrap();
+        assert_eq!(r.stdout, want, "regenerate docs/examples/{name}.out.jsonl");
+    }
 }
 
 /// The two engines print the same bytes: the README example, hand-written traces and
@@ -387,11 +390,15 @@ fn rtl_output_equals_golden_byte_for_byte() {
         "qps = 4096\nmin_time_between_cnps = 0\n",
     ));
 
-    let mut traces = vec![
+    let example = |name: &str| {
         std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/basic.jsonl"),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../docs/examples/{name}")),
         )
-        .unwrap(),
+        .unwrap()
+    };
+    let mut traces = vec![
+        example("basic.jsonl"),
+        example("hpcc.jsonl"),
         concat!(
             "{\"t_ns\": 1000, \"ev\": \"sample\", \"qp\": 3}\n",
             "{\"t_ns\": 1000, \"ev\": \"cnp\", \"qp\": 3}\n",
@@ -426,6 +433,11 @@ fn rtl_output_equals_golden_byte_for_byte() {
     for seed in 13..=18u64 {
         traces.push(random_mode_trace(seed, 16, 400));
     }
+    // All four modes: HPCC QPs with ACKs of multi-hop flows beside DCQCN, host and off.
+    for seed in 19..=24u64 {
+        traces.push(random_hpcc_trace(seed, 16, 400));
+    }
+    let mut hpcc_samples = 0;
     for p in &params {
         for (i, trace) in traces.iter().enumerate() {
             let path = file(&dir, &format!("t{i}.jsonl"), trace);
@@ -436,10 +448,12 @@ fn rtl_output_equals_golden_byte_for_byte() {
             assert_eq!(r.stdout, g.stdout, "params {p}, trace {path}");
             total += g.stdout.lines().count();
             cnps += g.stdout.matches("cnp_out").count();
+            hpcc_samples += g.stdout.matches("\"mode\": \"hpcc\"").count();
         }
     }
     assert!(total > 1000, "only {total} lines compared");
     assert!(cnps > 200, "only {cnps} cnp_out lines compared");
+    assert!(hpcc_samples > 500, "only {hpcc_samples} HPCC samples compared");
 }
 
 /// `roce-cc driver --bar model`: the block list, a parameter file loaded through the

@@ -280,7 +280,7 @@ fn loaded_parameters_behave_as_in_replay<B: RegIo>(
 
 #[test]
 fn loaded_parameters_behave_as_in_replay_model() {
-    loaded_parameters_behave_as_in_replay("model", || ModelBar::new(&build16()), |b, e| b.feed(e));
+    loaded_parameters_behave_as_in_replay("model", || ModelBar::new(&build16()), |b, e| b.feed(e).unwrap());
 }
 
 #[test]
@@ -309,7 +309,7 @@ fn sim_and_model_bars_agree_on_every_register() {
         sim.load_params(&p).unwrap();
         model.load_params(&p).unwrap();
         sim.bar().feed(&evs).unwrap();
-        model.bar().feed(&evs);
+        model.bar().feed(&evs).unwrap();
         let bad_writes = [
             (regs::GLOBAL_PARAMS_QPS, 4, 0xf),
             (0x7f0, 1, 0xf),
