@@ -81,9 +81,9 @@ pub fn run(a: &DriverArgs) -> Result<(), Failure> {
             let applied = d.bar().model.applied.clone();
             let evs = parse_trace(&text, &applied)
                 .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
-            d.bar()
-                .feed(&evs)
-                .map_err(|e| bad_input(format!("{}:{e}", t.display())))?;
+            roce_cc_sim::trace::register_block_can_feed(&evs)
+                .map_err(|e| bad_input(format!("{}:{}: {}", t.display(), e.line, e.message)))?;
+            d.bar().feed(&evs).map_err(internal)?;
         }
         command(&mut d, a.cmd)
     } else if a.bar == "sim" {
@@ -191,19 +191,31 @@ fn command<B: RegIo>(d: &mut Device<B>, cmd: &DriverCmd) -> Result<(), Failure> 
                 DriverError::BadParams(m) => bad_input(m),
                 e => failure(e),
             })?;
-            let mode = ["dcqcn", "host_rate", "off", "?"][q.mode.min(3) as usize];
+            let mode = ["dcqcn", "host_rate", "off", "hpcc"][q.mode.min(3) as usize];
             let alpha = if q.limited {
                 exact_decimal(q.alpha_q20 as u64, 20)
             } else {
                 "null".into()
             };
-            format!(
-                "{{\"qp\": {}, \"mode\": \"{mode}\", \"limited\": {}, \"rc_mbps\": {}, \"rt_mbps\": {}, \"alpha\": {alpha}}}\n",
-                q.qp,
-                q.limited,
-                exact_decimal(q.rc_mbps_q8 as u64, 8),
-                exact_decimal(q.rt_mbps_q8 as u64, 8)
-            )
+            if q.mode == roce_cc_regmap::QpMode::Hpcc as u32 {
+                // As a replay's HPCC sample prints it.
+                format!(
+                    "{{\"qp\": {}, \"mode\": \"hpcc\", \"rate_mbps\": {}, \"rc_mbps\": {}, \"u\": {}, \"win_bytes\": {}}}\n",
+                    q.qp,
+                    exact_decimal(q.rc_mbps_q8 as u64, 8),
+                    exact_decimal(q.rt_mbps_q8 as u64, 8),
+                    exact_decimal(q.u_q24, 24),
+                    q.window
+                )
+            } else {
+                format!(
+                    "{{\"qp\": {}, \"mode\": \"{mode}\", \"limited\": {}, \"rc_mbps\": {}, \"rt_mbps\": {}, \"alpha\": {alpha}}}\n",
+                    q.qp,
+                    q.limited,
+                    exact_decimal(q.rc_mbps_q8 as u64, 8),
+                    exact_decimal(q.rt_mbps_q8 as u64, 8)
+                )
+            }
         }
     };
     print_out(&text)

@@ -84,7 +84,8 @@ enum Cmd {
     /// Print a complete PARAMS.toml for a named profile (every key, with its value).
     Params {
         /// connectx: the ConnectX defaults; paper: the DCQCN paper (SIGCOMM'15); ns3-mlx:
-        /// the "mlx" DCQCN of the HPCC ns-3 simulator.
+        /// the "mlx" DCQCN of the HPCC ns-3 simulator; hpcc-ns3: that simulator's HPCC
+        /// scaling (R_AI and the INT units by the line rate).
         #[arg(
             long,
             default_value = "connectx",

@@ -45,6 +45,9 @@ use crate::axil_slave::{AXIL_ADDR_W, AXIL_DATA_W, AXIL_RESP_W, AXIL_STRB_W};
 use crate::cfg_compiler::{MBPS_W, ParamWord};
 use crate::csr_map::CsrMap;
 use crate::dcqcn_rp::widths::*;
+use crate::hpcc_window::cfg::HpccParamWord;
+use crate::hpcc_window::hop_load::U_W;
+use crate::hpcc_window::window::WIN_W;
 use crate::zero_ext::ZeroExt;
 use roce_cc_params::Params;
 use roce_cc_regmap::FwId;
@@ -93,8 +96,8 @@ pub struct MergedCheck {
     pub is1: Bit,
     /// `merged == 2`.
     pub is2: Bit,
-    /// `merged > 2` (a `qp_mode_arg` out of range).
-    pub gt2: Bit,
+    /// `merged > 3` (a `qp_mode_arg` out of range).
+    pub gt_mode: Bit,
     /// `merged` is above the line rate (a `qp_rate_arg` out of range).
     pub gt_line: Bit,
     /// `merged` is not a QP number of this build (a `qp_sel` out of range).
@@ -194,10 +197,17 @@ pub struct Csr<const QB: usize> {
     pub rep_rt: Signal<In, Bits<RATE_W>>,
     /// Report: alpha, Q.20.
     pub rep_alpha: Signal<In, Bits<ALPHA_W>>,
+    /// Report: HPCC's U, Q.24.
+    pub rep_u: Signal<In, Bits<U_W>>,
+    /// Report: HPCC's window, bytes.
+    pub rep_window: Signal<In, Bits<WIN_W>>,
 
     /* Configuration */
     /// The staged parameters, for the compiler.
     pub params: Signal<Out, ParamWord>,
+    /// The staged HPCC parameters, for the HPCC compiler (`max_mbps` the max rate, and
+    /// `min_mbps` at most that).
+    pub hpcc_params: Signal<Out, HpccParamWord>,
     /// Start the compiler (one cycle, while it is idle).
     pub cfg_start: Signal<Out, Bit>,
     /// The compiler is running.
@@ -245,6 +255,14 @@ pub struct Csr<const QB: usize> {
     pub cnt_bad_qp_query: Signal<In, Bits<COUNTER_W>>,
     /// Bad-QP rejections on the receive stream.
     pub cnt_bad_qp_rx: Signal<In, Bits<COUNTER_W>>,
+    /// ACKs rejected.
+    pub cnt_bad_ack: Signal<In, Bits<COUNTER_W>>,
+    /// ACKs of QPs not in HPCC mode.
+    pub cnt_ack_ignored: Signal<In, Bits<COUNTER_W>>,
+    /// ACKs applied (32 bits, wrapping).
+    pub cnt_ack_applied: Signal<In, Bits<32>>,
+    /// Applied ACKs that committed (32 bits, wrapping).
+    pub cnt_ack_commits: Signal<In, Bits<32>>,
 
     map: CsrMap,
     /// 0 idle, 1 command offered, 2 waiting for its report.
@@ -257,6 +275,18 @@ pub struct Csr<const QB: usize> {
     snap_rc: DFF<Bits<32>>,
     snap_rt: DFF<Bits<32>>,
     snap_alpha: DFF<Bits<32>>,
+    snap_u_lo: DFF<Bits<32>>,
+    snap_u_hi: DFF<Bits<32>>,
+    snap_win: DFF<Bits<32>>,
+    ext_u_hi: ZeroExt<8, 32>,
+    ext_applied: ZeroExt<32, COUNTER_W>,
+    ext_commits: ZeroExt<32, COUNTER_W>,
+    /// The staged max rate (`rpg_max_rate`, else the line rate) and the HPCC floor at most
+    /// that (the compilers latch them at `cfg_start`, from the staged registers).
+    hp_max: Signal<Local, Bits<MBPS_W>>,
+    hp_min: Signal<Local, Bits<MBPS_W>>,
+    three32: Constant<Bits<32>>,
+    zero_mbps: Constant<Bits<MBPS_W>>,
     latched_hi: DFF<Bits<32>>,
     decerr: DFF<Bits<COUNTER_W>>,
     slverr: DFF<Bits<COUNTER_W>>,
@@ -356,7 +386,10 @@ impl<const QB: usize> Csr<QB> {
             rep_rc: Default::default(),
             rep_rt: Default::default(),
             rep_alpha: Default::default(),
+            rep_u: Default::default(),
+            rep_window: Default::default(),
             params: Default::default(),
+            hpcc_params: Default::default(),
             cfg_start: Default::default(),
             cfg_busy: Default::default(),
             core_reset: Default::default(),
@@ -379,6 +412,10 @@ impl<const QB: usize> Csr<QB> {
             cnt_bad_qp_tx: Default::default(),
             cnt_bad_qp_query: Default::default(),
             cnt_bad_qp_rx: Default::default(),
+            cnt_bad_ack: Default::default(),
+            cnt_ack_ignored: Default::default(),
+            cnt_ack_applied: Default::default(),
+            cnt_ack_commits: Default::default(),
             map: CsrMap::new(build, fw),
             state: Default::default(),
             qp_sel: Default::default(),
@@ -389,6 +426,16 @@ impl<const QB: usize> Csr<QB> {
             snap_rc: Default::default(),
             snap_rt: Default::default(),
             snap_alpha: Default::default(),
+            snap_u_lo: Default::default(),
+            snap_u_hi: Default::default(),
+            snap_win: Default::default(),
+            ext_u_hi: Default::default(),
+            ext_applied: Default::default(),
+            ext_commits: Default::default(),
+            hp_max: Default::default(),
+            hp_min: Default::default(),
+            three32: Constant::new(3.into()),
+            zero_mbps: Constant::new(0.into()),
             latched_hi: Default::default(),
             decerr: Default::default(),
             slverr: Default::default(),
@@ -457,6 +504,9 @@ impl<const QB: usize> Logic for Csr<QB> {
             snap_rc,
             snap_rt,
             snap_alpha,
+            snap_u_lo,
+            snap_u_hi,
+            snap_win,
             latched_hi,
             decerr,
             slverr,
@@ -504,6 +554,9 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.map.v_qp_rc.next = self.snap_rc.q.val();
         self.map.v_qp_rt.next = self.snap_rt.q.val();
         self.map.v_qp_alpha.next = self.snap_alpha.q.val();
+        self.map.v_qp_u_lo.next = self.snap_u_lo.q.val();
+        self.map.v_qp_u_hi.next = self.snap_u_hi.q.val();
+        self.map.v_qp_window.next = self.snap_win.q.val();
         self.map.v_latched_hi.next = self.latched_hi.q.val();
         self.map.v_cnp_received.next = self.cnt_cnp_received.val();
         self.map.v_cnp_sent.next = self.cnt_cnp_sent.val();
@@ -516,6 +569,12 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.map.v_bad_qp_events.next = self.bad_sum.q.val();
         self.map.v_reg_decerr.next = self.decerr.q.val();
         self.map.v_reg_slverr.next = self.slverr.q.val();
+        self.map.v_ack_bad.next = self.cnt_bad_ack.val();
+        self.map.v_ack_ignored.next = self.cnt_ack_ignored.val();
+        self.ext_applied.i.next = self.cnt_ack_applied.val();
+        self.map.v_ack_applied.next = self.ext_applied.o.val();
+        self.ext_commits.i.next = self.cnt_ack_commits.val();
+        self.map.v_ack_commits.next = self.ext_commits.o.val();
         self.bad_sum.d.next = self.cnt_bad_qp_cnp.val()
             + self.cnt_bad_qp_tx.val()
             + self.cnt_bad_qp_query.val()
@@ -543,6 +602,24 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.params.next.per_port = self.map.p_cnp_moderation.val().any();
         self.params.next.dscp = self.map.p_cnp_dscp.val();
         self.params.next.prio = self.map.p_cnp_802p_prio.val();
+        self.hpcc_params.next.t_ns = self.map.p_hpcc_base_rtt_ns.val();
+        self.hpcc_params.next.eta = self.map.p_hpcc_eta.val();
+        self.hpcc_params.next.max_stage = self.map.p_hpcc_max_stage.val();
+        self.hpcc_params.next.ai_mbps = self.map.p_hpcc_rate_ai_mbps.val();
+        self.hpcc_params.next.multi = self.map.p_hpcc_int_multi.val();
+        // The max rate (as the DCQCN compiler takes it) and the floor at most that.
+        self.hp_max.next = self.map.p_line_rate_mbps.val();
+        if (self.map.p_rpg_max_rate.val() != self.zero_mbps.val())
+            & (self.map.p_rpg_max_rate.val() < self.map.p_line_rate_mbps.val())
+        {
+            self.hp_max.next = self.map.p_rpg_max_rate.val();
+        }
+        self.hp_min.next = self.map.p_hpcc_min_rate_mbps.val();
+        if self.map.p_hpcc_min_rate_mbps.val() > self.hp_max.val() {
+            self.hp_min.next = self.hp_max.val();
+        }
+        self.hpcc_params.next.max_mbps = self.hp_max.val();
+        self.hpcc_params.next.min_mbps = self.hp_min.val();
 
         // ---- apply: start the compiler, hold the core, restart the time base at commit ----
         self.cfg_start.next = self.apply_q.q.val();
@@ -581,6 +658,7 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.ext_rt.i.next = self.rep_rt.val();
         self.ext_alpha.i.next = self.rep_alpha.val();
         self.ext_mode.i.next = self.rep_mode.val();
+        self.ext_u_hi.i.next = self.rep_u.val().get_bits::<8>(32);
 
         // ---- the access ----
         self.reg_ack.next = false;
@@ -606,7 +684,7 @@ impl<const QB: usize> Logic for Csr<QB> {
         self.wval.d.next.is0 = self.wchk.q.val().merged == self.zero32.val();
         self.wval.d.next.is1 = self.wchk.q.val().merged == self.one32.val();
         self.wval.d.next.is2 = self.wchk.q.val().merged == self.two32.val();
-        self.wval.d.next.gt2 = self.wchk.q.val().merged > self.two32.val();
+        self.wval.d.next.gt_mode = self.wchk.q.val().merged > self.three32.val();
         self.wval.d.next.gt_line = self.wchk.q.val().merged > self.ext_line.o.val();
         self.wval.d.next.ge_qps = self.wchk.q.val().merged >= self.qps.val();
         self.wr_acc.d.next = false;
@@ -641,6 +719,9 @@ impl<const QB: usize> Logic for Csr<QB> {
             self.snap_rc.d.next = self.ext_rc.o.val();
             self.snap_rt.d.next = self.ext_rt.o.val();
             self.snap_alpha.d.next = self.ext_alpha.o.val();
+            self.snap_u_lo.d.next = self.rep_u.val().get_bits::<32>(0);
+            self.snap_u_hi.d.next = self.ext_u_hi.o.val();
+            self.snap_win.d.next = self.rep_window.val();
             self.reg_ack.next = true;
             self.state.d.next = self.st_idle.val();
         }
@@ -689,7 +770,7 @@ impl<const QB: usize> Logic for Csr<QB> {
                     self.wact.d.next.resp = self.resp_slverr.val();
                 }
             } else if self.wchk.q.val().is_qp_mode_arg {
-                if self.wval.q.val().gt2 {
+                if self.wval.q.val().gt_mode {
                     self.wact.d.next.resp = self.resp_slverr.val();
                 } else {
                     self.wact.d.next.set_mode_arg = true;
@@ -735,6 +816,9 @@ impl<const QB: usize> Logic for Csr<QB> {
                 self.snap_rc.d.next = self.zero32.val();
                 self.snap_rt.d.next = self.zero32.val();
                 self.snap_alpha.d.next = self.zero32.val();
+                self.snap_u_lo.d.next = self.zero32.val();
+                self.snap_u_hi.d.next = self.zero32.val();
+                self.snap_win.d.next = self.zero32.val();
             }
             if self.wact.q.val().set_mode_arg {
                 self.mode_arg.d.next = self.wact.q.val().value;
@@ -770,6 +854,9 @@ impl<const QB: usize> Logic for Csr<QB> {
             self.snap_rc.d.next = self.zero32.val();
             self.snap_rt.d.next = self.zero32.val();
             self.snap_alpha.d.next = self.zero32.val();
+            self.snap_u_lo.d.next = self.zero32.val();
+            self.snap_u_hi.d.next = self.zero32.val();
+            self.snap_win.d.next = self.zero32.val();
             self.latched_hi.d.next = self.zero32.val();
             self.decerr.d.next = self.zero_count.val();
             self.slverr.d.next = self.zero_count.val();

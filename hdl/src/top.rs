@@ -26,11 +26,12 @@ use crate::axil_slave::{AXIL_ADDR_W, AXIL_DATA_W, AXIL_RESP_W, AXIL_STRB_W, Axil
 use crate::cfg_compiler::CfgCompiler;
 use crate::core_top::{CnpTimeWord, QPN_W, RoceCcCore};
 use crate::csr::Csr;
-use crate::dcqcn_np::{COUNTER_W, DSCP_W, ECN_W, PRIO_W};
+use crate::dcqcn_np::{DSCP_W, ECN_W, PRIO_W};
 use crate::dcqcn_rp::state::TimeWord;
 use crate::dcqcn_rp::widths::*;
-use crate::hpcc_window::hop_load::{CodeConsts, U_W};
-use crate::hpcc_window::window::{HOPS, HpccCfgWord, IntHop, WIN_W};
+use crate::hpcc_window::cfg::HpccCfg;
+use crate::hpcc_window::hop_load::U_W;
+use crate::hpcc_window::window::{HOPS, IntHop, WIN_W};
 use roce_cc_params::Params;
 use roce_cc_regmap::FwId;
 use rust_hdl::prelude::*;
@@ -188,14 +189,9 @@ pub struct RoceCcTop<const QB: usize> {
     core_reset_q: DFF<Bit>,
     /// The core's report follows a register-block query (only the register block takes it).
     csr_only: Signal<Local, Bit>,
-    /// The HPCC unit's configuration: not yet compiled from registers (the register block
-    /// has no HPCC parameters, and its set-mode takes modes 0..=2, so no QP reaches HPCC
-    /// mode through it).
-    hpcc_cfg_none: Constant<HpccCfgWord>,
-    hpcc_k_none: Constant<CodeConsts>,
-    /// The ACK counters, not yet in the register block's counters.
-    unused_ack_counts: Signal<Local, Bits<COUNTER_W>>,
-    unused_ack_applied: Signal<Local, Bits<32>>,
+    /// The HPCC configuration compiler: the register block's HPCC parameters in the
+    /// window unit's form (started with the DCQCN compiler, done within its time).
+    hcfg: HpccCfg,
 }
 
 impl<const QB: usize> RoceCcTop<QB> {
@@ -273,10 +269,7 @@ impl<const QB: usize> RoceCcTop<QB> {
             core: RoceCcCore::new(),
             core_reset_q: Default::default(),
             csr_only: Default::default(),
-            hpcc_cfg_none: Constant::new(HpccCfgWord::default()),
-            hpcc_k_none: Constant::new(CodeConsts::default()),
-            unused_ack_counts: Default::default(),
-            unused_ack_applied: Default::default(),
+            hcfg: Default::default(),
         }
     }
 }
@@ -326,7 +319,11 @@ impl<const QB: usize> Logic for RoceCcTop<QB> {
         // ---- configuration ----
         self.cfg.params.next = self.csr.params.val();
         self.cfg.start.next = self.csr.cfg_start.val();
-        self.csr.cfg_busy.next = self.cfg.busy.val();
+        self.hcfg.clock.next = self.clock.val();
+        self.hcfg.reset.next = self.reset.val();
+        self.hcfg.params.next = self.csr.hpcc_params.val();
+        self.hcfg.start.next = self.csr.cfg_start.val();
+        self.csr.cfg_busy.next = self.cfg.busy.val() | self.hcfg.busy.val();
         self.core.rp_cfg.next = self.cfg.rp_cfg.val();
         self.core.np_cfg.next = self.cfg.np_cfg.val();
         self.core.tbl_we.next = self.cfg.tbl_we.val();
@@ -380,11 +377,14 @@ impl<const QB: usize> Logic for RoceCcTop<QB> {
         self.core.s_ack_hop[2].next = self.s_ack_hop[2].val();
         self.core.s_ack_hop[3].next = self.s_ack_hop[3].val();
         self.core.s_ack_hop[4].next = self.s_ack_hop[4].val();
-        self.core.hpcc_cfg.next = self.hpcc_cfg_none.val();
-        self.core.hpcc_k.next = self.hpcc_k_none.val();
-        self.unused_ack_counts.next = self.core.cnt_bad_ack.val() ^ self.core.cnt_ack_ignored.val();
-        self.unused_ack_applied.next =
-            self.core.cnt_ack_applied.val() ^ self.core.cnt_ack_commits.val();
+        self.core.hpcc_cfg.next = self.hcfg.cfg.val();
+        self.core.hpcc_k.next = self.hcfg.cfg_k.val();
+        self.csr.rep_u.next = self.core.m_rate_u.val();
+        self.csr.rep_window.next = self.core.m_rate_window.val();
+        self.csr.cnt_bad_ack.next = self.core.cnt_bad_ack.val();
+        self.csr.cnt_ack_ignored.next = self.core.cnt_ack_ignored.val();
+        self.csr.cnt_ack_applied.next = self.core.cnt_ack_applied.val();
+        self.csr.cnt_ack_commits.next = self.core.cnt_ack_commits.val();
 
         // ---- event streams ----
         self.core.s_cnp_valid.next = self.s_cnp_valid.val();

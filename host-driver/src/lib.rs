@@ -199,11 +199,17 @@ pub struct BlockInfo {
 pub struct QpInfo {
     pub qp: u32,
     pub limited: bool,
-    /// 0 DCQCN, 1 host rate, 2 off.
+    /// 0 DCQCN, 1 host rate, 2 off, 3 HPCC.
     pub mode: u32,
+    /// The rate the QP may send at (DCQCN's Rc, HPCC's R), Mb/s Q.8.
     pub rc_mbps_q8: u32,
+    /// DCQCN's Rt, or HPCC's Rc, Mb/s Q.8.
     pub rt_mbps_q8: u32,
     pub alpha_q20: u32,
+    /// HPCC's U, Q.24 (0 outside HPCC mode).
+    pub u_q24: u64,
+    /// HPCC's window, bytes (0 outside HPCC mode).
+    pub window: u32,
 }
 
 /// The known block types and their names.
@@ -438,6 +444,9 @@ impl<B: RegIo> Device<B> {
             rc_mbps_q8: self.read(regs::QP_WINDOW_QP_RC, "qp_rc")?,
             rt_mbps_q8: self.read(regs::QP_WINDOW_QP_RT, "qp_rt")?,
             alpha_q20: self.read(regs::QP_WINDOW_QP_ALPHA, "qp_alpha")?,
+            u_q24: (self.read(regs::QP_WINDOW_QP_U_HI, "qp_u_hi")? as u64) << 32
+                | self.read(regs::QP_WINDOW_QP_U_LO, "qp_u_lo")? as u64,
+            window: self.read(regs::QP_WINDOW_QP_WINDOW, "qp_window")?,
         })
     }
 }

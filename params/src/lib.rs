@@ -85,6 +85,20 @@ pub struct Params {
     pub cnp_dscp: u32,
     /// 802.1p priority carried on every CNP request.
     pub cnp_802p_prio: u32,
+
+    // ---- HPCC window unit (`../shared/reference/hpcc.md`) ----
+    /// T, the base RTT (the largest in the fabric), ns.
+    pub hpcc_base_rtt_ns: u32,
+    /// Target utilisation eta in 1/1024 (973 = 0.95).
+    pub hpcc_eta: u32,
+    /// Additive-only updates before a multiplicative one.
+    pub hpcc_max_stage: u32,
+    /// Additive step R_AI, Mb/s.
+    pub hpcc_rate_ai_mbps: u32,
+    /// Floor of the HPCC rate, Mb/s.
+    pub hpcc_min_rate_mbps: u32,
+    /// Scale of the INT tx and qlen fields.
+    pub hpcc_int_multi: u32,
 }
 
 impl Default for Params {
@@ -113,12 +127,19 @@ impl Default for Params {
             cnp_moderation: CnpModeration::PerFlow,
             cnp_dscp: 48,
             cnp_802p_prio: 6,
+            hpcc_base_rtt_ns: 8000,
+            hpcc_eta: 973,
+            hpcc_max_stage: 0,
+            hpcc_rate_ai_mbps: 40,
+            hpcc_min_rate_mbps: 1000,
+            hpcc_int_multi: 1,
         }
     }
 }
 
-/// The named profiles `roce-cc params --profile` prints (dcqcn.md "Profiles").
-pub const PROFILES: [&str; 3] = ["connectx", "paper", "ns3-mlx"];
+/// The named profiles `roce-cc params --profile` prints (dcqcn.md "Profiles"; `hpcc-ns3`:
+/// hpcc.md's, the HPCC ns-3 simulator's scaling of R_AI and the INT fields by the line rate).
+pub const PROFILES: [&str; 4] = ["connectx", "paper", "ns3-mlx", "hpcc-ns3"];
 
 /// A parameter outside its valid range, or a file that cannot be read as parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,6 +192,14 @@ impl Params {
                 p.initial_alpha_value = 1024;
                 p.clamp_tgt_rate = false;
                 p.clamp_tgt_rate_after_time_inc = true;
+            }
+            "hpcc-ns3" => {
+                // R_AI = 10 Mb/s per 25 Gb/s of line rate, the INT fields in units of
+                // line / 25G (at least 1), a floor of 1 Gb/s.
+                let scale = p.line_rate_mbps / 25_000;
+                p.hpcc_rate_ai_mbps = (10 * p.line_rate_mbps / 25_000).max(1);
+                p.hpcc_int_multi = scale.max(1);
+                p.hpcc_min_rate_mbps = 1000;
             }
             _ => return None,
         }

@@ -47,6 +47,8 @@ pub enum Scope {
     Rp,
     /// The notification point (`roce_np`).
     Np,
+    /// The HPCC window unit.
+    Hpcc,
 }
 
 /// One parameter as a 32-bit number.
@@ -311,6 +313,54 @@ pub static SPECS: &[ParamSpec] = &[
         c(0),
         c(7),
         "802.1p priority carried on every CNP request"
+    ),
+    spec!(
+        hpcc_base_rtt_ns,
+        Hpcc,
+        "ns",
+        c(1000),
+        c(1_000_000),
+        "T, the base RTT (the largest in the fabric); the window is R * T"
+    ),
+    spec!(
+        hpcc_eta,
+        Hpcc,
+        "1/1024",
+        c(512),
+        c(1024),
+        "target utilisation eta (973 = 0.95)"
+    ),
+    spec!(
+        hpcc_max_stage,
+        Hpcc,
+        "count",
+        c(0),
+        c(15),
+        "additive-only updates before a multiplicative one"
+    ),
+    spec!(
+        hpcc_rate_ai_mbps,
+        Hpcc,
+        "Mb/s",
+        c(1),
+        Bound::LineRate,
+        "additive step R_AI"
+    ),
+    spec!(
+        hpcc_min_rate_mbps,
+        Hpcc,
+        "Mb/s",
+        c(1),
+        c(MAX_LINE_RATE_MBPS),
+        "floor of the HPCC rate; a floor above the max rate is the max rate"
+    ),
+    spec!(
+        hpcc_int_multi,
+        Hpcc,
+        "count",
+        c(1),
+        c(64),
+        "scale of the INT tx (128 * multi bytes) and qlen (80 * multi bytes) fields"
     ),
 ];
 

@@ -115,6 +115,9 @@ pub fn hdl_decode() -> String {
         ("v_qp_rc", "Value of `qp_rc` (snapshot)."),
         ("v_qp_rt", "Value of `qp_rt` (snapshot)."),
         ("v_qp_alpha", "Value of `qp_alpha` (snapshot)."),
+        ("v_qp_u_lo", "Value of `qp_u_lo` (snapshot)."),
+        ("v_qp_u_hi", "Value of `qp_u_hi` (snapshot)."),
+        ("v_qp_window", "Value of `qp_window` (snapshot)."),
         (
             "v_latched_hi",
             "The high half latched by the last `_lo` read.",
@@ -370,6 +373,24 @@ pub fn hdl_decode() -> String {
                     let _ = writeln!(
                         arm,
                         "            self.rdata.next = self.rdata.val() | self.v_qp_alpha.val();"
+                    );
+                }
+                Field::QpULo => {
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_u_lo.val();"
+                    );
+                }
+                Field::QpUHi => {
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_u_hi.val();"
+                    );
+                }
+                Field::QpWindow => {
+                    let _ = writeln!(
+                        arm,
+                        "            self.rdata.next = self.rdata.val() | self.v_qp_window.val();"
                     );
                 }
                 Field::CounterLo(c) => {

@@ -78,10 +78,18 @@ pub enum Counter {
     /// Register accesses answered with SLVERR (out-of-range value, read-only register,
     /// partial write).
     RegSlverr,
+    /// ACKs rejected: QP number out of range or a hop count outside 1..=5.
+    AckBad,
+    /// ACKs for a QP not in HPCC mode.
+    AckIgnored,
+    /// ACKs the HPCC window unit applied.
+    AckApplied,
+    /// Applied ACKs that committed (the first of a round trip).
+    AckCommits,
 }
 
 /// Every counter, in register order.
-pub const COUNTERS: [Counter; 11] = [
+pub const COUNTERS: [Counter; 15] = [
     Counter::CnpReceived,
     Counter::CnpSent,
     Counter::CnpSuppressed,
@@ -93,6 +101,10 @@ pub const COUNTERS: [Counter; 11] = [
     Counter::BadQpEvents,
     Counter::RegDecerr,
     Counter::RegSlverr,
+    Counter::AckBad,
+    Counter::AckIgnored,
+    Counter::AckApplied,
+    Counter::AckCommits,
 ];
 
 impl Counter {
@@ -110,6 +122,10 @@ impl Counter {
             Counter::BadQpEvents => "bad_qp_events",
             Counter::RegDecerr => "reg_decerr",
             Counter::RegSlverr => "reg_slverr",
+            Counter::AckBad => "ack_bad",
+            Counter::AckIgnored => "ack_ignored",
+            Counter::AckApplied => "ack_applied",
+            Counter::AckCommits => "ack_commits",
         }
     }
 
@@ -128,6 +144,12 @@ impl Counter {
             Counter::RegSlverr => {
                 "register accesses answered SLVERR (bad value, read-only register, partial write)"
             }
+            Counter::AckBad => {
+                "ACKs rejected: QP number out of range, or a hop count outside 1..=5"
+            }
+            Counter::AckIgnored => "ACKs of QPs not in HPCC mode",
+            Counter::AckApplied => "ACKs the HPCC window unit applied (wraps at 2^32)",
+            Counter::AckCommits => "applied ACKs that committed Rc (wraps at 2^32)",
         }
     }
 }
@@ -141,6 +163,8 @@ pub enum QpMode {
     HostRate = 1,
     /// No congestion control: the QP may always send at the max rate.
     Off = 2,
+    /// HPCC: the rate and window of the HPCC window unit, from the QP's ACKs.
+    Hpcc = 3,
 }
 
 /// The identity of this build, as the `fw_id` block reports it.
@@ -218,6 +242,12 @@ pub enum Field {
     QpRt,
     /// Snapshot: alpha, Q.20.
     QpAlpha,
+    /// Snapshot: HPCC's U, Q.24, bits 31:0.
+    QpULo,
+    /// Snapshot: HPCC's U, Q.24, bits 39:32.
+    QpUHi,
+    /// Snapshot: HPCC's window, bytes.
+    QpWindow,
     /// Low 32 bits of a counter (reading it latches the high half).
     CounterLo(Counter),
     /// High 32 bits of a counter, as latched by the last `_LO` read.
@@ -274,6 +304,7 @@ pub mod block_type {
     pub const NP_PARAMS: u32 = 0x5243_4e50; // "RCNP"
     pub const QP_WINDOW: u32 = 0x5243_5157; // "RCQW"
     pub const COUNTERS: u32 = 0x5243_4354; // "RCCT"
+    pub const HPCC_PARAMS: u32 = 0x5243_4850; // "RCHP"
 }
 
 fn ro(name: &str, field: Field, doc: &str) -> (String, Access, Field, String, bool) {
@@ -405,7 +436,7 @@ pub fn blocks() -> Vec<Block> {
                     Access::Rw,
                     Field::QpModeArg,
                     "mode for set-mode: 0 = hardware DCQCN, 1 = rate set by the host, \
-                     2 = congestion control off (range 0..=2)"
+                     2 = congestion control off, 3 = HPCC (range 0..=3)"
                         .into(),
                     true,
                 ),
@@ -424,13 +455,29 @@ pub fn blocks() -> Vec<Block> {
                 ro(
                     "qp_rc",
                     Field::QpRc,
-                    "snapshot: current rate Rc, Mb/s Q.8 (the rate the QP may send at)",
+                    "snapshot: the rate the QP may send at, Mb/s Q.8 (DCQCN's current rate \
+                     Rc, HPCC's R)",
                 ),
-                ro("qp_rt", Field::QpRt, "snapshot: target rate Rt, Mb/s Q.8"),
+                ro(
+                    "qp_rt",
+                    Field::QpRt,
+                    "snapshot: DCQCN's target rate Rt, or HPCC's reference rate Rc, Mb/s Q.8",
+                ),
                 ro(
                     "qp_alpha",
                     Field::QpAlpha,
-                    "snapshot: alpha, Q.20 (0 when not limited)",
+                    "snapshot: alpha, Q.20 (0 when not limited, and in HPCC mode)",
+                ),
+                ro(
+                    "qp_u_lo",
+                    Field::QpULo,
+                    "snapshot: HPCC's U, Q.24, bits 31:0 (0 outside HPCC mode)",
+                ),
+                ro("qp_u_hi", Field::QpUHi, "snapshot: HPCC's U, Q.24, bits 39:32"),
+                ro(
+                    "qp_window",
+                    Field::QpWindow,
+                    "snapshot: HPCC's window R * T / 8000, bytes (0 outside HPCC mode)",
                 ),
             ],
         ),
@@ -455,6 +502,12 @@ pub fn blocks() -> Vec<Block> {
                     ]
                 })
                 .collect(),
+        ),
+        (
+            "hpcc_params",
+            "HPCC window unit parameters (hpcc.md)",
+            block_type::HPCC_PARAMS,
+            param_regs(Scope::Hpcc),
         ),
     ];
     let n = bodies.len() as u32;

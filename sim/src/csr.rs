@@ -19,8 +19,8 @@
 //! The model applies a parameter set at once (`status` reads 0); the hardware takes a few
 //! hundred cycles, during which `status` bit 0 is high.
 
-use crate::core_top::{Core, CoreEvent};
-use crate::dcqcn_rp::{RATE_FRAC, RpKind};
+use crate::core_top::{Core, CoreEvent, CoreOut};
+use crate::dcqcn_rp::RATE_FRAC;
 use crate::timebase::Timebase;
 use roce_cc_params::{MAX_LINE_RATE_MBPS, Params};
 use roce_cc_regmap::{
@@ -44,6 +44,10 @@ pub struct QpSnapshot {
     pub rc_q8: u32,
     pub rt_q8: u32,
     pub alpha_q20: u32,
+    /// HPCC's U, Q.24 (0 outside HPCC mode).
+    pub u_q24: u64,
+    /// HPCC's window, bytes (0 outside HPCC mode).
+    pub window: u32,
 }
 
 /// The register block over the golden core.
@@ -117,6 +121,10 @@ impl CsrModel {
             Counter::BadQpEvents => (b.cnp + b.tx + b.query + b.rx) & MASK48,
             Counter::RegDecerr => self.decerr & MASK48,
             Counter::RegSlverr => self.slverr & MASK48,
+            Counter::AckBad => b.ack,
+            Counter::AckIgnored => self.core.acks.ignored,
+            Counter::AckApplied => self.core.acks.applied as u64,
+            Counter::AckCommits => self.core.acks.commits as u64,
         }
     }
 
@@ -139,6 +147,9 @@ impl CsrModel {
             Field::QpRc => self.snapshot.rc_q8,
             Field::QpRt => self.snapshot.rt_q8,
             Field::QpAlpha => self.snapshot.alpha_q20,
+            Field::QpULo => self.snapshot.u_q24 as u32,
+            Field::QpUHi => (self.snapshot.u_q24 >> 32) as u32,
+            Field::QpWindow => self.snapshot.window,
             Field::CounterLo(c) => self.counter(c) as u32,
             Field::CounterHi(_) => self.latched_hi,
         }
@@ -208,7 +219,7 @@ impl CsrModel {
                 self.take_snapshot();
             }
             Field::QpModeArg => {
-                if v > QpMode::Off as u32 {
+                if v > QpMode::Hpcc as u32 {
                     return Resp::SlvErr;
                 }
                 self.mode_arg = v;
@@ -248,18 +259,23 @@ impl CsrModel {
         self.snapshot = QpSnapshot::default();
     }
 
-    /// Query the selected QP now and keep its state for the window.
+    /// Query the selected QP now and keep its state for the window (the window unit's for
+    /// a QP in HPCC mode).
     fn take_snapshot(&mut self) {
-        let mode = self.core.rp.qps[self.qp_sel as usize].mode;
-        let r = self
+        let qpn = self.qp_sel;
+        let CoreOut::Rate(r) = self
             .core
-            .rp
-            .apply_at_cycle(self.cycle, self.qp_sel, RpKind::Query);
+            .apply_at_cycle(self.cycle, CoreEvent::Query { qpn })
+        else {
+            unreachable!("a query of a QP the core has is answered")
+        };
         self.snapshot = QpSnapshot {
-            status: r.limited as u32 | mode << 1,
-            rc_q8: r.rc_mbps_q8,
-            rt_q8: r.rt_mbps_q8,
-            alpha_q20: r.alpha_q20,
+            status: r.report.limited as u32 | r.mode << 1,
+            rc_q8: r.report.rc_mbps_q8,
+            rt_q8: r.report.rt_mbps_q8,
+            alpha_q20: r.report.alpha_q20,
+            u_q24: r.u_q24,
+            window: r.window,
         };
     }
 

@@ -174,11 +174,20 @@ pub struct HpccParams {
 }
 
 impl HpccParams {
-    /// The HPCC parameters of a core with parameters `p`: hpcc.md's defaults with `p`'s
-    /// max rate (`rpg_max_rate`, else the line rate). The register block has no HPCC
-    /// parameters yet, so this is what every engine uses.
+    /// The `hpcc_*` parameters of `p` with its max rate (`rpg_max_rate`, else the line
+    /// rate); a floor above the max rate is taken as the max rate (as the register block
+    /// hands it to the compiler).
     pub fn from_params(p: &roce_cc_params::Params) -> Self {
-        Self::hpcc_md_defaults(p.max_rate_mbps())
+        let max = p.max_rate_mbps();
+        Self {
+            base_rtt_ns: p.hpcc_base_rtt_ns,
+            eta: p.hpcc_eta,
+            max_stage: p.hpcc_max_stage,
+            rate_ai_mbps: p.hpcc_rate_ai_mbps,
+            min_rate_mbps: p.hpcc_min_rate_mbps.min(max),
+            max_rate_mbps: max,
+            int_multi: p.hpcc_int_multi,
+        }
     }
 
     /// hpcc.md's defaults with the rate ceiling `max_rate_mbps` (T = 8 us, eta = 0.95,

@@ -375,27 +375,21 @@ fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<Trac
     Ok(TraceEvent::Mode { qp, mode, rate_q8 })
 }
 
-/// Whether the register block can feed `events` to the core (the `model` and `sim` BARs):
-/// it has no HPCC parameters yet and its set-mode takes modes 0..=2, so `ack` events and
-/// `"mode": "hpcc"` are for `roce-cc replay` only. The first event it cannot feed, if any.
+/// Whether the driver's BARs can feed `events` to the core (`model` and `sim`): they drive
+/// the register block and the core's DCQCN streams, not its ACK stream (a NIC's datapath
+/// port, not a register), so `ack` events are for `roce-cc replay` only. The first event
+/// they cannot feed, if any.
 pub fn register_block_can_feed(events: &[TimedEvent]) -> Result<(), TraceError> {
-    for e in events {
-        let hpcc = match e.ev {
-            TraceEvent::Ack { .. } => true,
-            TraceEvent::Mode { mode, .. } => mode == MODE_HPCC,
-            _ => false,
-        };
-        if hpcc {
-            return Err(TraceError {
-                line: e.line,
-                message: "HPCC (an \"ack\" event or \"mode\": \"hpcc\") cannot go through the \
-                          register block yet: it has no HPCC parameters; replay HPCC traces \
-                          with `roce-cc replay`"
-                    .into(),
-            });
-        }
+    match events.iter().find(|e| matches!(e.ev, TraceEvent::Ack { .. })) {
+        Some(e) => Err(TraceError {
+            line: e.line,
+            message: "an \"ack\" event cannot go through the driver: the ACK stream is a \
+                      datapath port of the core, not a register; replay traces with ACKs \
+                      with `roce-cc replay` (\"mode\": \"hpcc\" goes through the driver)"
+                .into(),
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Parse and check a whole TRACE.jsonl text for a core with `params` (for `qps`).

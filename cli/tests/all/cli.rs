@@ -482,6 +482,51 @@ fn driver_over_the_model_and_sim_bars() {
         };
         assert_eq!(out("sim"), out("model"), "{cmd:?}");
     }
+    // HPCC through the register block: the hpcc-ns3 parameters loaded and applied, QP 5
+    // put into HPCC mode by the trace; both bars show its HPCC state alike. An ACK cannot
+    // go through a BAR.
+    let dir = scratch("driver-hpcc");
+    let prof = file(
+        &dir,
+        "hpcc.toml",
+        &run(&["params", "--profile", "hpcc-ns3"]).stdout,
+    );
+    let trace = file(
+        &dir,
+        "hpcc.jsonl",
+        "{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 5, \"mode\": \"hpcc\"}\n\
+         {\"t_ns\": 100, \"ev\": \"cnp\", \"qp\": 5}\n",
+    );
+    for cmd in [&["qp", "5"][..], &["params", "show"], &["counters"]] {
+        let out = |bar: &str| {
+            let mut args = vec!["driver", "--bar", bar, "--params", &prof, "--trace", &trace];
+            args.extend_from_slice(cmd);
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            r.stdout
+        };
+        let m = out("model");
+        assert_eq!(out("sim"), m, "{cmd:?}");
+        if cmd[0] == "qp" {
+            assert_eq!(
+                m,
+                "{\"qp\": 5, \"mode\": \"hpcc\", \"rate_mbps\": 100000.0, \"rc_mbps\": 100000.0, \"u\": 1.0, \"win_bytes\": 100000}\n"
+            );
+        }
+        if cmd[0] == "params" {
+            assert!(m.contains("hpcc_int_multi = 4") && m.contains("hpcc_rate_ai_mbps = 40"), "{m}");
+        }
+    }
+    let acks = file(
+        &dir,
+        "ack.jsonl",
+        "{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 5, \"mode\": \"hpcc\"}\n\
+         {\"t_ns\": 9, \"ev\": \"ack\", \"qp\": 5, \"seq\": 1, \"snd_nxt\": 2, \"hops\": [{\"rate\": 2, \"ts\": 1, \"tx\": 1, \"qlen\": 0}]}\n",
+    );
+    for bar in ["model", "sim"] {
+        let r = run(&["driver", "--bar", bar, "--trace", &acks, "info"]);
+        assert_refused(&r, "", &[":2:", "datapath port", "roce-cc replay"]);
+    }
     let r = run(&["driver", "--bar", "sim", "--qps", "64", "info"]);
     assert_refused(&r, "", &["[16, 1024]", "not 64"]);
     let r = run(&["driver", "--bar", "sim", "--clock-mhz", "100", "info"]);

@@ -329,7 +329,8 @@ pub struct DcqcnRp<const QB: usize> {
     /// 0: reset the QP's state; 1: reset it and set its mode to `s_ctl_mode`; 2 (or 3):
     /// query it (the register block's QP window; the report has `m_rate_ctl` set).
     pub s_ctl_op: Signal<In, Bits<CTL_OP_W>>,
-    /// The mode (0 DCQCN, 1 rate set by the host, 2 off).
+    /// The mode (0 DCQCN, 1 rate set by the host, 2 off, 3 HPCC: the core's window unit
+    /// sets the rate; the RP keeps the mode and reports the max rate).
     pub s_ctl_mode: Signal<In, Bits<MODE_W>>,
     /// The host's rate for mode 1, Mb/s Q.8.
     pub s_ctl_rate: Signal<In, Bits<RATE_W>>,
@@ -378,7 +379,7 @@ pub struct DcqcnRp<const QB: usize> {
     pub m_rate_rt: Signal<Out, Bits<RATE_W>>,
     /// alpha, Q.20 (0 when not limited).
     pub m_rate_alpha: Signal<Out, Bits<ALPHA_W>>,
-    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off).
+    /// The QP's mode after the event (0 DCQCN, 1 rate set by the host, 2 off, 3 HPCC).
     pub m_rate_mode: Signal<Out, Bits<MODE_W>>,
     /// The report follows a command (`s_ctl_*`): the register block takes it.
     pub m_rate_ctl: Signal<Out, Bit>,

@@ -272,7 +272,7 @@ fn write_op() -> impl Strategy<Value = RegOp> {
 
 fn read_op() -> impl Strategy<Value = RegOp> {
     prop_oneof![
-        6 => (0u32..0x600).prop_map(|a| RegOp::Read { addr: a & !3 }),
+        6 => (0u32..0x700).prop_map(|a| RegOp::Read { addr: a & !3 }),
         1 => any::<u32>().prop_map(|a| RegOp::Read { addr: a & 0xfff }),
     ]
 }
@@ -362,7 +362,9 @@ fn top_bad_accesses_and_handshakes() {
         w(addr("global_params", "ctrl"), 2, 0xf, both),    // bad command: SLVERR
         w(addr("qp_window", "qp_sel"), QPS, 0xf, both),    // no such QP: SLVERR
         w(addr("qp_window", "qp_cmd"), 3, 0xf, both),      // bad command: SLVERR
-        w(addr("qp_window", "qp_mode_arg"), 3, 0xf, both), // bad mode: SLVERR
+        w(addr("qp_window", "qp_mode_arg"), 4, 0xf, both), // bad mode: SLVERR
+        w(addr("hpcc_params", "hpcc_eta"), 1025, 0xf, both), // above its range: SLVERR
+        w(addr("hpcc_params", "hpcc_base_rtt_ns"), 999, 0xf, both), // below: SLVERR
         w(addr("qp_window", "qp_rate_arg"), 0, 0xf, both), // zero rate: SLVERR
         // The applied line rate bounds a QP's rate: one above is refused, equal is taken.
         w(addr("qp_window", "qp_rate_arg"), line_now + 1, 0xf, both), // SLVERR
@@ -381,8 +383,25 @@ fn top_bad_accesses_and_handshakes() {
         w(addr("qp_window", "qp_rate_arg"), 777, 0xf, both),
         w(addr("qp_window", "qp_cmd"), 2, 0xf, data_first),
         w(addr("qp_window", "qp_cmd"), 1, 0xf, addr_first),
+        // HPCC through the register block: QP 3 into HPCC mode, its window snapshot.
+        w(addr("qp_window", "qp_mode_arg"), 3, 0xf, both),
+        w(addr("qp_window", "qp_cmd"), 2, 0xf, both),
+        r(addr("qp_window", "qp_status"), both),
+        r(addr("qp_window", "qp_rc"), both),
+        r(addr("qp_window", "qp_u_lo"), both),
+        r(addr("qp_window", "qp_u_hi"), both),
+        r(addr("qp_window", "qp_window"), both),
+        Op::Event(CoreEvent::Cnp { qpn: 3 }),
+        w(addr("qp_window", "qp_sel"), 3, 0xf, both),
+        r(addr("qp_window", "qp_window"), stalled),
         w(addr("rp_params", "rpg_time_reset"), 17, 0xf, both),
+        w(addr("hpcc_params", "hpcc_base_rtt_ns"), 12_000, 0xf, both),
+        w(addr("hpcc_params", "hpcc_rate_ai_mbps"), 400, 0xf, both),
         w(addr("global_params", "ctrl"), 1, 0xf, both),
+        w(addr("qp_window", "qp_mode_arg"), 3, 0xf, both),
+        w(addr("qp_window", "qp_sel"), 5, 0xf, both),
+        w(addr("qp_window", "qp_cmd"), 2, 0xf, both),
+        r(addr("qp_window", "qp_window"), both),
         Op::Event(CoreEvent::Tx {
             qpn: 2,
             bytes: 1500,
@@ -406,7 +425,7 @@ fn top_bad_accesses_and_handshakes() {
     }
     assert_eq!(
         (decerr, slverr),
-        (3, 12),
+        (3, 14),
         "the refusals the list means to make"
     );
 }
