@@ -40,9 +40,9 @@
 use crate::core_top::QPN_W;
 use crate::dcqcn_np::{DSCP_W, PRIO_W};
 use crate::dcqcn_rp::widths::{ALPHA_W, BYTES_W, MODE_W, RATE_W, SUB_W};
+use crate::ecp5_pll::{Ecp5Pll, Ecp5PllConfig, PLL_25_TO_100};
 use crate::hpcc_window::hop_load::U_W;
 use crate::hpcc_window::window::{IntHop, WIN_W};
-use crate::ecp5_pll::{Ecp5Pll, Ecp5PllConfig, PLL_25_TO_100};
 use crate::timebase::Timebase;
 use crate::top::RoceCcTop;
 use crate::uart_bridge::{UartBridge, default_timeout};

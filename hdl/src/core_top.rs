@@ -495,8 +495,8 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, bad_cnp, bad_tx, bad_query, bad_rx, hit_cnp, hit_tx, hit_query, hit_rx,
-            msw, msw_busy, f_v, f_qp, f_seq, f_snd, f_nhop, arb_hold, arb_sel, arb_last,
-            bad_ack, ign_ack, hit_ack, hit_ign, tq, tq_n
+            msw, msw_busy, f_v, f_qp, f_seq, f_snd, f_nhop, arb_hold, arb_sel, arb_last, bad_ack,
+            ign_ack, hit_ack, hit_ign, tq, tq_n
         );
         for h in 0..HOPS {
             self.f_hop[h].clock.next = self.clock.val();
@@ -579,8 +579,7 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
             & !self.ack_bad.val()
             & self.f_free.val()
             & !self.msw_busy.q.val();
-        self.s_ack_ready.next =
-            self.ack_bad.val() | (self.f_free.val() & !self.msw_busy.q.val());
+        self.s_ack_ready.next = self.ack_bad.val() | (self.f_free.val() & !self.msw_busy.q.val());
         if self.f_free.val() {
             self.f_v.d.next = self.f_load.val();
         }

@@ -379,11 +379,9 @@ impl<const QB: usize> Logic for SynthShell<QB> {
             self.fold.q.val().cnt_cnp_sent ^ self.oq.q.val().cnt_cnp_suppressed.xor();
         self.fold.d.next.cnt_cnp_stall =
             self.fold.q.val().cnt_cnp_suppressed ^ self.oq.q.val().cnt_cnp_stall.xor();
-        self.fold.d.next.ack_ready =
-            self.fold.q.val().cnt_cnp_stall ^ self.oq.q.val().ack_ready;
+        self.fold.d.next.ack_ready = self.fold.q.val().cnt_cnp_stall ^ self.oq.q.val().ack_ready;
         self.fold.d.next.rate_u = self.fold.q.val().ack_ready ^ self.oq.q.val().rate_u.xor();
-        self.fold.d.next.rate_window =
-            self.fold.q.val().rate_u ^ self.oq.q.val().rate_window.xor();
+        self.fold.d.next.rate_window = self.fold.q.val().rate_u ^ self.oq.q.val().rate_window.xor();
         self.fold.d.next.cnt_bad_ack =
             self.fold.q.val().rate_window ^ self.oq.q.val().cnt_bad_ack.xor();
         self.fold.d.next.cnt_ack_ignored =

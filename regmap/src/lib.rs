@@ -346,7 +346,8 @@ fn param_regs(scope: Scope) -> Vec<(String, Access, Field, String, bool)> {
 /// address order.
 pub fn blocks() -> Vec<Block> {
     type Body = Vec<(String, Access, Field, String, bool)>;
-    let bodies: Vec<(&str, &str, u32, Body)> = vec![
+    let bodies: Vec<(&str, &str, u32, Body)> =
+        vec![
         (
             "fw_id",
             "firmware identification",

@@ -4,11 +4,11 @@
 
 use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_hops_ok};
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
-use crate::hpcc_harness::{GoldenHpccCycle, HpccOuts, HpccPins, hpcc_cfg_words, int_hop};
-use crate::hpcc_window::{Ack, HpccConfig, HpccParams};
 use crate::dcqcn_rp::RpConfig;
 use crate::dcqcn_rp::RpKind;
 use crate::hdl_sim::{settle, tick};
+use crate::hpcc_harness::{GoldenHpccCycle, HpccOuts, HpccPins, hpcc_cfg_words, int_hop};
+use crate::hpcc_window::{Ack, HpccConfig, HpccParams};
 use crate::lockstep::{CycleDut, Divergence, Named, bring_up};
 use crate::np_harness::{GoldenNpCycle, NpCounts, NpPins, np_cfg_word};
 use crate::rp_harness::{

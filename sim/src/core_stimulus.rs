@@ -638,17 +638,20 @@ pub mod strategies {
         core_params(qps)
             .prop_flat_map(move |p| {
                 let steps = proptest::collection::vec(core_step(&p), 1..=len);
-                let raw = proptest::collection::vec(
-                    (any::<u64>(), any::<u64>(), 0u8..24),
-                    0..=len,
-                );
+                let raw = proptest::collection::vec((any::<u64>(), any::<u64>(), 0u8..24), 0..=len);
                 (Just(p), steps, any::<u64>(), raw)
             })
             .prop_map(|(p, mut steps, seed, raw)| {
                 // Half of the ACK words offer nothing: ACKs on about half of the steps.
                 let raw: Vec<(u64, u64, u8)> = raw
                     .into_iter()
-                    .map(|(a, b, t)| if t >= 14 { (a & !0xf8, b, t) } else { (a, b, t) })
+                    .map(|(a, b, t)| {
+                        if t >= 14 {
+                            (a & !0xf8, b, t)
+                        } else {
+                            (a, b, t)
+                        }
+                    })
                     .collect();
                 with_acks(&p, &mut steps, seed, &raw);
                 (p, steps)

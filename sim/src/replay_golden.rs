@@ -13,9 +13,9 @@
 //! values do.
 
 use crate::core_top::{Core, CoreEvent, CoreOut, MODE_HPCC};
-use crate::rp_harness::RateOut;
 use crate::dcqcn_np::ECN_CE;
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
+use crate::rp_harness::RateOut;
 use roce_cc_params::Params;
 use std::fmt;
 

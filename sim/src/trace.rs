@@ -380,7 +380,10 @@ fn mode_event(obj: &Map<String, Value>, qp: u32, params: &Params) -> Result<Trac
 /// port, not a register), so `ack` events are for `roce-cc replay` only. The first event
 /// they cannot feed, if any.
 pub fn register_block_can_feed(events: &[TimedEvent]) -> Result<(), TraceError> {
-    match events.iter().find(|e| matches!(e.ev, TraceEvent::Ack { .. })) {
+    match events
+        .iter()
+        .find(|e| matches!(e.ev, TraceEvent::Ack { .. }))
+    {
         Some(e) => Err(TraceError {
             line: e.line,
             message: "an \"ack\" event cannot go through the driver: the ACK stream is a \
@@ -470,7 +473,9 @@ pub fn random_hpcc_trace(seed: u64, qps: u32, len: usize) -> String {
         let k = r.below(few.len() as u64) as usize;
         let qp = few[k];
         let line = match r.below(20) {
-            0..=1 => format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"hpcc\"}}"),
+            0..=1 => {
+                format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"hpcc\"}}")
+            }
             2 => {
                 let m = ["dcqcn", "off", "host"][r.below(3) as usize];
                 let rate = if m == "host" {
@@ -478,7 +483,9 @@ pub fn random_hpcc_trace(seed: u64, qps: u32, len: usize) -> String {
                 } else {
                     String::new()
                 };
-                format!("{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"{m}\"{rate}}}")
+                format!(
+                    "{{\"t_ns\": {t}, \"ev\": \"mode\", \"qp\": {qp}, \"mode\": \"{m}\"{rate}}}"
+                )
             }
             3..=11 => {
                 let f = &mut flows[k];
@@ -491,7 +498,11 @@ pub fn random_hpcc_trace(seed: u64, qps: u32, len: usize) -> String {
                 let load_q8 = r.below(410);
                 let mut hops = Vec::new();
                 for h in 0..f.nhop {
-                    let tau = if r.below(8) == 0 { 0 } else { dt + r.below(200) };
+                    let tau = if r.below(8) == 0 {
+                        0
+                    } else {
+                        dt + r.below(200)
+                    };
                     f.ts[h] = (f.ts[h] + tau) % (1 << TS_W);
                     let gbps = LINK_GBPS[f.rate[h] as usize] as u64;
                     let bytes = load_q8 * gbps * tau / (8 * 256);

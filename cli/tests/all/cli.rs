@@ -453,7 +453,10 @@ fn rtl_output_equals_golden_byte_for_byte() {
     }
     assert!(total > 1000, "only {total} lines compared");
     assert!(cnps > 200, "only {cnps} cnp_out lines compared");
-    assert!(hpcc_samples > 500, "only {hpcc_samples} HPCC samples compared");
+    assert!(
+        hpcc_samples > 500,
+        "only {hpcc_samples} HPCC samples compared"
+    );
 }
 
 /// `roce-cc driver --bar model`: the block list, a parameter file loaded through the
@@ -514,7 +517,10 @@ fn driver_over_the_model_and_sim_bars() {
             );
         }
         if cmd[0] == "params" {
-            assert!(m.contains("hpcc_int_multi = 4") && m.contains("hpcc_rate_ai_mbps = 40"), "{m}");
+            assert!(
+                m.contains("hpcc_int_multi = 4") && m.contains("hpcc_rate_ai_mbps = 40"),
+                "{m}"
+            );
         }
     }
     let acks = file(

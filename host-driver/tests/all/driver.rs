@@ -280,7 +280,11 @@ fn loaded_parameters_behave_as_in_replay<B: RegIo>(
 
 #[test]
 fn loaded_parameters_behave_as_in_replay_model() {
-    loaded_parameters_behave_as_in_replay("model", || ModelBar::new(&build16()), |b, e| b.feed(e).unwrap());
+    loaded_parameters_behave_as_in_replay(
+        "model",
+        || ModelBar::new(&build16()),
+        |b, e| b.feed(e).unwrap(),
+    );
 }
 
 #[test]

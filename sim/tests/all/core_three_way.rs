@@ -109,9 +109,27 @@ fn core_every_mode_loaded() {
             .map(|i| CoreStep {
                 ctl: match i {
                     _ if i % 40 != 0 || i >= 40 * 8 => None,
-                    280 => Some((5, RpKind::SetMode { mode: 0, rate_q8: 0 })),
-                    240 => Some((6, RpKind::SetMode { mode: 1, rate_q8: 5000 << 8 })),
-                    _ => Some(((i / 40) as u32, RpKind::SetMode { mode: MODE_HPCC, rate_q8: 0 })),
+                    280 => Some((
+                        5,
+                        RpKind::SetMode {
+                            mode: 0,
+                            rate_q8: 0,
+                        },
+                    )),
+                    240 => Some((
+                        6,
+                        RpKind::SetMode {
+                            mode: 1,
+                            rate_q8: 5000 << 8,
+                        },
+                    )),
+                    _ => Some((
+                        (i / 40) as u32,
+                        RpKind::SetMode {
+                            mode: MODE_HPCC,
+                            rate_q8: 0,
+                        },
+                    )),
                 },
                 dt: rng.below(4),
                 cnp: (rng.below(if i < 4000 { 4 } else { 32 }) == 0).then(|| qpn(&mut rng)),
@@ -158,9 +176,16 @@ fn core_every_mode_loaded() {
         // HPCC: ACKs applied, committed, ignored (QPs not in HPCC mode), rejected; the
         // window unit's answers to queries; rates moved away from the max rate.
         let a = o.acks;
-        assert!(a.applied > 500 && a.commits > 50 && a.ignored > 100, "{a:?}");
+        assert!(
+            a.applied > 500 && a.commits > 50 && a.ignored > 100,
+            "{a:?}"
+        );
         assert!(o.bad_qp.ack > 20, "{o:?}");
-        let acked = run.rates.iter().filter(|r| CoreRun::is_ack_report(r)).count();
+        let acked = run
+            .rates
+            .iter()
+            .filter(|r| CoreRun::is_ack_report(r))
+            .count();
         assert_eq!(acked as u32, a.applied);
         let hq = run
             .rates

@@ -348,20 +348,20 @@ fn top_bad_accesses_and_handshakes() {
     let th = addr("rp_params", "rpg_threshold");
     let line_now = Params::default().line_rate_mbps;
     let ops = vec![
-        r(0xffc, both),                                    // unmapped read: DECERR
-        w(0x7f0, 1, 0xf, addr_first),                      // unmapped write: DECERR
-        r(0x102, stalled),                                 // unaligned: DECERR
-        w(addr("fw_id", "git_hash"), 0, 0xf, data_first),  // read-only: SLVERR
-        w(addr("global_params", "qps"), 64, 0xf, both),    // build-time: SLVERR
-        w(ai, 0x10, 0x1, addr_first),                      // partial, not allowed: SLVERR
-        w(th, 7, 0x1, data_first),                         // partial, allowed: OKAY
-        w(th, 32, 0xf, stalled),                           // out of range: SLVERR
-        w(ai, 500_000, 0xf, both),                         // above line rate: SLVERR
-        w(line, 1000, 0xf, both),                          // below the staged ai rate? OK or not
-        w(line, 1, 0xf, both),                             // below ai/hai: SLVERR
-        w(addr("global_params", "ctrl"), 2, 0xf, both),    // bad command: SLVERR
-        w(addr("qp_window", "qp_sel"), QPS, 0xf, both),    // no such QP: SLVERR
-        w(addr("qp_window", "qp_cmd"), 3, 0xf, both),      // bad command: SLVERR
+        r(0xffc, both),                                             // unmapped read: DECERR
+        w(0x7f0, 1, 0xf, addr_first),                               // unmapped write: DECERR
+        r(0x102, stalled),                                          // unaligned: DECERR
+        w(addr("fw_id", "git_hash"), 0, 0xf, data_first),           // read-only: SLVERR
+        w(addr("global_params", "qps"), 64, 0xf, both),             // build-time: SLVERR
+        w(ai, 0x10, 0x1, addr_first),                               // partial, not allowed: SLVERR
+        w(th, 7, 0x1, data_first),                                  // partial, allowed: OKAY
+        w(th, 32, 0xf, stalled),                                    // out of range: SLVERR
+        w(ai, 500_000, 0xf, both),                                  // above line rate: SLVERR
+        w(line, 1000, 0xf, both), // below the staged ai rate? OK or not
+        w(line, 1, 0xf, both),    // below ai/hai: SLVERR
+        w(addr("global_params", "ctrl"), 2, 0xf, both), // bad command: SLVERR
+        w(addr("qp_window", "qp_sel"), QPS, 0xf, both), // no such QP: SLVERR
+        w(addr("qp_window", "qp_cmd"), 3, 0xf, both), // bad command: SLVERR
         w(addr("qp_window", "qp_mode_arg"), 4, 0xf, both), // bad mode: SLVERR
         w(addr("hpcc_params", "hpcc_eta"), 1025, 0xf, both), // above its range: SLVERR
         w(addr("hpcc_params", "hpcc_base_rtt_ns"), 999, 0xf, both), // below: SLVERR
