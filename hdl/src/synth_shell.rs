@@ -1,7 +1,7 @@
 //! `SynthShell`: the core top wrapped for synthesis alone (utilization and timing), with
 //! every core port kept but only three package pins used.
 //!
-//! The core top has about 800 input and 700 output bits, several times the user IOs of an
+//! The core top has about 1700 input and 900 output bits, several times the user IOs of an
 //! ECP5 package (CABGA381: 197 on the LFE5U-85F). Left as top-level ports they cannot be
 //! placed; tied off or left open, synthesis would remove the logic they drive or read. The
 //! shell keeps them all:
@@ -20,8 +20,8 @@
 //!
 //! - **Inputs.** One shift register of [`IN_W`] flip-flops is loaded serially from `sin`;
 //!   its bits, taken as a [`ShellIn`], drive every core input (reset, the event streams,
-//!   the time base, both parameter words, the power-table port, the ready inputs). Every
-//!   input is an independent, non-constant register output, as it is behind the register
+//!   the ACK stream, the time base, the parameter words, the power-table port, the ready
+//!   inputs). Every input is an independent, non-constant register output, as it is behind the register
 //!   block and the NIC's pipeline in a real design.
 //! - **Outputs.** Every core output is registered once as it leaves the core (the capture
 //!   register, [`ShellOut`] plus the two `2^QB`-wide QP buses), so the core's own paths end
@@ -471,6 +471,53 @@ from_bits_struct!(RpCfgWord {
     recip_ai,
     recip_hai,
 });
+from_bits_struct!(IntHop { rate, ts, tx, qlen });
+from_bits_struct!(HpccCfgWord {
+    t_ns,
+    inv_m,
+    ws_base,
+    eta,
+    max_stage,
+    ai,
+    min_rate,
+    max_rate,
+    win_m,
+    win_sh,
+});
+from_bits_struct!(CodeConsts {
+    ktx_m0,
+    ktx_m1,
+    ktx_m2,
+    ktx_m3,
+    ktx_m4,
+    ktx_m5,
+    ktx_m6,
+    ktx_m7,
+    ktx_sh0,
+    ktx_sh1,
+    ktx_sh2,
+    ktx_sh3,
+    ktx_sh4,
+    ktx_sh5,
+    ktx_sh6,
+    ktx_sh7,
+    kq_m0,
+    kq_m1,
+    kq_m2,
+    kq_m3,
+    kq_m4,
+    kq_m5,
+    kq_m6,
+    kq_m7,
+    kq_sh0,
+    kq_sh1,
+    kq_sh2,
+    kq_sh3,
+    kq_sh4,
+    kq_sh5,
+    kq_sh6,
+    kq_sh7,
+});
 from_bits_struct!(ShellIn {
     reset,
     ctl_valid,
@@ -497,6 +544,18 @@ from_bits_struct!(ShellIn {
     tbl_we,
     tbl_addr,
     tbl_data,
+    ack_valid,
+    ack_qpn,
+    ack_seq,
+    ack_snd_nxt,
+    ack_nhop,
+    ack_h0,
+    ack_h1,
+    ack_h2,
+    ack_h3,
+    ack_h4,
+    hpcc_cfg,
+    hpcc_k,
 });
 
 impl From<Bits<IN_W>> for ShellIn {
@@ -548,9 +607,9 @@ mod tests {
     #[test]
     fn shell_size() {
         // The counts the docs quote (docs/synthesis.md).
-        assert_eq!(IN_W, 782);
-        assert_eq!(OUT_W, 675);
-        assert_eq!(shell_ffs(10), 1509);
-        assert_eq!(FOLD_W, 31);
+        assert_eq!(IN_W, 1737);
+        assert_eq!(OUT_W, 908);
+        assert_eq!(shell_ffs(10), 2704);
+        assert_eq!(FOLD_W, 38);
     }
 }
