@@ -17,8 +17,18 @@
 //!  power-on counter (restarts while unlocked) ┘              roce_cc_top, timebase   │
 //!  ftdi_txd ─► uart_bridge ─ m_axil ─► roce_cc_top ─ tb_restart, tb_p_* ─► timebase ─┘
 //!  ftdi_rxd ◄─┘                        ▲ now, now_cnp ◄───────────────────┘
-//!             event streams tied idle; rate reports and CNP requests always taken
+//!  sw0 ─► traffic_gen ─ CNP, transmit, receive, ACK events ─► roce_cc_top
+//!         (query stream idle: queries come from the register block; rate reports and
+//!          CNP requests always taken)
 //! ```
+//!
+//! Events: the board has no network port, so DIP switch 1 (`sw0`) turns on an on-chip
+//! pseudo-random source of the core's four event streams ([`crate::traffic_gen`]). With
+//! the switch off the streams are idle and the core only answers the register block.
+//! Because the source exists, synthesis keeps every datapath of the core (the RP's cuts
+//! and increases, the NP and its CNP limiter, the HPCC window unit), so the bitstream's
+//! size and timing are those of the whole core, and on a board the counters and QP
+//! snapshots show it working.
 //!
 //! Clocking: an ECP5 PLL ([`crate::ecp5_pll::Ecp5Pll`], [`PLL_25_TO_100`]) multiplies the
 //! 25 MHz oscillator by four; its output, [`BOARD_CORE_MHZ`] = 100 MHz, clocks everything
@@ -39,11 +49,12 @@
 
 use crate::core_top::QPN_W;
 use crate::dcqcn_np::{DSCP_W, PRIO_W};
-use crate::dcqcn_rp::widths::{ALPHA_W, BYTES_W, MODE_W, RATE_W, SUB_W};
+use crate::dcqcn_rp::widths::{ALPHA_W, MODE_W, RATE_W, SUB_W};
 use crate::ecp5_pll::{Ecp5Pll, Ecp5PllConfig, PLL_25_TO_100};
 use crate::hpcc_window::hop_load::U_W;
-use crate::hpcc_window::window::{IntHop, WIN_W};
+use crate::hpcc_window::window::WIN_W;
 use crate::timebase::Timebase;
+use crate::traffic_gen::TrafficGen;
 use crate::top::RoceCcTop;
 use crate::uart_bridge::{UartBridge, default_timeout};
 use roce_cc_params::Params;
@@ -108,6 +119,8 @@ pub struct BoardUlx3s<const QB: usize> {
     pub clk_25mhz: Signal<In, Clock>,
     /// FIRE1 button (pin R1, active high, pulled down): reset while pressed.
     pub btn1: Signal<In, Bit>,
+    /// DIP switch 1 (pin E8, pulled down): on = the traffic generator offers events.
+    pub sw0: Signal<In, Bit>,
     /// Serial data from the host: the FTDI chip's TXD (pin M1).
     pub ftdi_txd: Signal<In, Bit>,
     /// Serial data to the host: the FTDI chip's RXD (pin L4).
@@ -129,6 +142,7 @@ pub struct BoardUlx3s<const QB: usize> {
     bridge: UartBridge,
     top: RoceCcTop<QB>,
     tb: Timebase,
+    traffic: TrafficGen<QB>,
     heartbeat: DFF<Bits<HEARTBEAT_W>>,
     /// LEDs 1 to 3, registered: each pad's route starts at a flip-flop, not at the register
     /// block's logic (an unregistered LED output is a long route to the pad on top of it).
@@ -138,7 +152,6 @@ pub struct BoardUlx3s<const QB: usize> {
     k_one_hb: Constant<Bits<HEARTBEAT_W>>,
     k_clock_mhz: Constant<Bits<SUB_W>>,
     k_qpn0: Constant<Bits<QPN_W>>,
-    k_bytes0: Constant<Bits<BYTES_W>>,
     /// Outputs of the core a board without a pacer or CNP generator leaves unused.
     unused_outputs: Signal<Local, Bit>,
     unused_rate: Signal<Local, Bits<RATE_W>>,
@@ -149,9 +162,6 @@ pub struct BoardUlx3s<const QB: usize> {
     unused_qp: Signal<Local, Bits<QB>>,
     unused_u: Signal<Local, Bits<U_W>>,
     unused_window: Signal<Local, Bits<WIN_W>>,
-    /// No ACK stream on this board: an empty INT hop.
-    k_hop0: Constant<IntHop>,
-    k_zero32: Constant<Bits<32>>,
 }
 
 impl BoardUlx3s<BOARD_QB> {
@@ -174,6 +184,7 @@ impl<const QB: usize> BoardUlx3s<QB> {
         Self {
             clk_25mhz: Default::default(),
             btn1: Default::default(),
+            sw0: Default::default(),
             ftdi_txd: Default::default(),
             ftdi_rxd: Default::default(),
             led0: Default::default(),
@@ -186,6 +197,7 @@ impl<const QB: usize> BoardUlx3s<QB> {
             bridge: UartBridge::new(div, default_timeout(div)),
             top: RoceCcTop::new(&board_params_for(QB), roce_cc_regmap::fw_id()),
             tb: Timebase::default(),
+            traffic: TrafficGen::new(1000 / BOARD_CORE_MHZ as u64),
             heartbeat: Default::default(),
             led1_q: Default::default(),
             led2_q: Default::default(),
@@ -193,7 +205,6 @@ impl<const QB: usize> BoardUlx3s<QB> {
             k_one_hb: Constant::new(1.into()),
             k_clock_mhz: Constant::new((BOARD_CORE_MHZ as u64).into()),
             k_qpn0: Constant::new(0.into()),
-            k_bytes0: Constant::new(0.into()),
             unused_outputs: Default::default(),
             unused_rate: Default::default(),
             unused_alpha: Default::default(),
@@ -203,8 +214,6 @@ impl<const QB: usize> BoardUlx3s<QB> {
             unused_qp: Default::default(),
             unused_u: Default::default(),
             unused_window: Default::default(),
-            k_hop0: Constant::new(IntHop::default()),
-            k_zero32: Constant::new(0.into()),
         }
     }
 }
@@ -226,6 +235,7 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
         self.bridge.clock.next = self.clk.val();
         self.top.clock.next = self.clk.val();
         self.tb.clock.next = self.clk.val();
+        self.traffic.clock.next = self.clk.val();
 
         // ---- reset: until the PLL locks, power-on count, FIRE1 ----
         self.rst.locked.next = self.pll.locked.val();
@@ -233,6 +243,7 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
         self.bridge.reset.next = self.rst.reset.val();
         self.top.reset.next = self.rst.reset.val();
         self.tb.reset.next = self.rst.reset.val();
+        self.traffic.reset.next = self.rst.reset.val();
 
         // ---- UART bridge -> register block ----
         self.bridge.rxd.next = self.ftdi_txd.val();
@@ -265,27 +276,32 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
         self.top.now.next = self.tb.now.val();
         self.top.now_cnp.next = self.tb.now_cnp.val();
 
-        // ---- event streams idle; reports and CNP requests always taken ----
-        self.top.s_cnp_valid.next = false;
-        self.top.s_cnp_qpn.next = self.k_qpn0.val();
-        self.top.s_tx_valid.next = false;
-        self.top.s_tx_qpn.next = self.k_qpn0.val();
-        self.top.s_tx_bytes.next = self.k_bytes0.val();
+        // ---- events from the traffic generator (query stream idle) ----
+        self.traffic.enable.next = self.sw0.val();
+        self.top.s_cnp_valid.next = self.traffic.m_cnp_valid.val();
+        self.traffic.m_cnp_ready.next = self.top.s_cnp_ready.val();
+        self.top.s_cnp_qpn.next = self.traffic.m_cnp_qpn.val();
+        self.top.s_tx_valid.next = self.traffic.m_tx_valid.val();
+        self.traffic.m_tx_ready.next = self.top.s_tx_ready.val();
+        self.top.s_tx_qpn.next = self.traffic.m_tx_qpn.val();
+        self.top.s_tx_bytes.next = self.traffic.m_tx_bytes.val();
+        self.top.s_rx_valid.next = self.traffic.m_rx_valid.val();
+        self.traffic.m_rx_ready.next = self.top.s_rx_ready.val();
+        self.top.s_rx_qpn.next = self.traffic.m_rx_qpn.val();
+        self.top.s_rx_ecn.next = self.traffic.m_rx_ecn.val();
+        self.top.s_ack_valid.next = self.traffic.m_ack_valid.val();
+        self.traffic.m_ack_ready.next = self.top.s_ack_ready.val();
+        self.top.s_ack_qpn.next = self.traffic.m_ack_qpn.val();
+        self.top.s_ack_seq.next = self.traffic.m_ack_seq.val();
+        self.top.s_ack_snd_nxt.next = self.traffic.m_ack_snd_nxt.val();
+        self.top.s_ack_nhop.next = self.traffic.m_ack_nhop.val();
+        self.top.s_ack_hop[0].next = self.traffic.m_ack_h0.val();
+        self.top.s_ack_hop[1].next = self.traffic.m_ack_h1.val();
+        self.top.s_ack_hop[2].next = self.traffic.m_ack_h2.val();
+        self.top.s_ack_hop[3].next = self.traffic.m_ack_h3.val();
+        self.top.s_ack_hop[4].next = self.traffic.m_ack_h4.val();
         self.top.s_query_valid.next = false;
         self.top.s_query_qpn.next = self.k_qpn0.val();
-        self.top.s_rx_valid.next = false;
-        self.top.s_rx_qpn.next = self.k_qpn0.val();
-        self.top.s_rx_ecn.next = 0.into();
-        self.top.s_ack_valid.next = false;
-        self.top.s_ack_qpn.next = self.k_qpn0.val();
-        self.top.s_ack_seq.next = self.k_zero32.val();
-        self.top.s_ack_snd_nxt.next = self.k_zero32.val();
-        self.top.s_ack_nhop.next = 0.into();
-        self.top.s_ack_hop[0].next = self.k_hop0.val();
-        self.top.s_ack_hop[1].next = self.k_hop0.val();
-        self.top.s_ack_hop[2].next = self.k_hop0.val();
-        self.top.s_ack_hop[3].next = self.k_hop0.val();
-        self.top.s_ack_hop[4].next = self.k_hop0.val();
         self.unused_u.next = self.top.m_rate_u.val();
         self.unused_window.next = self.top.m_rate_window.val();
         self.top.m_rate_ready.next = true;
@@ -300,11 +316,7 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
             ^ self.top.m_rate_query.val()
             ^ self.top.m_rate_limited.val()
             ^ self.top.m_cnp_valid.val()
-            ^ self.top.s_cnp_ready.val()
-            ^ self.top.s_tx_ready.val()
             ^ self.top.s_query_ready.val()
-            ^ self.top.s_rx_ready.val()
-            ^ self.top.s_ack_ready.val()
             ^ self.bridge.error.val();
 
         // ---- LEDs ----

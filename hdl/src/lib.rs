@@ -43,6 +43,7 @@ pub mod pipe_mul;
 pub mod state_ram;
 pub mod synth_shell;
 pub mod timebase;
+pub mod traffic_gen;
 pub mod top;
 pub mod uart_bridge;
 pub mod wide_mul;
@@ -90,8 +91,8 @@ pub const BOARD_ULX3S: &str = "board_ulx3s";
 
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
 /// instantiates), each unit on its own at 1024 QPs, the AXI4-Lite front end of the
-/// register block, the UART bridge (at the board's 115200 baud and 100 MHz core clock) and
-/// the ULX3S board design (which instantiates a vendor PLL: lint it with
+/// register block, the UART bridge (at the board's 115200 baud and 100 MHz core clock), the
+/// board's traffic generator and the ULX3S board design (which instantiates a vendor PLL: lint it with
 /// [`LINT_VENDOR_CELLS`]).
 pub fn verilog_tops() -> Vec<(String, String)> {
     vec![
@@ -142,6 +143,12 @@ pub fn verilog_tops() -> Vec<(String, String)> {
             verilog_of(uart_bridge::UartBridge::new(
                 board_ulx3s::board_divisor(board_ulx3s::BOARD_BAUD),
                 uart_bridge::default_timeout(board_ulx3s::board_divisor(board_ulx3s::BOARD_BAUD)),
+            )),
+        ),
+        (
+            "traffic_gen_q1024".to_string(),
+            verilog_of(traffic_gen::TrafficGen::<QP_BITS>::new(
+                1000 / board_ulx3s::BOARD_CORE_MHZ as u64,
             )),
         ),
         (
