@@ -640,8 +640,9 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.rp.m_rate_ready.next = self.rp_take.val();
         self.win.m_rep_ready.next = self.m_rate_ready.val() & self.pick_w.val();
         // Not reported by the core: the effect of an ACK, whether it committed, inc_stage.
-        self.rep_unused.next = (self.win.m_rep.val().effect.get_bit(0)
-            ^ self.win.m_rep.val().effect.get_bit(1))
+        // (`.xor()` of the field, not `get_bit` on it: rust-hdl writes a bit select of a
+        // struct field as a select of a part select, which yosys 0.23 refuses.)
+        self.rep_unused.next = self.win.m_rep.val().effect.xor()
             ^ (self.win.m_rep.val().commit ^ self.win.m_rep.val().stage.xor());
         if self.pick_w.val() {
             self.m_rate_valid.next = self.win.m_rep_valid.val();
