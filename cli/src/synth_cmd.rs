@@ -9,7 +9,7 @@
 //!   `summary.md`.
 //! - `--board NAME`: a board design with its pin constraints, down to a bitstream. For
 //!   `ulx3s-85f`: `roce_cc_hdl::board_ulx3s::BoardUlx3s` (the core with its register block,
-//!   the time base and the UART bridge) with `constraints/ulx3s.lpf` (compiled into the
+//!   the time base, the UART bridge and the traffic generator) with `constraints/ulx3s.lpf` (compiled into the
 //!   binary); the design makes its 100 MHz core clock with an ECP5 PLL, and the target is
 //!   that core clock. Files: `board.v`, `board.lpf`, `yosys.log`, `yosys_stat.json`, `board.json`,
 //!   `nextpnr.log`, `nextpnr_report.json`, `board.config` (nextpnr's textual
@@ -37,12 +37,12 @@ use std::time::{Duration, Instant};
 /// `roce-cc synth`'s arguments.
 #[derive(Args)]
 pub(crate) struct SynthArgs {
-    /// Synthesise the core top alone (RP + NP, every port kept by a synthesis shell) for
+    /// Synthesise the core top alone (RP, NP, HPCC window unit; every port kept by a synthesis shell) for
     /// utilization and timing. One of --core and --board is required.
     #[arg(long)]
     core: bool,
     /// Build a board design down to a bitstream, DIR/roce_cc.bit: the core with its
-    /// register block, the time base and the UART bridge, with the board's pins and clock
+    /// register block, the time base, the UART bridge and an event generator, with the board's pins and clock
     /// (ulx3s-85f: the ULX3S with an LFE5U-85F, core clock 100 MHz from a PLL on its 25 MHz
     /// oscillator; constraints/ulx3s.lpf).
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["core", "freq", "device"])]

@@ -183,7 +183,10 @@ pub struct TrafficGen<const QB: usize> {
 impl<const QB: usize> TrafficGen<QB> {
     /// A generator whose `ts` advances `ns_per_cycle` ns per clock cycle (10 at 100 MHz).
     pub fn new(ns_per_cycle: u64) -> Self {
-        assert!((1..=14).contains(&QB), "TrafficGen<{QB}>: QB must be 1..=14");
+        assert!(
+            (1..=14).contains(&QB),
+            "TrafficGen<{QB}>: QB must be 1..=14"
+        );
         assert!(
             (1..1 << 24).contains(&ns_per_cycle),
             "TrafficGen: ns_per_cycle must be 1..2^24"
@@ -524,20 +527,29 @@ mod tests {
         let mut taken = [0u32; 4];
         let mut last_seq: Option<u64> = None;
         for t in 0..4000 {
-            lcg = lcg.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lcg = lcg
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let ready = [0, 1, 2, 3].map(|k| (lcg >> (40 + 3 * k)) & 3 != 0);
             let s = cycle(&mut g, ready, true, false);
             if let Some((p, pr)) = prev {
                 for k in 0..4 {
                     if p.valid[k] && !pr[k] {
-                        assert!(s.valid[k], "cycle {t}: stream {k} dropped an event not taken");
+                        assert!(
+                            s.valid[k],
+                            "cycle {t}: stream {k} dropped an event not taken"
+                        );
                         assert_eq!(payload(&s, k), payload(&p, k), "cycle {t}: stream {k}");
                     }
                 }
             }
             for k in 0..4 {
                 if s.valid[k] {
-                    assert!(s.qp[k] < 16, "cycle {t}: stream {k} QP {} out of range", s.qp[k]);
+                    assert!(
+                        s.qp[k] < 16,
+                        "cycle {t}: stream {k} QP {} out of range",
+                        s.qp[k]
+                    );
                     if ready[k] {
                         taken[k] += 1;
                     }
@@ -583,7 +595,11 @@ mod tests {
         for _ in 0..100 {
             s = cycle(&mut g, [false; 4], true, false);
         }
-        assert!(s.valid[1] && s.valid[2] && s.valid[3], "held offers: {:?}", s.valid);
+        assert!(
+            s.valid[1] && s.valid[2] && s.valid[3],
+            "held offers: {:?}",
+            s.valid
+        );
         // Disabled: held offers stay until taken, then the streams go quiet.
         // (three cycles: `enable` passes a two-flip-flop synchroniser)
         for _ in 0..3 {
