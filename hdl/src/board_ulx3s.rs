@@ -17,18 +17,27 @@
 //!  power-on counter (restarts while unlocked) ┘              roce_cc_top, timebase   │
 //!  ftdi_txd ─► uart_bridge ─ m_axil ─► roce_cc_top ─ tb_restart, tb_p_* ─► timebase ─┘
 //!  ftdi_rxd ◄─┘                        ▲ now, now_cnp ◄───────────────────┘
-//!  sw0 ─► traffic_gen ─ CNP, transmit, receive, ACK events ─► roce_cc_top
-//!         (query stream idle: queries come from the register block; rate reports and
-//!          CNP requests always taken)
+//!  sw0 ─► traffic_gen ─ CNP, transmit, receive events ─► roce_cc_top
+//!         (ACK and query streams idle: queries come from the register block; rate
+//!          reports and CNP requests always taken)
 //! ```
 //!
 //! Events: the board has no network port, so DIP switch 1 (`sw0`) turns on an on-chip
-//! pseudo-random source of the core's four event streams ([`crate::traffic_gen`]). With
-//! the switch off the streams are idle and the core only answers the register block.
-//! Because the source exists, synthesis keeps every datapath of the core (the RP's cuts
-//! and increases, the NP and its CNP limiter, the HPCC window unit), so the bitstream's
-//! size and timing are those of the whole core, and on a board the counters and QP
+//! pseudo-random source of the core's CNP, transmit and receive streams
+//! ([`crate::traffic_gen`]). With the switch off the streams are idle and the core only
+//! answers the register block. Because the source exists, synthesis keeps the DCQCN
+//! datapaths (the RP's cuts and increases, the NP and its CNP limiter), so the bitstream's
+//! size and timing are those of DCQCN in full, and on a board the counters and QP
 //! snapshots show it working.
+//!
+//! The ACK stream is tied idle, so the HPCC window unit is in the bitstream with its
+//! command path only (mode changes and queries of HPCC QPs; a QP in HPCC mode keeps its
+//! initial rate), and synthesis removes its ACK datapath. The LFE5U-85F does not hold the
+//! RP and the whole window unit: with the generator's ACKs connected the board design
+//! needs 75 718 flip-flops (90 % of 83 640) and nextpnr finds no legal placement, and the
+//! core alone in its synthesis shell at 1024 QPs needs 75 189 (also unplaceable);
+//! flip-flops hardly depend on the QP count (the per-QP state is in block RAM), so no QP
+//! count fits both (docs/synthesis.md, "The 85F and HPCC").
 //!
 //! Clocking: an ECP5 PLL ([`crate::ecp5_pll::Ecp5Pll`], [`PLL_25_TO_100`]) multiplies the
 //! 25 MHz oscillator by four; its output, [`BOARD_CORE_MHZ`] = 100 MHz, clocks everything
@@ -289,8 +298,10 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
         self.traffic.m_rx_ready.next = self.top.s_rx_ready.val();
         self.top.s_rx_qpn.next = self.traffic.m_rx_qpn.val();
         self.top.s_rx_ecn.next = self.traffic.m_rx_ecn.val();
-        self.top.s_ack_valid.next = self.traffic.m_ack_valid.val();
-        self.traffic.m_ack_ready.next = self.top.s_ack_ready.val();
+        // The ACK stream is tied idle: the 85F does not hold the RP and the window unit's
+        // ACK datapath together (module docs).
+        self.top.s_ack_valid.next = false;
+        self.traffic.m_ack_ready.next = false;
         self.top.s_ack_qpn.next = self.traffic.m_ack_qpn.val();
         self.top.s_ack_seq.next = self.traffic.m_ack_seq.val();
         self.top.s_ack_snd_nxt.next = self.traffic.m_ack_snd_nxt.val();
@@ -317,6 +328,8 @@ impl<const QB: usize> Logic for BoardUlx3s<QB> {
             ^ self.top.m_rate_limited.val()
             ^ self.top.m_cnp_valid.val()
             ^ self.top.s_query_ready.val()
+            ^ self.top.s_ack_ready.val()
+            ^ self.traffic.m_ack_valid.val()
             ^ self.bridge.error.val();
 
         // ---- LEDs ----

@@ -2,14 +2,15 @@
 //! receive, ACK), for a board that has no network port.
 //!
 //! The ULX3S board design ([`crate::board_ulx3s`]) has a register path (the UART bridge)
-//! but no Ethernet: without an event source its CNP, transmit, receive and ACK streams
-//! would be tied idle, synthesis would prune the datapaths they feed (the RP's cut, the
-//! NP's limiter, all of the HPCC window unit but its commands), and the bitstream would
-//! say nothing about the core's size and timing. This unit drives every stream from a
-//! 32-bit xorshift generator while its `enable` input is high (a DIP switch on the board),
-//! so the bitstream holds the whole core, and on a board the host can watch the core work
-//! through the register block (counters, `qp N` snapshots; put QPs in HPCC mode to see
-//! the window unit move their rates).
+//! but no Ethernet: without an event source its event streams would be tied idle,
+//! synthesis would prune the datapaths they feed (the RP's cut, the NP's limiter, the
+//! HPCC window unit's ACK path), and the bitstream would say nothing about the core's size
+//! and timing. This unit drives the streams from a 32-bit xorshift generator while its
+//! `enable` input is high (a DIP switch on the board), so the bitstream holds those
+//! datapaths, and on a board the host can watch the core work through the register block
+//! (counters, `qp N` snapshots). The ULX3S design connects the CNP, transmit and receive
+//! streams; the ACK stream is for a device that holds the whole window unit beside the RP
+//! (the board's LFE5U-85F does not: docs/synthesis.md, "The 85F and HPCC").
 //!
 //! ```text
 //!  enable ─► 2-FF sync ─► en ─┐
