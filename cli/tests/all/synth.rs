@@ -511,7 +511,7 @@ fn board_flow_16_qps() {
     assert!(report["shell"].is_null(), "no synthesis shell on a board");
     // Every pin the LPF places is used, and no other.
     let pins = ulx3s_lpf_pins();
-    assert_eq!(pins, 8, "clock, button, UART pair, four LEDs");
+    assert_eq!(pins, 9, "clock, button, DIP switch, UART pair, four LEDs");
     assert_eq!(n("io"), pins, "io vs the LPF's pins");
     assert_eq!(n("lpf_pins"), pins);
     assert_eq!(report["constraints"], "constraints/ulx3s.lpf");
