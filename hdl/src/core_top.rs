@@ -27,9 +27,9 @@
 //! a bad event never blocks the stream; it is refused even while the RAM sweep runs. An
 //! ACK is also rejected (and counted in `cnt_bad_ack`) when its hop count is not 1..=5.
 //!
-//! Latency and backpressure are the units' own: see `dcqcn_rp` (a report on `m_rate_*`
-//! `RP_REPORT_LATENCY` = 138 cycles after each accepted CNP, packet or query when the
-//! consumer keeps up), `dcqcn_np` (a CNP request `NP_LATENCY` = 5 cycles after an
+//! Latency and backpressure are the units' own, plus the report slices' cycle: see
+//! `dcqcn_rp` (a report on `m_rate_*` `RP_REPORT_LATENCY` + 1 = 139 cycles after each
+//! accepted CNP, packet or query when the consumer keeps up), `dcqcn_np` (a CNP request `NP_LATENCY` = 5 cycles after an
 //! accepted CE mark that passes the limiter; its counters one cycle later) and
 //! `hpcc_window`. Backpressure on the CNP output holds only the NP.
 //!
@@ -44,15 +44,23 @@
 //!   an HPCC QP are dropped: the QP's rate is the window unit's, reported on every ACK.
 //!   (A reset, op 0, puts a QP back into DCQCN mode, as the RP defines it, so only a
 //!   set-mode to HPCC inits the window unit.)
+//! - The RP's reports pass a register slice (`rslice`, `crate::reg_slice`) before the
+//!   core reads them; the commands and queries for the window unit pass another
+//!   (`cslice`), and the window unit's reports a third (`wslice`). Each slice's outputs
+//!   and ready are registers, so the merge's handshake reaches neither unit's internals
+//!   (without them a path ran from the window unit's command state through the merge
+//!   into the RP's report FIFO). Each adds one cycle to its reports' latency.
 //! - The mode RAM (one bit per QP, block RAM with a registered read) says which QPs are
 //!   in HPCC mode for the ACK stream. The bit is written when the RP's report of a
-//!   set-mode or reset leaves the RP: set for a set-mode to HPCC (at the edge the window
-//!   unit takes the init), cleared otherwise. It is swept to 0 after reset.
+//!   set-mode or reset leaves `rslice`: set for a set-mode to HPCC (at the edge its init
+//!   enters `cslice`), cleared otherwise. It is swept to 0 after reset.
 //! - An accepted ACK waits one cycle in the filter register, while the mode RAM is read
 //!   at its QP. If the bit is clear the ACK is dropped (`cnt_ack_ignored`); if set it is
-//!   offered to the window unit and leaves the register when the unit takes it. The RAM
-//!   read follows the register: a write to the QP's bit is seen one cycle later.
-//! - Reports of both sources meet in the merge: one report per cycle, the two sources in
+//!   offered to the window unit while `cslice` is empty and leaves the register when the
+//!   unit takes it. The RAM read follows the register: a write to the QP's bit is seen
+//!   one cycle later; holding ACKs while a command waits keeps an ACK that saw the bit set
+//!   behind the init that set it.
+//! - Reports of both slices meet in the merge: one report per cycle, the two sources in
 //!   turn when both have one, and an offer not taken is held (the same source next
 //!   cycle), so `m_rate_*` keeps its payload until `m_rate_ready`. A window unit report
 //!   has `m_rate_mode` = 3, R on `m_rate_rc`, Rc on `m_rate_rt`, U and the window on
@@ -64,9 +72,11 @@ use crate::dcqcn_rp::DcqcnRp;
 use crate::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use crate::dcqcn_rp::widths::*;
 use crate::hpcc_window::hop_load::{CodeConsts, U_W};
+use crate::dcqcn_rp::state::RateReport;
 use crate::hpcc_window::window::{
-    HOPS, HpccCfgWord, HpccWindow, IntHop, KIND_ACK, KIND_QUERY, REP_CREDITS, WIN_W,
+    HOPS, HpccCfgWord, HpccReport, HpccWindow, IntHop, KIND_ACK, KIND_QUERY, REP_CREDITS, WIN_W,
 };
+use crate::reg_slice::RegSlice;
 use rust_hdl::prelude::*;
 
 /// The mode number of HPCC on the command stream and in the reports.
@@ -74,7 +84,7 @@ pub const MODE_HPCC: u64 = 3;
 /// Hops an ACK may carry at most (an ACK with more, or none, is rejected).
 pub const ACK_HOPS_MAX: u64 = HOPS as u64;
 
-const _: () = assert!(REP_CREDITS + 1 < 64); // the ctl flags `tq` of the window's commands
+const _: () = assert!(REP_CREDITS + 3 <= 64); // the ctl flags `tq` of the window's commands
 
 /// Width of a RoCE QP number on the input streams.
 pub const QPN_W: usize = 24;
@@ -264,6 +274,12 @@ pub struct RoceCcCore<const QB: usize> {
     rp: DcqcnRp<QB>,
     np: DcqcnNp<QB>,
     win: HpccWindow<QB>,
+    /// The RP's reports, registered before the core reads them.
+    rslice: RegSlice<RateReport, QB>,
+    /// HPCC QPs' commands and queries, registered before the window unit.
+    cslice: RegSlice<WinCmd, QB>,
+    /// The window unit's reports, registered before the merge.
+    wslice: RegSlice<HpccReport, QB>,
     /// One bit per QP: in HPCC mode (for the ACK stream's filter).
     mode_ram: RAM<Bit, QB>,
     /// The mode RAM's reset sweep: address, running.
@@ -290,6 +306,8 @@ pub struct RoceCcCore<const QB: usize> {
     kind_query: Constant<Bits<2>>,
     /// The RP's report is of an HPCC QP.
     rp_h: Signal<Local, Bit>,
+    /// The RP's report is a command's or a query's.
+    rp_cmd: Signal<Local, Bit>,
     /// The RP's report goes to the merge (a QP not in HPCC mode).
     rp_pass: Signal<Local, Bit>,
     /// The RP's report is taken at this edge.
@@ -306,8 +324,9 @@ pub struct RoceCcCore<const QB: usize> {
     rep_unused: Signal<Local, Bit>,
     /// The `m_rate_ctl` flags of the commands given to the window unit whose reports have
     /// not left the merge, oldest in bit 0 (a register-block query's answer has both
-    /// `ctl` and `query` set, a stream query's only `query`). At most `REP_CREDITS` + 1
-    /// = 62 are owed (the unit's report credits and its command register), under 64.
+    /// `ctl` and `query` set, a stream query's only `query`). At most `REP_CREDITS` + 3
+    /// = 64 are owed (the unit's report credits, its command register and the two
+    /// registers of `wslice`), so the 64th is pushed into bit 63.
     tq: DFF<Bits<64>>,
     /// Flags held in `tq`.
     tq_n: DFF<Bits<7>>,
@@ -342,6 +361,15 @@ pub struct RoceCcCore<const QB: usize> {
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
+}
+
+/// A command to the window unit in the core's command slice (its QP beside it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct WinCmd {
+    /// A query (`CMD_QUERY`), else an init (`CMD_INIT`).
+    pub query: Bit,
+    /// The `m_rate_ctl` flag its report leaves with.
+    pub ctl: Bit,
 }
 
 impl<const QB: usize> RoceCcCore<QB> {
@@ -428,6 +456,9 @@ impl<const QB: usize> RoceCcCore<QB> {
             rp: DcqcnRp::new(),
             np: DcqcnNp::new(),
             win: HpccWindow::default(),
+            rslice: Default::default(),
+            cslice: Default::default(),
+            wslice: Default::default(),
             mode_ram: RAM::default(),
             msw: Default::default(),
             msw_busy: Default::default(),
@@ -447,6 +478,7 @@ impl<const QB: usize> RoceCcCore<QB> {
             mode_hpcc: Constant::new(MODE_HPCC.into()),
             kind_query: Constant::new(KIND_QUERY.into()),
             rp_h: Default::default(),
+            rp_cmd: Default::default(),
             rp_pass: Default::default(),
             rp_take: Default::default(),
             pick_w: Default::default(),
@@ -572,9 +604,13 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.ack_bad.next = (self.s_ack_qpn.val() & self.qpn_hi_mask.val()).any()
             | !self.s_ack_nhop.val().any()
             | (self.s_ack_nhop.val() > self.nhop_max.val());
-        self.f_pass.next = self.f_v.q.val() & self.mode_ram.read_data.val();
-        self.f_free.next =
-            !self.f_v.q.val() | !self.mode_ram.read_data.val() | self.win.s_ack_ready.val();
+        // An ACK waits while a command is in the command slice: the mode bit of a QP set to
+        // HPCC is written as its init enters the slice, and the ACK must follow the init.
+        self.f_pass.next =
+            self.f_v.q.val() & self.mode_ram.read_data.val() & !self.cslice.m_valid.val();
+        self.f_free.next = !self.f_v.q.val()
+            | !self.mode_ram.read_data.val()
+            | (self.win.s_ack_ready.val() & !self.cslice.m_valid.val());
         self.f_load.next = self.s_ack_valid.val()
             & !self.ack_bad.val()
             & self.f_free.val()
@@ -609,27 +645,55 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.win.cfg.next = self.hpcc_cfg.val();
         self.win.cfg_k.next = self.hpcc_k.val();
 
-        // ---- the RP's reports: HPCC QPs' commands and queries to the window unit ----
-        self.rp_h.next = self.rp.m_rate_mode.val() == self.mode_hpcc.val();
-        self.rp_pass.next = self.rp.m_rate_valid.val() & !self.rp_h.val() & !self.msw_busy.q.val();
-        self.win.s_cmd_valid.next = self.rp.m_rate_valid.val()
-            & self.rp_h.val()
-            & (self.rp.m_rate_ctl.val() | self.rp.m_rate_query.val())
-            & !self.msw_busy.q.val();
-        self.win.s_cmd_qp.next = self.rp.m_rate_qp.val();
-        // CMD_INIT (0) for a reset or set-mode, CMD_QUERY (1) for a query.
-        self.win.s_cmd_op.next = self.rp.m_rate_query.val();
+        // ---- the RP's reports, through their slice ----
+        self.rslice.clock.next = self.clock.val();
+        self.rslice.reset.next = self.reset.val();
+        self.rslice.s_valid.next = self.rp.m_rate_valid.val();
+        self.rp.m_rate_ready.next = self.rslice.s_ready.val();
+        self.rslice.s_qp.next = self.rp.m_rate_qp.val();
+        self.rslice.s_data.next.query = self.rp.m_rate_query.val();
+        self.rslice.s_data.next.limited = self.rp.m_rate_limited.val();
+        self.rslice.s_data.next.rc = self.rp.m_rate_rc.val();
+        self.rslice.s_data.next.rt = self.rp.m_rate_rt.val();
+        self.rslice.s_data.next.alpha = self.rp.m_rate_alpha.val();
+        self.rslice.s_data.next.mode = self.rp.m_rate_mode.val();
+        self.rslice.s_data.next.ctl = self.rp.m_rate_ctl.val();
 
-        // ---- merge: one report per cycle from the RP or the window unit ----
+        // ---- HPCC QPs' commands and queries: through the command slice to the unit ----
+        self.rp_h.next = self.rslice.m_data.val().mode == self.mode_hpcc.val();
+        self.rp_cmd.next = self.rslice.m_data.val().ctl | self.rslice.m_data.val().query;
+        self.rp_pass.next = self.rslice.m_valid.val() & !self.rp_h.val() & !self.msw_busy.q.val();
+        self.cslice.clock.next = self.clock.val();
+        self.cslice.reset.next = self.reset.val();
+        self.cslice.s_valid.next =
+            self.rslice.m_valid.val() & self.rp_h.val() & self.rp_cmd.val() & !self.msw_busy.q.val();
+        self.cslice.s_qp.next = self.rslice.m_qp.val();
+        self.cslice.s_data.next.query = self.rslice.m_data.val().query;
+        self.cslice.s_data.next.ctl = self.rslice.m_data.val().ctl;
+        self.win.s_cmd_valid.next = self.cslice.m_valid.val();
+        self.cslice.m_ready.next = self.win.s_cmd_ready.val();
+        self.win.s_cmd_qp.next = self.cslice.m_qp.val();
+        // CMD_INIT (0) for a reset or set-mode, CMD_QUERY (1) for a query.
+        self.win.s_cmd_op.next = self.cslice.m_data.val().query;
+
+        // ---- the window unit's reports, through their slice ----
+        self.wslice.clock.next = self.clock.val();
+        self.wslice.reset.next = self.reset.val();
+        self.wslice.s_valid.next = self.win.m_rep_valid.val();
+        self.win.m_rep_ready.next = self.wslice.s_ready.val();
+        self.wslice.s_qp.next = self.win.m_rep_qp.val();
+        self.wslice.s_data.next = self.win.m_rep.val();
+
+        // ---- merge: one report per cycle from the two slices ----
         if self.arb_hold.q.val() {
             self.pick_w.next = self.arb_sel.q.val();
         } else {
             self.pick_w.next =
-                self.win.m_rep_valid.val() & (!self.rp_pass.val() | !self.arb_last.q.val());
+                self.wslice.m_valid.val() & (!self.rp_pass.val() | !self.arb_last.q.val());
         }
         if self.rp_h.val() {
-            if self.rp.m_rate_ctl.val() | self.rp.m_rate_query.val() {
-                self.rp_take.next = self.win.s_cmd_ready.val() & !self.msw_busy.q.val();
+            if self.rp_cmd.val() {
+                self.rp_take.next = self.cslice.s_ready.val() & !self.msw_busy.q.val();
             } else {
                 // An ignored CNP or packet of an HPCC QP: its report is dropped.
                 self.rp_take.next = !self.msw_busy.q.val();
@@ -637,44 +701,44 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         } else {
             self.rp_take.next = self.rp_pass.val() & self.m_rate_ready.val() & !self.pick_w.val();
         }
-        self.rp.m_rate_ready.next = self.rp_take.val();
-        self.win.m_rep_ready.next = self.m_rate_ready.val() & self.pick_w.val();
+        self.rslice.m_ready.next = self.rp_take.val();
+        self.wslice.m_ready.next = self.m_rate_ready.val() & self.pick_w.val();
         // Not reported by the core: the effect of an ACK, whether it committed, inc_stage.
         // (`.xor()` of the field, not `get_bit` on it: rust-hdl writes a bit select of a
         // struct field as a select of a part select, which yosys 0.23 refuses.)
-        self.rep_unused.next = self.win.m_rep.val().effect.xor()
-            ^ (self.win.m_rep.val().commit ^ self.win.m_rep.val().stage.xor());
+        self.rep_unused.next = self.wslice.m_data.val().effect.xor()
+            ^ (self.wslice.m_data.val().commit ^ self.wslice.m_data.val().stage.xor());
         if self.pick_w.val() {
-            self.m_rate_valid.next = self.win.m_rep_valid.val();
-            self.m_rate_qp.next = self.win.m_rep_qp.val();
-            self.m_rate_query.next = self.win.m_rep.val().kind == self.kind_query.val();
+            self.m_rate_valid.next = self.wslice.m_valid.val();
+            self.m_rate_qp.next = self.wslice.m_qp.val();
+            self.m_rate_query.next = self.wslice.m_data.val().kind == self.kind_query.val();
             self.m_rate_ctl.next =
-                (self.win.m_rep.val().kind != self.kind_ack.val()) & self.tq.q.val().get_bit(0);
+                (self.wslice.m_data.val().kind != self.kind_ack.val()) & self.tq.q.val().get_bit(0);
             self.m_rate_limited.next = false;
-            self.m_rate_rc.next = self.win.m_rep.val().r;
-            self.m_rate_rt.next = self.win.m_rep.val().rc;
+            self.m_rate_rc.next = self.wslice.m_data.val().r;
+            self.m_rate_rt.next = self.wslice.m_data.val().rc;
             self.m_rate_alpha.next = 0.into();
             self.m_rate_mode.next = self.mode_hpcc.val();
-            self.m_rate_u.next = self.win.m_rep.val().u;
-            self.m_rate_window.next = self.win.m_rep.val().window;
+            self.m_rate_u.next = self.wslice.m_data.val().u;
+            self.m_rate_window.next = self.wslice.m_data.val().window;
         } else {
             self.m_rate_valid.next = self.rp_pass.val();
-            self.m_rate_qp.next = self.rp.m_rate_qp.val();
-            self.m_rate_query.next = self.rp.m_rate_query.val();
-            self.m_rate_ctl.next = self.rp.m_rate_ctl.val();
-            self.m_rate_limited.next = self.rp.m_rate_limited.val();
-            self.m_rate_rc.next = self.rp.m_rate_rc.val();
-            self.m_rate_rt.next = self.rp.m_rate_rt.val();
-            self.m_rate_alpha.next = self.rp.m_rate_alpha.val();
-            self.m_rate_mode.next = self.rp.m_rate_mode.val();
+            self.m_rate_qp.next = self.rslice.m_qp.val();
+            self.m_rate_query.next = self.rslice.m_data.val().query;
+            self.m_rate_ctl.next = self.rslice.m_data.val().ctl;
+            self.m_rate_limited.next = self.rslice.m_data.val().limited;
+            self.m_rate_rc.next = self.rslice.m_data.val().rc;
+            self.m_rate_rt.next = self.rslice.m_data.val().rt;
+            self.m_rate_alpha.next = self.rslice.m_data.val().alpha;
+            self.m_rate_mode.next = self.rslice.m_data.val().mode;
             self.m_rate_u.next = 0.into();
             self.m_rate_window.next = 0.into();
         }
         // The ctl flags of the window unit's commands, in command order.
-        self.tq_pop.next = self.win.m_rep_valid.val()
+        self.tq_pop.next = self.wslice.m_valid.val()
             & self.m_rate_ready.val()
             & self.pick_w.val()
-            & (self.win.m_rep.val().kind != self.kind_ack.val());
+            & (self.wslice.m_data.val().kind != self.kind_ack.val());
         self.tq_base.next = self.tq.q.val();
         self.tq_nx.next = self.tq_n.q.val();
         if self.tq_pop.val() {
@@ -683,8 +747,8 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         }
         self.tq.d.next = self.tq_base.val();
         self.tq_n.d.next = self.tq_nx.val();
-        if self.win.s_cmd_valid.val() & self.win.s_cmd_ready.val() {
-            if self.rp.m_rate_ctl.val() {
+        if self.cslice.m_valid.val() & self.win.s_cmd_ready.val() {
+            if self.cslice.m_data.val().ctl {
                 self.tq.d.next = self.tq_base.val() | (self.one64.val() << self.tq_nx.val());
             }
             self.tq_n.d.next = self.tq_nx.val() + self.one7.val();
@@ -705,11 +769,11 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
                 self.msw_busy.d.next = false;
             }
         } else {
-            self.mode_ram.write_address.next = self.rp.m_rate_qp.val();
+            self.mode_ram.write_address.next = self.rslice.m_qp.val();
             self.mode_ram.write_data.next = self.rp_h.val();
-            self.mode_ram.write_enable.next = self.rp.m_rate_valid.val()
-                & self.rp.m_rate_ctl.val()
-                & !self.rp.m_rate_query.val()
+            self.mode_ram.write_enable.next = self.rslice.m_valid.val()
+                & self.rslice.m_data.val().ctl
+                & !self.rslice.m_data.val().query
                 & self.rp_take.val();
         }
 

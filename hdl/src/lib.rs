@@ -40,6 +40,7 @@ pub mod ecp5_pll;
 pub mod hpcc_window;
 pub mod lut_ram;
 pub mod pipe_mul;
+pub mod reg_slice;
 pub mod state_ram;
 pub mod synth_shell;
 pub mod timebase;

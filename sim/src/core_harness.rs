@@ -122,9 +122,55 @@ impl CtlSliceModel {
     }
 }
 
+/// The two-register slice of `roce_cc_hdl::reg_slice`, rule for rule: a head register
+/// (the output) and a skid register; `s_ready` is "the skid is empty".
+#[derive(Clone, Copy, Debug)]
+pub struct RegSliceModel<T> {
+    head: Option<T>,
+    skid: Option<T>,
+}
+
+impl<T> Default for RegSliceModel<T> {
+    fn default() -> Self {
+        Self {
+            head: None,
+            skid: None,
+        }
+    }
+}
+
+impl<T: Copy> RegSliceModel<T> {
+    /// `s_ready`.
+    pub fn ready(&self) -> bool {
+        self.skid.is_none()
+    }
+
+    /// `m_valid` and the payload.
+    pub fn head(&self) -> Option<T> {
+        self.head
+    }
+
+    /// The edge: `offered` is the input (taken when `ready()`), `m_ready` the consumer's
+    /// ready in this cycle.
+    pub fn clock(&mut self, offered: Option<T>, m_ready: bool, reset: bool) {
+        let taken = offered.filter(|_| self.ready());
+        if self.head.is_none() || m_ready {
+            self.head = self.skid.take().or(taken);
+        } else if taken.is_some() {
+            self.skid = taken;
+        }
+        if reset {
+            *self = Self::default();
+        }
+    }
+}
+
+/// A command for the window unit in the core's command slice: (QP, query, `ctl` flag).
+type WinCmd = (u32, bool, bool);
+
 /// The golden core with the hardware's timing: the golden RP, NP and HPCC window unit
-/// cycle models behind the QP checks, the command slice, the ACK filter with its mode RAM
-/// and the report merge of `roce_cc_hdl::core_top`, rule for rule.
+/// cycle models behind the QP checks, the command slice, the ACK filter with its mode RAM,
+/// the register slices and the report merge of `roce_cc_hdl::core_top`, rule for rule.
 pub struct GoldenCoreCycle {
     rp: GoldenRpCycle,
     np: GoldenNpCycle,
@@ -144,6 +190,10 @@ pub struct GoldenCoreCycle {
     msw_busy: bool,
     /// The ACK filter register.
     f: Option<(u32, Ack)>,
+    /// The RP's reports, HPCC QPs' commands to the window unit, the unit's reports.
+    rslice: RegSliceModel<RateOut>,
+    cslice: RegSliceModel<WinCmd>,
+    wslice: RegSliceModel<(u32, crate::hpcc_harness::HpccRep)>,
     /// The merge: an offer held, the source offered last cycle, the source last taken
     /// (`true`: the window unit).
     arb_hold: bool,
@@ -163,6 +213,13 @@ pub struct GoldenCoreCycle {
 /// What a cycle of the core's glue decided (computed in `eval`, applied at the edge).
 #[derive(Clone, Copy, Debug, Default)]
 struct CoreDecisions {
+    /// What each slice is offered and whether its consumer is ready.
+    r_offer: Option<RateOut>,
+    r_take: bool,
+    c_offer: Option<WinCmd>,
+    c_take: bool,
+    w_offer: Option<(u32, crate::hpcc_harness::HpccRep)>,
+    w_take: bool,
     f_free: bool,
     f_load: bool,
     /// The mode RAM's write `(qp, in HPCC mode)`.
@@ -191,6 +248,9 @@ impl GoldenCoreCycle {
             msw: 0,
             msw_busy: false,
             f: None,
+            rslice: Default::default(),
+            cslice: Default::default(),
+            wslice: Default::default(),
             arb_hold: false,
             arb_sel: false,
             arb_last: false,
@@ -270,60 +330,58 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if self.ctl.np_owed {
             np_pins.clr = self.ctl.head.map(|(qp, _)| qp);
         }
-        // The units' outputs do not depend on their output readies or (the window unit's)
-        // on their input valids: evaluate, decide the glue, evaluate again with the pins
-        // as decided (the models keep the last pins for the edge).
+        // Every unit's pins are known from registers: the slices' readies and heads, the
+        // filter register and the mode RAM's read.
+        rp_pins.m_ready = self.rslice.ready();
         let r = self.rp.eval(&rp_pins);
         let n = self.np.eval(&np_pins);
-        let mut hp_pins = HpccPins {
-            reset: pins.reset,
-            ..Default::default()
-        };
-        let h: HpccOuts = self.hp.eval(&hp_pins);
         self.ctl_took = (
             self.ctl.rp_owed && r.ctl_ready,
             self.ctl.np_owed && n.clr_ready,
         );
-
-        // ACK check and filter register.
+        let c_head = self.cslice.head();
+        let w_head = self.wslice.head();
+        // ACK check and filter register (an ACK waits while a command is in the slice).
         let ack_bad = self.ack_bad(pins.ack);
         let payload_bad = self.ack_payload_bad(pins.ack);
-        let f_pass = self.f.is_some() && self.mode_rd;
-        let f_free = self.f.is_none() || !self.mode_rd || h.ack_ready;
+        let f_pass = self.f.is_some() && self.mode_rd && c_head.is_none();
+        let hp_pins = HpccPins {
+            reset: pins.reset,
+            ack: if f_pass { self.f } else { None },
+            cmd: c_head.map(|(q, query, _)| (q, if query { CMD_QUERY } else { CMD_INIT } as u8)),
+            rep_ready: self.wslice.ready(),
+        };
+        let h: HpccOuts = self.hp.eval(&hp_pins);
+        let f_free = self.f.is_none() || !self.mode_rd || (h.ack_ready && c_head.is_none());
         let f_load = pins.ack.is_some() && !ack_bad && f_free && !self.msw_busy;
         let ack_ready = payload_bad || (f_free && !self.msw_busy);
-        if f_pass {
-            hp_pins.ack = self.f;
-        }
 
-        // The RP's reports: an HPCC QP's command or query to the window unit.
-        let rv = r.report;
+        // The RP's report at the head of its slice: an HPCC QP's command or query goes to
+        // the command slice.
+        let rv = self.rslice.head();
         let rp_h = rv.is_some_and(|x| x.mode == MODE_HPCC);
         let rp_cmd = rv.is_some_and(|x| x.ctl || x.query);
         let rp_pass = rv.is_some() && !rp_h && !self.msw_busy;
-        if rp_h && rp_cmd && !self.msw_busy {
-            let x = rv.expect("a report");
-            let op = if x.query { CMD_QUERY } else { CMD_INIT };
-            hp_pins.cmd = Some((x.qp, op as u8));
-        }
+        let c_offer = rv
+            .filter(|_| rp_h && rp_cmd && !self.msw_busy)
+            .map(|x| (x.qp, x.query, x.ctl));
         let pick_w = if self.arb_hold {
             self.arb_sel
         } else {
-            h.rep.is_some() && (!rp_pass || !self.arb_last)
+            w_head.is_some() && (!rp_pass || !self.arb_last)
         };
         let rp_take = if rp_h {
             if rp_cmd {
-                h.cmd_ready && !self.msw_busy
+                self.cslice.ready() && !self.msw_busy
             } else {
                 !self.msw_busy
             }
         } else {
             rp_pass && pins.rate_ready && !pick_w
         };
-        hp_pins.rep_ready = pins.rate_ready && pick_w;
         let head = self.tq.front().copied().unwrap_or(false);
         let rate = if pick_w {
-            h.rep.map(|(qp, rep)| hpcc_rate(qp, &rep, head))
+            w_head.map(|(qp, rep)| hpcc_rate(qp, &rep, head))
         } else if rp_pass {
             rv
         } else {
@@ -335,22 +393,22 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             rv.filter(|x| x.ctl && !x.query && rp_take)
                 .map(|x| (x.qp, rp_h))
         };
-        rp_pins.m_ready = rp_take;
-        self.rp.eval(&rp_pins);
-        self.hp.eval(&hp_pins);
         self.dec = CoreDecisions {
+            r_offer: r.report,
+            r_take: rp_take,
+            c_offer,
+            c_take: h.cmd_ready,
+            w_offer: h.rep,
+            w_take: pins.rate_ready && pick_w,
             f_free,
             f_load,
             mode_we,
             pick_w,
             rate_valid: rate.is_some(),
-            tq_push: hp_pins
-                .cmd
-                .filter(|_| h.cmd_ready)
-                .map(|_| rv.is_some_and(|x| x.ctl)),
+            tq_push: c_head.filter(|_| h.cmd_ready).map(|(_, _, ctl)| ctl),
             tq_pop: pick_w
                 && pins.rate_ready
-                && h.rep.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
+                && w_head.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
         };
 
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
@@ -386,6 +444,9 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         self.hp.clock();
         self.ctl
             .clock(pins.ctl, self.ctl_took.0, self.ctl_took.1, pins.reset);
+        self.rslice.clock(d.r_offer, d.r_take, pins.reset);
+        self.cslice.clock(d.c_offer, d.c_take, pins.reset);
+        self.wslice.clock(d.w_offer, d.w_take, pins.reset);
         // The mode RAM: the registered read returns the word before this edge's write.
         let rd_addr = match (d.f_load, pins.ack, self.f) {
             (true, Some((q, _)), _) => q & (self.qps - 1),

@@ -10,8 +10,8 @@
 //! | register | holds | logic before it |
 //! |---|---|---|
 //! | 1 | U, its leading zeros `lz`, `U >= eta * 2^14`, `U = 0` | a 40-bit leading-one search, a 40-bit compare |
-//! | 2 | `m`, the top 24 bits of `U << lz`; the shift `p + 7 = 46 - lz` | a 40-bit shift |
-//! | 3-5 | `recip(m)` (`Recip`) | |
+//! | 2 | `m`, the top 24 bits of `U << lz` (`Recip`'s first register); the shift `p + 7 = 46 - lz` | a 40-bit shift |
+//! | 3-5 | `recip(m)` (`Recip`'s registers 2 to 4) | |
 //! | 6 | `eta * y[17:0]`, `eta * y[24:18]` (two DSPs) | none |
 //! | 7 | `ey` | a 43-bit add |
 
@@ -31,7 +31,7 @@ pub const EY_W: usize = 32;
 /// Width of the shift `p + 7` (7..=46).
 pub const SH_W: usize = 6;
 
-const _: () = assert!(RECIP_STAGES == 3 && RECIP_W == 25);
+const _: () = assert!(RECIP_STAGES == 4 && RECIP_W == 25);
 
 /// `ey`, the shift, `U >= eta`, `U = 0` for the U of [`ETA_STAGES`] edges ago.
 #[derive(LogicBlock)]
@@ -58,7 +58,6 @@ pub struct EtaOverU {
     al: Signal<Local, Bits<U_W>>,
     /// The bits below the mantissa: read by no one (a truncation).
     al_low_unused: Signal<Local, Bits<16>>,
-    r2_m: DFF<Bits<24>>,
     recip: Recip,
     /// The shift and the flags beside the pipeline (registers 1 to 7).
     sh_d: [DFF<Bits<SH_W>>; 6],
@@ -94,7 +93,6 @@ impl Default for EtaOverU {
             r1_lz: Default::default(),
             al: Default::default(),
             al_low_unused: Default::default(),
-            r2_m: Default::default(),
             recip: Default::default(),
             sh_d: Default::default(),
             ge: Default::default(),
@@ -116,7 +114,7 @@ impl Default for EtaOverU {
 impl Logic for EtaOverU {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r1_u, r1_lz, r2_m, r7_ey);
+        dff_setup!(self, clock, r1_u, r1_lz, r7_ey);
         for i in 0..6 {
             self.sh_d[i].clock.next = self.clock.val();
         }
@@ -147,14 +145,13 @@ impl Logic for EtaOverU {
         }
         // Register 2: the mantissa and the shift.
         self.al.next = self.r1_u.q.val() << self.r1_lz.q.val();
-        self.r2_m.d.next = self.al.val().get_bits::<24>(16);
+        self.recip.m.next = self.al.val().get_bits::<24>(16);
         self.al_low_unused.next = self.al.val().get_bits::<16>(0);
         self.sh_d[0].d.next = self.c46.val() - self.r1_lz.q.val();
         for i in 1..6 {
             self.sh_d[i].d.next = self.sh_d[i - 1].q.val();
         }
         // Registers 3 to 5: the reciprocal; 6: eta times it in two DSPs.
-        self.recip.m.next = self.r2_m.q.val();
         self.mul_lo.a.next = self.eta.val();
         self.mul_lo.b.next = self.recip.y.val().get_bits::<18>(0);
         self.mul_hi.a.next = self.eta.val();

@@ -14,9 +14,9 @@
 //! | register | holds | logic before it |
 //! |---|---|---|
 //! | 1 | `tau`, its leading zeros `lz`, `dtx`, `qmin`, the code, valid (`tau > 0`) | a 24-bit leading-one search |
-//! | 2 | `m = tau << lz`, the tx shift `ktx_sh - lz`, `kq_m * qmin` (DSP) | a 24-bit shift, the code's constants |
+//! | 2 | `m = tau << lz` (`Recip`'s first register), the tx shift `ktx_sh - lz`, `kq_m * qmin` (DSP) | a 24-bit shift, the code's constants |
 //! | 3 | `u_q` | a 44-bit shift and the saturation |
-//! | 3-5 | `recip(m)` (`Recip`) | |
+//! | 3-5 | `recip(m)` (`Recip`'s registers 2 to 4) | |
 //! | 6 | `y18` | a 25-bit add |
 //! | 7 | `kv = ktx_m * y18` (DSP) | the code's constant |
 //! | 8 | `kv_lo * dl`, `kv_hi * dl` (two DSPs; `dtx = dh * 2^18 + dl`), `kv * dh` | a 38-bit add |
@@ -54,7 +54,7 @@ pub const KQ_SH_W: usize = 5;
 /// Rate codes.
 pub const CODES: usize = 8;
 
-const _: () = assert!(RECIP_STAGES == 3 && RECIP_W == 25);
+const _: () = assert!(RECIP_STAGES == 4 && RECIP_W == 25);
 
 /// The per-rate-code constants of `u_i` (from the configuration compiler), one field per
 /// code (rust-hdl's generator cannot index an array port of a sub-block).
@@ -157,7 +157,6 @@ pub struct HopLoad {
     r1_qmin: DFF<Bits<QLEN_W>>,
     lz: Signal<Local, Bits<5>>,
     // Register 2.
-    r2_m: DFF<Bits<TAU_W>>,
     r2_kq_sh: DFF<Bits<KQ_SH_W>>,
     r2_code: DFF<Bits<3>>,
     sel_kq_m: Signal<Local, Bits<KM_W>>,
@@ -244,7 +243,6 @@ impl Default for HopLoad {
             r1_code: Default::default(),
             r1_qmin: Default::default(),
             lz: Default::default(),
-            r2_m: Default::default(),
             r2_kq_sh: Default::default(),
             r2_code: Default::default(),
             sel_kq_m: Default::default(),
@@ -303,7 +301,7 @@ impl Logic for HopLoad {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, r1_valid, r1_tau, r1_lz, r1_code, r1_qmin, r2_m, r2_kq_sh, r2_code, r3_uq,
+            self, clock, r1_valid, r1_tau, r1_lz, r1_code, r1_qmin, r2_kq_sh, r2_code, r3_uq,
             r3_code, r4_code, r5_code, r6_code, r6_y18, r8_kh, r9_a, r9_kh, r10_p, r11_s, r12_utx,
             r13_u
         );
@@ -382,7 +380,7 @@ impl Logic for HopLoad {
             self.sel_ktx_sh.next = self.k.val().ktx_sh7;
             self.sel_kq_sh.next = self.k.val().kq_sh7;
         }
-        self.r2_m.d.next = self.r1_tau.q.val() << self.r1_lz.q.val();
+        self.recip.m.next = self.r1_tau.q.val() << self.r1_lz.q.val();
         self.ext_lz.i.next = self.r1_lz.q.val();
         self.sh_line.d.next = self.sel_ktx_sh.val() - self.ext_lz.o.val();
         self.r2_kq_sh.d.next = self.sel_kq_sh.val();
@@ -397,7 +395,6 @@ impl Logic for HopLoad {
             self.r3_uq.d.next = self.u_max.val();
         }
         self.uq_line.d.next = self.r3_uq.q.val();
-        self.recip.m.next = self.r2_m.q.val();
         self.r3_code.d.next = self.r2_code.q.val();
         self.r4_code.d.next = self.r3_code.q.val();
         self.r5_code.d.next = self.r4_code.q.val();

@@ -1,5 +1,5 @@
 //! `Recip`: `~ 2^47 / m` for a normalised 24-bit mantissa `m` (`2^23 <= m < 2^24`), a
-//! table read and a linear interpolation, pipelined: [`RECIP_STAGES`] = 3 registers from
+//! table read and a linear interpolation, pipelined: [`RECIP_STAGES`] = 4 registers from
 //! `m` to `y`. The golden statement is `roce_cc_sim::hpcc_window::recip_norm`.
 //!
 //! The table has 1024 words, one per value of the 10 bits below `m`'s leading one (`i`):
@@ -10,9 +10,15 @@
 //!
 //! | register | holds | logic before it |
 //! |---|---|---|
-//! | 1 | the table word (`SyncROM`, a block RAM's output register), `f` | none (the index is `m`'s bits) |
-//! | 2 | `slope * f` (`DspMul`, the DSP's output register), `t0` | none |
-//! | 3 | `y` | a 25-bit subtract |
+//! | 1 | `m`'s index in the block RAM's address register (`SyncROM`), `f` | none |
+//! | 2 | the table word, `f` | none (the block RAM's read) |
+//! | 3 | `slope * f` (`DspMul`, the DSP's output register), `t0` | none |
+//! | 4 | `y` | a 25-bit subtract |
+//!
+//! `m` is the caller's stage logic, not a register: register 1 is the caller's mantissa
+//! register, held as the block RAM's address. Register 2 is in the fabric, so that the
+//! block RAM's read (5.6 ns clock to output on an LFE5U-85F-6 without its output register)
+//! and the DSP's input setup (3.5 ns without its input register) are in different cycles.
 //!
 //! The registers load at every edge (the units that use `Recip` advance every cycle).
 
@@ -21,7 +27,7 @@ use crate::zero_ext::ZeroExt;
 use rust_hdl::prelude::*;
 
 /// Registers from `m` to `y`.
-pub const RECIP_STAGES: usize = 3;
+pub const RECIP_STAGES: usize = 4;
 /// Bits of the table index (the mantissa's bits below its leading one, from the top).
 pub const RECIP_IDX_W: usize = 10;
 /// Bits of the interpolation fraction (the mantissa's bits below the index).
@@ -51,21 +57,24 @@ pub fn recip_word(i: u32) -> u64 {
     (t0 << SLOPE_W) | slope
 }
 
-/// `y = t0 - floor((t0 - t1) * f / 2^13)` for `m` presented [`RECIP_STAGES`] cycles ago.
+/// `y = t0 - floor((t0 - t1) * f / 2^13)` for `m` presented [`RECIP_STAGES`] edges ago.
 #[derive(LogicBlock)]
 pub struct Recip {
     /// Clock of the registers.
     pub clock: Signal<In, Clock>,
-    /// The mantissa, normalised (`2^23 <= m < 2^24`; bit 23 is not read).
+    /// The mantissa, normalised (`2^23 <= m < 2^24`; bit 23 is not read), before its
+    /// register (register 1 is the block RAM's address register).
     pub m: Signal<In, Bits<24>>,
-    /// `~ 2^47 / m` (`2^23 < y <= 2^24`) for the `m` of three edges ago.
+    /// `~ 2^47 / m` (`2^23 < y <= 2^24`) for the `m` of four edges ago.
     pub y: Signal<Out, Bits<RECIP_W>>,
     /// The table (named `rom`: `table` is a Verilog keyword).
     rom: SyncROM<Bits<RECIP_WORD_W>, RECIP_IDX_W>,
     r1_f: DFF<Bits<RECIP_FRAC_W>>,
+    r2_word: DFF<Bits<RECIP_WORD_W>>,
+    r2_f: DFF<Bits<RECIP_FRAC_W>>,
     mul: DspMul<SLOPE_W, RECIP_FRAC_W, { SLOPE_W + RECIP_FRAC_W }>,
-    r2_t0: DFF<Bits<RECIP_W>>,
-    r3_y: DFF<Bits<RECIP_W>>,
+    r3_t0: DFF<Bits<RECIP_W>>,
+    r4_y: DFF<Bits<RECIP_W>>,
     /// The interpolation's step (`slope * f >> 13`, below `2^14`), zero-extended.
     step: ZeroExt<SLOPE_W, RECIP_W>,
     /// The product's bits the floor drops, and bit 23 of `m` (always one): read by no one.
@@ -84,9 +93,11 @@ impl Default for Recip {
                 .map(|i| Bits::<RECIP_WORD_W>::from(recip_word(i)))
                 .into(),
             r1_f: Default::default(),
+            r2_word: Default::default(),
+            r2_f: Default::default(),
             mul: DspMul::new(),
-            r2_t0: Default::default(),
-            r3_y: Default::default(),
+            r3_t0: Default::default(),
+            r4_y: Default::default(),
             step: Default::default(),
             step_frac_unused: Default::default(),
             m_top_unused: Default::default(),
@@ -98,23 +109,26 @@ impl Default for Recip {
 impl Logic for Recip {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r1_f, r2_t0, r3_y);
+        dff_setup!(self, clock, r1_f, r2_word, r2_f, r3_t0, r4_y);
         self.rom.clock.next = self.clock.val();
         self.mul.clock.next = self.clock.val();
         self.mul.en.next = self.one.val();
-        // Register 1: the table word at the index, and the fraction beside it.
+        // Register 1: the index in the table's address register, the fraction beside it.
         self.rom.address.next = self.m.val().get_bits::<RECIP_IDX_W>(13);
         self.r1_f.d.next = self.m.val().get_bits::<RECIP_FRAC_W>(0);
         self.m_top_unused.next = self.m.val().get_bit(23);
-        // Register 2: slope * f in the DSP, t0 beside it.
-        self.mul.a.next = self.rom.data.val().get_bits::<SLOPE_W>(0);
-        self.mul.b.next = self.r1_f.q.val();
-        self.r2_t0.d.next = self.rom.data.val().get_bits::<RECIP_W>(14);
-        // Register 3: t0 minus the interpolation step.
+        // Register 2: the table word, in the fabric.
+        self.r2_word.d.next = self.rom.data.val();
+        self.r2_f.d.next = self.r1_f.q.val();
+        // Register 3: slope * f in the DSP, t0 beside it.
+        self.mul.a.next = self.r2_word.q.val().get_bits::<SLOPE_W>(0);
+        self.mul.b.next = self.r2_f.q.val();
+        self.r3_t0.d.next = self.r2_word.q.val().get_bits::<RECIP_W>(14);
+        // Register 4: t0 minus the interpolation step.
         self.step.i.next = self.mul.p.val().get_bits::<SLOPE_W>(13);
         self.step_frac_unused.next = self.mul.p.val().get_bits::<RECIP_FRAC_W>(0);
-        self.r3_y.d.next = self.r2_t0.q.val() - self.step.o.val();
-        self.y.next = self.r3_y.q.val();
+        self.r4_y.d.next = self.r3_t0.q.val() - self.step.o.val();
+        self.y.next = self.r4_y.q.val();
     }
 }
 
@@ -143,7 +157,7 @@ mod tests {
     }
 
     #[test]
-    fn model_gives_the_statement_three_edges_later() {
+    fn model_gives_the_statement_four_edges_later() {
         let mut r = Recip::default();
         r.connect_all();
         let ms: Vec<u32> = (0..40u32)
