@@ -17,6 +17,7 @@ pub mod hpcc_stimulus;
 pub mod hpcc_window;
 pub mod lockstep;
 pub mod np_harness;
+pub mod pacer;
 pub mod pacer_exact;
 pub mod replay;
 pub mod replay_golden;

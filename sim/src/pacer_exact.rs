@@ -2,11 +2,14 @@
 //! measured against (not bit-exact with the hardware: the golden model is that).
 //!
 //! Time is in clock cycles as `f64`; rates in Mb/s as `f64`. The port grants at cycle
-//! starts: at cycle `k` (integer), if the port is free (`port_free <= k`) and a QP is
-//! eligible (bytes posted, `next <= k`, and its window allows the packet), the first
-//! eligible QP in QP order after the last granted one sends `min(mtu, backlog)` bytes.
-//! Then, with `gap = bytes * 8 / R` (in cycles), `next := max(next, k - gap) + gap`, and
-//! the port is busy for `(bytes + overhead) * 8 / line_rate`. A post to a QP with nothing
+//! starts: at cycle `k` (integer), if the port is free within the cycle (`port_free <
+//! k + 1`) and a QP is eligible (bytes posted, `next <= k`, and its window allows the
+//! packet), the first eligible QP in QP order after the last granted one sends
+//! `min(mtu, backlog)` bytes. Then, with `gap = bytes * 8 / R` (in cycles), `next :=
+//! max(next, k - gap) + gap`, and the packet occupies the port for `(bytes + overhead) *
+//! 8 / line_rate` from `max(port_free, k)`: the MAC holds a packet granted in the cycle
+//! the port frees, so packets leave back to back and the port loses no fraction of a
+//! cycle between them. A post to a QP with nothing
 //! posted sets `next := max(next, t)`. A rate change applies from the QP's next grant.
 //! Nothing is rounded: the model never grants before `next`, and a QP's long-run rate is
 //! exactly its rate whenever the port lets it (the hardware may grant up to one cycle
@@ -176,7 +179,7 @@ impl ExactPacer {
     /// The grant of the current cycle, if the port is free and a QP is eligible.
     pub fn grant(&mut self) -> Option<ExactGrant> {
         let now = self.now as f64;
-        if self.port_free > now {
+        if self.port_free >= now + 1.0 {
             return None;
         }
         let n = self.qps.len();
@@ -198,7 +201,7 @@ impl ExactPacer {
         };
         q.backlog -= bytes as u64;
         q.sent += bytes as u64;
-        self.port_free = now + wire;
+        self.port_free = self.port_free.max(now) + wire;
         self.last = i;
         Some(ExactGrant {
             cycle: self.now,
@@ -221,7 +224,7 @@ impl ExactPacer {
         if !due.is_finite() {
             return None;
         }
-        let t = due.max(self.port_free).ceil();
+        let t = due.ceil().max((self.port_free - 1.0).floor() + 1.0);
         Some((t as u64).max(after))
     }
 
