@@ -110,6 +110,12 @@ fn build_all() {
         &mut roce_cc_hdl::hpcc_window::window::HpccWindow::<4>::default(),
         &out,
     );
+    // The pacer's rate-to-cycles-per-byte pipeline (`tests/all/pacer_cpb_three_way.rs`).
+    build_top(
+        "pacer_cpb",
+        &mut roce_cc_hdl::pacer::cpb::PacerCpb::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

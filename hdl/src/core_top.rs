@@ -69,10 +69,10 @@
 use crate::ctl_slice::CtlSlice;
 use crate::dcqcn_np::{COUNTER_W, DSCP_W, DcqcnNp, ECN_W, NpCfgWord, PRIO_W};
 use crate::dcqcn_rp::DcqcnRp;
+use crate::dcqcn_rp::state::RateReport;
 use crate::dcqcn_rp::state::{RpCfgWord, TimeWord};
 use crate::dcqcn_rp::widths::*;
 use crate::hpcc_window::hop_load::{CodeConsts, U_W};
-use crate::dcqcn_rp::state::RateReport;
 use crate::hpcc_window::window::{
     HOPS, HpccCfgWord, HpccReport, HpccWindow, IntHop, KIND_ACK, KIND_QUERY, REP_CREDITS, WIN_W,
 };
@@ -665,8 +665,10 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
         self.rp_pass.next = self.rslice.m_valid.val() & !self.rp_h.val() & !self.msw_busy.q.val();
         self.cslice.clock.next = self.clock.val();
         self.cslice.reset.next = self.reset.val();
-        self.cslice.s_valid.next =
-            self.rslice.m_valid.val() & self.rp_h.val() & self.rp_cmd.val() & !self.msw_busy.q.val();
+        self.cslice.s_valid.next = self.rslice.m_valid.val()
+            & self.rp_h.val()
+            & self.rp_cmd.val()
+            & !self.msw_busy.q.val();
         self.cslice.s_qp.next = self.rslice.m_qp.val();
         self.cslice.s_data.next.query = self.rslice.m_data.val().query;
         self.cslice.s_data.next.ctl = self.rslice.m_data.val().ctl;

@@ -8,6 +8,11 @@
 //!   and the NP, each unit taking its part in its own cycle.
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
+//! - [`hpcc_window`]: the HPCC window unit (per-QP rate and window from INT ACKs).
+//! - [`pacer`]: the pacer's parts (rates to gaps).
+//! - [`reg_slice`]: a two-register slice of a `{qp, data}` stream (the core top's cuts
+//!   between its units and its report merge).
+//! - [`traffic_gen`]: a pseudo-random event source for the board design.
 //! - [`uart_bridge`]: a UART and a framed command protocol to an AXI4-Lite master (the host's
 //!   way to the registers on a board without PCIe).
 //! - [`board_ulx3s`]: the ULX3S board design (core + register block + time base + UART),
@@ -39,6 +44,7 @@ pub mod dsp_mul;
 pub mod ecp5_pll;
 pub mod hpcc_window;
 pub mod lut_ram;
+pub mod pacer;
 pub mod pipe_mul;
 pub mod reg_slice;
 pub mod state_ram;
@@ -120,6 +126,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "timebase".to_string(),
             verilog_of(timebase::Timebase::default()),
+        ),
+        (
+            "pacer_cpb".to_string(),
+            verilog_of(pacer::cpb::PacerCpb::default()),
         ),
         (
             "cfg_compiler".to_string(),

@@ -78,9 +78,8 @@ pub fn cpb_of_rate(rate_q8: u64, clock_mhz: u32) -> Cpb {
         r << (23 - p)
     } as u32;
     let y18 = ((recip_norm(m24) as u64) + 64) >> 7;
-    let ke = msb(clock_mhz as u64);
-    let km = (clock_mhz as u64) << (17 - ke);
-    let prod = km * y18;
+    let (km, ke) = roce_cc_hdl::pacer::cpb::clock_consts(clock_mhz);
+    let prod = km as u64 * y18;
     debug_assert!((1 << 33..1 << 35).contains(&prod));
     if prod >> 34 != 0 {
         // P >> 17 carries P * 2^-17: cycles/byte = m * 2^(17 + ke - 23 - p).

@@ -117,6 +117,10 @@ bridge!(
     hpcc_cfg
 );
 bridge!(
+    /// `PacerCpb` (`roce_cc_hdl::pacer::cpb`): the pacer's rate-to-cycles-per-byte pipeline.
+    pacer_cpb
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );

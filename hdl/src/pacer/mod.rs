@@ -1,0 +1,6 @@
+//! `pacer`: the per-QP rate limiter and scheduler (`../shared/reference/pacing.md`), and
+//! its parts. The golden statement of its arithmetic is `roce_cc_sim::pacer`.
+//!
+//! - [`cpb`]: a rate to cycles per byte (the reciprocal that turns a rate into a gap).
+
+pub mod cpb;
