@@ -28,7 +28,7 @@
 //! ACK is also rejected (and counted in `cnt_bad_ack`) when its hop count is not 1..=5.
 //!
 //! Latency and backpressure are the units' own, plus the report slices' cycle: see
-//! `dcqcn_rp` (a report on `m_rate_*` `RP_REPORT_LATENCY` + 1 = 139 cycles after each
+//! `dcqcn_rp` (a report on `m_rate_*` `RP_REPORT_LATENCY` + 2 = 140 cycles after each
 //! accepted CNP, packet or query when the consumer keeps up), `dcqcn_np` (a CNP request `NP_LATENCY` = 5 cycles after an
 //! accepted CE mark that passes the limiter; its counters one cycle later) and
 //! `hpcc_window`. Backpressure on the CNP output holds only the NP.
@@ -46,10 +46,12 @@
 //!   set-mode to HPCC inits the window unit.)
 //! - The RP's reports pass a register slice (`rslice`, `crate::reg_slice`) before the
 //!   core reads them; the commands and queries for the window unit pass another
-//!   (`cslice`), and the window unit's reports a third (`wslice`). Each slice's outputs
-//!   and ready are registers, so the merge's handshake reaches neither unit's internals
-//!   (without them a path ran from the window unit's command state through the merge
-//!   into the RP's report FIFO). Each adds one cycle to its reports' latency.
+//!   (`cslice`), the window unit's reports a third (`wslice`) and the merge's reports a
+//!   fourth (`oslice`, whose registers are `m_rate_*`). Each slice's outputs and ready
+//!   are registers, so the merge's handshake reaches neither unit's internals nor the
+//!   consumer (without them a path ran from the window unit's command state through the
+//!   merge into the RP's report FIFO, and from the merge into the register block's query
+//!   capture). Each adds one cycle to its reports' latency.
 //! - The mode RAM (one bit per QP, block RAM with a registered read) says which QPs are
 //!   in HPCC mode for the ACK stream. The bit is written when the RP's report of a
 //!   set-mode or reset leaves `rslice`: set for a set-mode to HPCC (at the edge its init
@@ -61,8 +63,8 @@
 //!   one cycle later; holding ACKs while a command waits keeps an ACK that saw the bit set
 //!   behind the init that set it.
 //! - Reports of both slices meet in the merge: one report per cycle, the two sources in
-//!   turn when both have one, and an offer not taken is held (the same source next
-//!   cycle), so `m_rate_*` keeps its payload until `m_rate_ready`. A window unit report
+//!   turn when both have one, and an offer `oslice` does not take is held (the same
+//!   source next cycle); `m_rate_*` keeps its payload until `m_rate_ready`. A window unit report
 //!   has `m_rate_mode` = 3, R on `m_rate_rc`, Rc on `m_rate_rt`, U and the window on
 //!   `m_rate_u` and `m_rate_window`; an RP report has 0 in those two.
 
@@ -280,6 +282,8 @@ pub struct RoceCcCore<const QB: usize> {
     cslice: RegSlice<WinCmd, QB>,
     /// The window unit's reports, registered before the merge.
     wslice: RegSlice<HpccReport, QB>,
+    /// The merge's reports, registered before `m_rate_*`.
+    oslice: RegSlice<CoreRate, QB>,
     /// One bit per QP: in HPCC mode (for the ACK stream's filter).
     mode_ram: RAM<Bit, QB>,
     /// The mode RAM's reset sweep: address, running.
@@ -361,6 +365,30 @@ pub struct RoceCcCore<const QB: usize> {
     tx_bad: Signal<Local, Bit>,
     query_bad: Signal<Local, Bit>,
     rx_bad: Signal<Local, Bit>,
+}
+
+/// A report on `m_rate_*`, as it waits in the core's output slice (the fields of the
+/// `m_rate_*` ports of the same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CoreRate {
+    /// The report answers a query.
+    pub query: Bit,
+    /// A DCQCN rate limiter is allocated to the QP (0 for an HPCC report).
+    pub limited: Bit,
+    /// Rc (DCQCN) or R (HPCC), Mb/s Q.8.
+    pub rc: Bits<RATE_W>,
+    /// Rt (DCQCN) or Rc (HPCC), Mb/s Q.8.
+    pub rt: Bits<RATE_W>,
+    /// DCQCN alpha, Q.20 (0 for an HPCC report).
+    pub alpha: Bits<ALPHA_W>,
+    /// The QP's mode after the event.
+    pub mode: Bits<MODE_W>,
+    /// The report follows a register-block command.
+    pub ctl: Bit,
+    /// HPCC U, Q.24 (0 for an RP report).
+    pub u: Bits<U_W>,
+    /// HPCC window, bytes (0 for an RP report).
+    pub window: Bits<WIN_W>,
 }
 
 /// A command to the window unit in the core's command slice (its QP beside it).
@@ -459,6 +487,7 @@ impl<const QB: usize> RoceCcCore<QB> {
             rslice: Default::default(),
             cslice: Default::default(),
             wslice: Default::default(),
+            oslice: Default::default(),
             mode_ram: RAM::default(),
             msw: Default::default(),
             msw_busy: Default::default(),
@@ -701,44 +730,44 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
                 self.rp_take.next = !self.msw_busy.q.val();
             }
         } else {
-            self.rp_take.next = self.rp_pass.val() & self.m_rate_ready.val() & !self.pick_w.val();
+            self.rp_take.next = self.rp_pass.val() & self.oslice.s_ready.val() & !self.pick_w.val();
         }
         self.rslice.m_ready.next = self.rp_take.val();
-        self.wslice.m_ready.next = self.m_rate_ready.val() & self.pick_w.val();
+        self.wslice.m_ready.next = self.oslice.s_ready.val() & self.pick_w.val();
         // Not reported by the core: the effect of an ACK, whether it committed, inc_stage.
         // (`.xor()` of the field, not `get_bit` on it: rust-hdl writes a bit select of a
         // struct field as a select of a part select, which yosys 0.23 refuses.)
         self.rep_unused.next = self.wslice.m_data.val().effect.xor()
             ^ (self.wslice.m_data.val().commit ^ self.wslice.m_data.val().stage.xor());
         if self.pick_w.val() {
-            self.m_rate_valid.next = self.wslice.m_valid.val();
-            self.m_rate_qp.next = self.wslice.m_qp.val();
-            self.m_rate_query.next = self.wslice.m_data.val().kind == self.kind_query.val();
-            self.m_rate_ctl.next =
+            self.oslice.s_valid.next = self.wslice.m_valid.val();
+            self.oslice.s_qp.next = self.wslice.m_qp.val();
+            self.oslice.s_data.next.query = self.wslice.m_data.val().kind == self.kind_query.val();
+            self.oslice.s_data.next.ctl =
                 (self.wslice.m_data.val().kind != self.kind_ack.val()) & self.tq.q.val().get_bit(0);
-            self.m_rate_limited.next = false;
-            self.m_rate_rc.next = self.wslice.m_data.val().r;
-            self.m_rate_rt.next = self.wslice.m_data.val().rc;
-            self.m_rate_alpha.next = 0.into();
-            self.m_rate_mode.next = self.mode_hpcc.val();
-            self.m_rate_u.next = self.wslice.m_data.val().u;
-            self.m_rate_window.next = self.wslice.m_data.val().window;
+            self.oslice.s_data.next.limited = false;
+            self.oslice.s_data.next.rc = self.wslice.m_data.val().r;
+            self.oslice.s_data.next.rt = self.wslice.m_data.val().rc;
+            self.oslice.s_data.next.alpha = 0.into();
+            self.oslice.s_data.next.mode = self.mode_hpcc.val();
+            self.oslice.s_data.next.u = self.wslice.m_data.val().u;
+            self.oslice.s_data.next.window = self.wslice.m_data.val().window;
         } else {
-            self.m_rate_valid.next = self.rp_pass.val();
-            self.m_rate_qp.next = self.rslice.m_qp.val();
-            self.m_rate_query.next = self.rslice.m_data.val().query;
-            self.m_rate_ctl.next = self.rslice.m_data.val().ctl;
-            self.m_rate_limited.next = self.rslice.m_data.val().limited;
-            self.m_rate_rc.next = self.rslice.m_data.val().rc;
-            self.m_rate_rt.next = self.rslice.m_data.val().rt;
-            self.m_rate_alpha.next = self.rslice.m_data.val().alpha;
-            self.m_rate_mode.next = self.rslice.m_data.val().mode;
-            self.m_rate_u.next = 0.into();
-            self.m_rate_window.next = 0.into();
+            self.oslice.s_valid.next = self.rp_pass.val();
+            self.oslice.s_qp.next = self.rslice.m_qp.val();
+            self.oslice.s_data.next.query = self.rslice.m_data.val().query;
+            self.oslice.s_data.next.ctl = self.rslice.m_data.val().ctl;
+            self.oslice.s_data.next.limited = self.rslice.m_data.val().limited;
+            self.oslice.s_data.next.rc = self.rslice.m_data.val().rc;
+            self.oslice.s_data.next.rt = self.rslice.m_data.val().rt;
+            self.oslice.s_data.next.alpha = self.rslice.m_data.val().alpha;
+            self.oslice.s_data.next.mode = self.rslice.m_data.val().mode;
+            self.oslice.s_data.next.u = 0.into();
+            self.oslice.s_data.next.window = 0.into();
         }
         // The ctl flags of the window unit's commands, in command order.
         self.tq_pop.next = self.wslice.m_valid.val()
-            & self.m_rate_ready.val()
+            & self.oslice.s_ready.val()
             & self.pick_w.val()
             & (self.wslice.m_data.val().kind != self.kind_ack.val());
         self.tq_base.next = self.tq.q.val();
@@ -755,11 +784,27 @@ impl<const QB: usize> Logic for RoceCcCore<QB> {
             }
             self.tq_n.d.next = self.tq_nx.val() + self.one7.val();
         }
-        self.arb_hold.d.next = self.m_rate_valid.val() & !self.m_rate_ready.val();
+        self.arb_hold.d.next = self.oslice.s_valid.val() & !self.oslice.s_ready.val();
         self.arb_sel.d.next = self.pick_w.val();
-        if self.m_rate_valid.val() & self.m_rate_ready.val() {
+        if self.oslice.s_valid.val() & self.oslice.s_ready.val() {
             self.arb_last.d.next = self.pick_w.val();
         }
+
+        // ---- the merge's output slice: `m_rate_*` are its registers ----
+        self.oslice.clock.next = self.clock.val();
+        self.oslice.reset.next = self.reset.val();
+        self.oslice.m_ready.next = self.m_rate_ready.val();
+        self.m_rate_valid.next = self.oslice.m_valid.val();
+        self.m_rate_qp.next = self.oslice.m_qp.val();
+        self.m_rate_query.next = self.oslice.m_data.val().query;
+        self.m_rate_ctl.next = self.oslice.m_data.val().ctl;
+        self.m_rate_limited.next = self.oslice.m_data.val().limited;
+        self.m_rate_rc.next = self.oslice.m_data.val().rc;
+        self.m_rate_rt.next = self.oslice.m_data.val().rt;
+        self.m_rate_alpha.next = self.oslice.m_data.val().alpha;
+        self.m_rate_mode.next = self.oslice.m_data.val().mode;
+        self.m_rate_u.next = self.oslice.m_data.val().u;
+        self.m_rate_window.next = self.oslice.m_data.val().window;
 
         // ---- mode RAM writes: the sweep, or a command's report leaving the RP ----
         if self.msw_busy.q.val() {

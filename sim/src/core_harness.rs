@@ -194,6 +194,8 @@ pub struct GoldenCoreCycle {
     rslice: RegSliceModel<RateOut>,
     cslice: RegSliceModel<WinCmd>,
     wslice: RegSliceModel<(u32, crate::hpcc_harness::HpccRep)>,
+    /// The merge's reports, registered before `m_rate_*`.
+    oslice: RegSliceModel<RateOut>,
     /// The merge: an offer held, the source offered last cycle, the source last taken
     /// (`true`: the window unit).
     arb_hold: bool,
@@ -225,7 +227,9 @@ struct CoreDecisions {
     /// The mode RAM's write `(qp, in HPCC mode)`.
     mode_we: Option<(u32, bool)>,
     pick_w: bool,
-    rate_valid: bool,
+    /// The merge's report (offered to the output slice) and the slice's ready.
+    rate: Option<RateOut>,
+    o_ready: bool,
     /// The window unit takes a command now, with this `ctl` flag.
     tq_push: Option<bool>,
     /// A report of a window unit command leaves the merge now.
@@ -251,6 +255,7 @@ impl GoldenCoreCycle {
             rslice: Default::default(),
             cslice: Default::default(),
             wslice: Default::default(),
+            oslice: Default::default(),
             arb_hold: false,
             arb_sel: false,
             arb_last: false,
@@ -365,6 +370,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         let c_offer = rv
             .filter(|_| rp_h && rp_cmd && !self.msw_busy)
             .map(|x| (x.qp, x.query, x.ctl));
+        let o_ready = self.oslice.ready();
         let pick_w = if self.arb_hold {
             self.arb_sel
         } else {
@@ -377,7 +383,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
                 !self.msw_busy
             }
         } else {
-            rp_pass && pins.rate_ready && !pick_w
+            rp_pass && o_ready && !pick_w
         };
         let head = self.tq.front().copied().unwrap_or(false);
         let rate = if pick_w {
@@ -399,15 +405,16 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             c_offer,
             c_take: h.cmd_ready,
             w_offer: h.rep,
-            w_take: pins.rate_ready && pick_w,
+            w_take: o_ready && pick_w,
             f_free,
             f_load,
             mode_we,
             pick_w,
-            rate_valid: rate.is_some(),
+            rate,
+            o_ready,
             tq_push: c_head.filter(|_| h.cmd_ready).map(|(_, _, ctl)| ctl),
             tq_pop: pick_w
-                && pins.rate_ready
+                && o_ready
                 && w_head.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
         };
 
@@ -420,7 +427,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             rx_ready: bad(pins.rx.map(|t| t.0)) || n.rx_ready,
             ack_ready,
             busy: r.busy || n.busy || h.busy || self.msw_busy,
-            rate,
+            rate: self.oslice.head(),
             cnp: n.cnp,
             bad_qp: self.bad_qp,
             np: n.counts,
@@ -447,6 +454,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         self.rslice.clock(d.r_offer, d.r_take, pins.reset);
         self.cslice.clock(d.c_offer, d.c_take, pins.reset);
         self.wslice.clock(d.w_offer, d.w_take, pins.reset);
+        self.oslice.clock(d.rate, pins.rate_ready, pins.reset);
         // The mode RAM: the registered read returns the word before this edge's write.
         let rd_addr = match (d.f_load, pins.ack, self.f) {
             (true, Some((q, _)), _) => q & (self.qps - 1),
@@ -501,9 +509,9 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if let Some(c) = d.tq_push {
             self.tq.push_back(c);
         }
-        self.arb_hold = d.rate_valid && !pins.rate_ready;
+        self.arb_hold = d.rate.is_some() && !d.o_ready;
         self.arb_sel = d.pick_w;
-        if d.rate_valid && pins.rate_ready {
+        if d.rate.is_some() && d.o_ready {
             self.arb_last = d.pick_w;
         }
         if self.msw_busy {
