@@ -116,6 +116,17 @@ fn build_all() {
         &mut roce_cc_hdl::pacer::cpb::PacerCpb::default(),
         &out,
     );
+    // The pacer's eligible set, 1024 QPs and 128 QPs (`tests/all/pacer_eligible_three_way.rs`).
+    build_top(
+        "pacer_eligible",
+        &mut roce_cc_hdl::pacer::eligible::Eligible1024::default(),
+        &out,
+    );
+    build_top(
+        "pacer_eligible_q7",
+        &mut roce_cc_hdl::pacer::eligible::Eligible::<7, 2, 4>::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

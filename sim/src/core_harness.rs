@@ -413,9 +413,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
             rate,
             o_ready,
             tq_push: c_head.filter(|_| h.cmd_ready).map(|(_, _, ctl)| ctl),
-            tq_pop: pick_w
-                && o_ready
-                && w_head.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
+            tq_pop: pick_w && o_ready && w_head.is_some_and(|(_, x)| u64::from(x.kind) != KIND_ACK),
         };
 
         let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);

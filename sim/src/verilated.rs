@@ -121,6 +121,14 @@ bridge!(
     pacer_cpb
 );
 bridge!(
+    /// `Eligible1024` (`roce_cc_hdl::pacer::eligible`): the pacer's eligible set, 1024 QPs.
+    pacer_eligible
+);
+bridge!(
+    /// `Eligible<7, 2, 4>`: the pacer's eligible set for 128 QPs (three-way tests).
+    pacer_eligible_q7
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );

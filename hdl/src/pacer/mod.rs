@@ -2,5 +2,7 @@
 //! its parts. The golden statement of its arithmetic is `roce_cc_sim::pacer`.
 //!
 //! - [`cpb`]: a rate to cycles per byte (the reciprocal that turns a rate into a gap).
+//! - [`eligible`]: the set of eligible QPs, one round-robin pick per cycle.
 
 pub mod cpb;
+pub mod eligible;

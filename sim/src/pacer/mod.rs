@@ -22,6 +22,8 @@
 
 use crate::hpcc_window::recip_norm;
 
+pub mod eligible;
+
 /// Fraction bits of a time or a gap.
 pub const FRAC_W: u32 = 16;
 /// One cycle, Q.16.
