@@ -127,6 +127,12 @@ fn build_all() {
         &mut roce_cc_hdl::pacer::eligible::Eligible::<7, 2, 4>::default(),
         &out,
     );
+    // One grant's arithmetic (`tests/all/pacer_step_three_way.rs`).
+    build_top(
+        "pacer_step",
+        &mut roce_cc_hdl::pacer::pace_step::PaceStep::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

@@ -9,7 +9,7 @@
 //! - [`dcqcn_rp`]: the DCQCN reaction point (per-QP rate state machine).
 //! - [`dcqcn_np`]: the DCQCN notification point and its per-QP / per-port CNP rate limiter.
 //! - [`hpcc_window`]: the HPCC window unit (per-QP rate and window from INT ACKs).
-//! - [`pacer`]: the pacer's parts (rates to gaps, the eligible set).
+//! - [`pacer`]: the pacer's parts (rates to gaps, the eligible set, a grant's arithmetic).
 //! - [`reg_slice`]: a two-register slice of a `{qp, data}` stream (the core top's cuts
 //!   between its units and its report merge).
 //! - [`traffic_gen`]: a pseudo-random event source for the board design.
@@ -134,6 +134,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "pacer_eligible".to_string(),
             verilog_of(pacer::eligible::Eligible1024::default()),
+        ),
+        (
+            "pacer_step".to_string(),
+            verilog_of(pacer::pace_step::PaceStep::default()),
         ),
         (
             "cfg_compiler".to_string(),

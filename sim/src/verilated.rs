@@ -129,6 +129,10 @@ bridge!(
     pacer_eligible_q7
 );
 bridge!(
+    /// `PaceStep` (`roce_cc_hdl::pacer::pace_step`): one grant's arithmetic.
+    pacer_step
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );
