@@ -79,6 +79,8 @@ pub const BOARD_PLL: Ecp5PllConfig = PLL_25_TO_100;
 /// The clock the board design's logic runs at, MHz (= [`BOARD_CORE_MHZ`]; the oscillator is
 /// [`BOARD_OSC_MHZ`]).
 pub const BOARD_CLOCK_MHZ: u32 = BOARD_CORE_MHZ;
+/// The board's clock period, whole ns (the traffic generator's time step).
+pub const BOARD_NS_PER_CYCLE: u64 = 1000 / BOARD_CORE_MHZ as u64;
 
 // The PLL's settings agree with the board's clocks (checked when this compiles).
 const _: () = assert!(BOARD_PLL.clki_mhz == BOARD_OSC_MHZ);
@@ -206,7 +208,7 @@ impl<const QB: usize> BoardUlx3s<QB> {
             bridge: UartBridge::new(div, default_timeout(div)),
             top: RoceCcTop::new(&board_params_for(QB), roce_cc_regmap::fw_id()),
             tb: Timebase::default(),
-            traffic: TrafficGen::new(1000 / BOARD_CORE_MHZ as u64),
+            traffic: TrafficGen::new(BOARD_NS_PER_CYCLE),
             heartbeat: Default::default(),
             led1_q: Default::default(),
             led2_q: Default::default(),

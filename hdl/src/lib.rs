@@ -167,7 +167,7 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "traffic_gen_q1024".to_string(),
             verilog_of(traffic_gen::TrafficGen::<QP_BITS>::new(
-                1000 / board_ulx3s::BOARD_CORE_MHZ as u64,
+                board_ulx3s::BOARD_NS_PER_CYCLE,
             )),
         ),
         (

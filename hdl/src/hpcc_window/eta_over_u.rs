@@ -22,8 +22,8 @@ use rust_hdl::prelude::*;
 
 /// Registers from U to `ey`.
 pub const ETA_STAGES: usize = 7;
-/// Width of U.
-pub const U_W: usize = 40;
+/// Width of a load and of U (Q.24, 16 integer bits): one width for the whole window unit.
+pub use super::u_ewma::U_W;
 /// Width of eta (1/1024, `512..=1024`).
 pub const ETA_W: usize = 11;
 /// Width of `ey`.

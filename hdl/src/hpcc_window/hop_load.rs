@@ -37,8 +37,8 @@ use rust_hdl::prelude::*;
 
 /// Registers from the inputs to `u`.
 pub const HOP_STAGES: usize = 13;
-/// Width of a load (Q.24, 16 integer bits).
-pub const U_W: usize = 40;
+/// Width of a load and of U (Q.24, 16 integer bits): one width for the whole window unit.
+pub use super::u_ewma::U_W;
 /// Width of an INT timestamp delta, ns.
 pub const TAU_W: usize = 24;
 /// Width of an INT tx delta (units of `128 * multi` bytes).

@@ -56,6 +56,8 @@ pub const GAP_W: usize = 44;
 const PROD_W: usize = BYTES_W + CPB_M_W;
 /// Width of the product with 16 fraction bits below it.
 const SHIFT_W: usize = PROD_W + FRAC_W;
+/// The shifted product's bits above a gap's width.
+const SHIFT_TOP_W: usize = SHIFT_W - GAP_W;
 
 const _: () = assert!(SHIFT_W == 48 && PROD_W == 32 && GAP_W == 44 && TIME_W == 64);
 
@@ -127,7 +129,7 @@ pub struct PaceStep {
     prod_q16: Signal<Local, Bits<SHIFT_W>>,
     shifted: Signal<Local, Bits<SHIFT_W>>,
     /// The shifted product's bits above a gap's width (zero for every valid rate).
-    shifted_top_unused: Signal<Local, Bits<{ SHIFT_W - GAP_W }>>,
+    shifted_top_unused: Signal<Local, Bits<SHIFT_TOP_W>>,
     c_frac: Constant<Bits<8>>,
     /// `now` as a Q.16 time.
     now_ext: ZeroExt<NOW_W, TIME_W>,
@@ -239,7 +241,7 @@ impl Logic for PaceStep {
         self.shifted.next = self.prod_q16.val() >> self.r2_e.q.val();
         self.r3_gap.d.next = self.shifted.val().get_bits::<GAP_W>(0);
         // (Literal bit positions: the Verilog generator writes a Rust constant by its name.)
-        self.shifted_top_unused.next = self.shifted.val().get_bits::<{ SHIFT_W - GAP_W }>(44);
+        self.shifted_top_unused.next = self.shifted.val().get_bits::<SHIFT_TOP_W>(44);
         self.r3_bytes.d.next = self.r2_bytes.q.val();
         self.r3_now.d.next = self.r2_now.q.val();
         self.r3_next.d.next = self.r2_next.q.val();
