@@ -24,19 +24,19 @@ use crate::hpcc_window::recip_norm;
 
 pub mod eligible;
 
-/// Fraction bits of a time or a gap.
-pub const FRAC_W: u32 = 16;
+/// Fraction bits of a time or a gap (the hardware's, `PaceStep`).
+pub const FRAC_W: u32 = roce_cc_hdl::pacer::pace_step::FRAC_W as u32;
 /// One cycle, Q.16.
 pub const CYCLE: u64 = 1 << FRAC_W;
-/// Width of a cycles-per-byte mantissa.
-pub const CPB_M_W: u32 = 18;
+/// Width of a cycles-per-byte mantissa (the hardware's, `PacerCpb`).
+pub const CPB_M_W: u32 = roce_cc_hdl::pacer::cpb::CPB_M_W as u32;
 /// The slowest rate paced, Mb/s Q.8 (1 Mb/s): slower rates are paced at it.
 pub const RATE_MIN_Q8: u64 = 256;
-/// Width of the rate input (the core's `rc`, Mb/s Q.8).
-pub const RATE_W: u32 = 28;
+/// Width of the rate input (the core's `rc`, Mb/s Q.8; the hardware's, `PacerCpb`).
+pub const RATE_W: u32 = roce_cc_hdl::pacer::cpb::RATE_W as u32;
 /// Width of a gap or wire time, Q.16: below `9216 * 8000 * 2^16 < 2^43` (the largest
-/// packet at 1 Mb/s and 1000 MHz).
-pub const GAP_W: u32 = 44;
+/// packet at 1 Mb/s and 1000 MHz). The hardware's, `PaceStep`.
+pub const GAP_W: u32 = roce_cc_hdl::pacer::pace_step::GAP_W as u32;
 /// The farthest a QP's `next` can be ahead of now, Q.16 (one gap): a `next` farther ahead
 /// than this is taken to be behind (a QP idle for a multiple of 2^48 cycles).
 pub const AHEAD_MAX: u64 = 1 << (GAP_W - 1);
