@@ -133,6 +133,18 @@ fn build_all() {
         &mut roce_cc_hdl::pacer::pace_step::PaceStep::default(),
         &out,
     );
+    // The timing wheel, 1024 QPs x 256 slots and 64 QPs x 64 slots
+    // (`tests/all/pacer_wheel_three_way.rs`).
+    build_top(
+        "pacer_wheel",
+        &mut roce_cc_hdl::pacer::wheel::Wheel1024::default(),
+        &out,
+    );
+    build_top(
+        "pacer_wheel_q6",
+        &mut roce_cc_hdl::pacer::wheel::Wheel::<6, 6, 64, 7>::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

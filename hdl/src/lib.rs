@@ -31,6 +31,7 @@
 //!   (`sim/tests/all/wide_mul_three_way.rs`, `sim/tests/all/leaves_three_way.rs`).
 
 pub mod axil_slave;
+pub mod bit_mux;
 pub mod board_ulx3s;
 pub mod cfg_compiler;
 pub mod core_top;
@@ -138,6 +139,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "pacer_step".to_string(),
             verilog_of(pacer::pace_step::PaceStep::default()),
+        ),
+        (
+            "pacer_wheel".to_string(),
+            verilog_of(pacer::wheel::Wheel1024::default()),
         ),
         (
             "cfg_compiler".to_string(),

@@ -133,6 +133,15 @@ bridge!(
     pacer_step
 );
 bridge!(
+    /// `Wheel1024` (`roce_cc_hdl::pacer::wheel`): the pacer's timing wheel, 1024 QPs and
+    /// 256 slots.
+    pacer_wheel
+);
+bridge!(
+    /// `Wheel<6, 6, 64, 7>`: the timing wheel for 64 QPs and 64 slots (three-way tests).
+    pacer_wheel_q6
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );

@@ -23,6 +23,7 @@
 use crate::hpcc_window::recip_norm;
 
 pub mod eligible;
+pub mod wheel;
 
 /// Fraction bits of a time or a gap (the hardware's, `PaceStep`).
 pub const FRAC_W: u32 = roce_cc_hdl::pacer::pace_step::FRAC_W as u32;

@@ -8,7 +8,7 @@
 //! Three-way lock-step tests (golden model, rust-hdl simulation, Verilated Verilog, every
 //! output every cycle): `axil_three_way`, `cfg_compiler_three_way`, `core_three_way`,
 //! `hpcc_cfg_three_way`, `hpcc_three_way`, `leaves_three_way`, `np_three_way`,
-//! `pacer_cpb_three_way`, `pacer_eligible_three_way`, `pacer_step_three_way`, `rp_near`, `rp_three_way`,
+//! `pacer_cpb_three_way`, `pacer_eligible_three_way`, `pacer_step_three_way`, `pacer_wheel_three_way`, `rp_near`, `rp_three_way`,
 //! `timebase_three_way`, `top_three_way`, `uart_bridge_three_way`, `wide_mul_three_way`. Directed tests:
 //! `rp_blocks`, `rp_smoke`. Behind flags: `rp_long_campaign` and `core_long_campaign`
 //! (`ROCE_CC_LONG=1`), `post_synth` (`ROCE_CC_POST_SYNTH=1`).
@@ -25,6 +25,7 @@ mod np_three_way;
 mod pacer_cpb_three_way;
 mod pacer_eligible_three_way;
 mod pacer_step_three_way;
+mod pacer_wheel_three_way;
 mod post_synth;
 mod rp_blocks;
 mod rp_long_campaign;
