@@ -31,7 +31,6 @@
 //!   (`sim/tests/all/wide_mul_three_way.rs`, `sim/tests/all/leaves_three_way.rs`).
 
 pub mod axil_slave;
-pub mod bit_mux;
 pub mod board_ulx3s;
 pub mod cfg_compiler;
 pub mod core_top;

@@ -37,8 +37,7 @@
 //! Why the three memories: `valid` is one bit per slot and is read at three slots (`cur`,
 //! `cur + 1`, the push's) and written at two (take, push) in one cycle, so it is flip-flops,
 //! in words of 32 (each write is a 32-bit decode of the slot's low five bits in the word its
-//! high bits choose; each read an `S`-to-1 multiplexer tree, `BitMux`, over the words side
-//! by side); `head` is read at two slots (the
+//! high bits choose; each read an `S`-to-1 multiplexer of the words side by side); `head` is read at two slots (the
 //! push's, the cursor's) in the cycle of its address and written at one, which LUT RAM does
 //! with one copy per read port; `link` is written once per push and read once per release,
 //! one port each, so it is block RAM, whose output register is the chain's: the next QP's
@@ -48,7 +47,6 @@
 //! Widths: QP `QB` bits, slot `SB` bits (`6..=10`), a link word `LW = QB + 1` bits, time
 //! [`TIME_W`] = 48 bits in the unit of the slots.
 
-use crate::bit_mux::BitMux;
 use crate::lut_ram::LutRam;
 use crate::state_ram::StateRam;
 use crate::zero_ext::ZeroExt;
@@ -126,10 +124,6 @@ pub struct Wheel<const QB: usize, const SB: usize, const S: usize, const LW: usi
     wsh: Vec<Constant<Bits<16>>>,
     /// The push's slot is valid.
     vp: Signal<Local, Bit>,
-    /// `flat` read at `cur`, `cur + 1` and the push's slot.
-    mux0: BitMux<S, SB>,
-    mux1: BitMux<S, SB>,
-    muxp: BitMux<S, SB>,
     /// Word indices of slot `cur` and of the push's slot.
     s0_w: Signal<Local, Bits<SB>>,
     ps_w: Signal<Local, Bits<SB>>,
@@ -197,9 +191,6 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Default
                 .map(|w| Constant::new((32 * w as u64).into()))
                 .collect(),
             vp: Default::default(),
-            mux0: Default::default(),
-            mux1: Default::default(),
-            muxp: Default::default(),
             s0_w: Default::default(),
             ps_w: Default::default(),
             take_oh: Default::default(),
@@ -249,15 +240,9 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
         for w in Self::WORDS..(Self::WORDS + 1) {
             self.flat.next = self.flat_acc[w].val();
         }
-        self.mux0.v.next = self.flat.val();
-        self.mux0.index.next = self.s0.val();
-        self.v0.next = self.mux0.picked.val();
-        self.mux1.v.next = self.flat.val();
-        self.mux1.index.next = self.s1.val();
-        self.v1.next = self.mux1.picked.val();
-        self.muxp.v.next = self.flat.val();
-        self.muxp.index.next = self.ps.val();
-        self.vp.next = self.muxp.picked.val();
+        self.v0.next = self.flat.val().get_bit(self.s0.val().index());
+        self.v1.next = self.flat.val().get_bit(self.s1.val().index());
+        self.vp.next = self.flat.val().get_bit(self.ps.val().index());
         // The chain: the link word of the QP released in the last cycle.
         self.rd_qp.next = self.links.read_data.val().get_bits::<QB>(0);
         for j in QB..(QB + 1) {
