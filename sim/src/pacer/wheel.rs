@@ -164,10 +164,6 @@ impl WheelModel {
             self.slots[s].insert(0, qp);
             self.inside[qp as usize] = true;
         }
-        if let Some(q) = rel {
-            // In the wheel until it is seen on m_qp.
-            self.inside[q as usize] = true;
-        }
     }
 }
 

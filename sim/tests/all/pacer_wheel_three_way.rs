@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 /// One cycle's choices.
 #[derive(Clone, Debug)]
 struct Choice {
-    /// Push: (which free QP, counted from a random start; how far ahead, as a fraction
+    /// Push: (which free QP: an index into the QPs not in the wheel, taken mod their number; how far ahead, as a fraction
     /// of the allowed span in 1/65536, or a small number of slots when `near`).
     push: Option<(u32, u32, bool)>,
     /// Or a push of this QP at this due time (`push` is then ignored).
