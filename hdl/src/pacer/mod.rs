@@ -9,4 +9,5 @@
 pub mod cpb;
 pub mod eligible;
 pub mod pace_step;
+pub mod sched;
 pub mod wheel;

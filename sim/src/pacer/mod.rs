@@ -23,6 +23,7 @@
 use crate::hpcc_window::recip_norm;
 
 pub mod eligible;
+pub mod sched;
 pub mod wheel;
 
 /// Fraction bits of a time or a gap (the hardware's, `PaceStep`).
