@@ -145,6 +145,17 @@ fn build_all() {
         &mut roce_cc_hdl::pacer::wheel::Wheel::<6, 6, 64, 7>::default(),
         &out,
     );
+    // The pacer top, 1024 QPs and 64 QPs (`tests/all/pacer_three_way.rs`).
+    build_top(
+        "pacer",
+        &mut roce_cc_hdl::pacer::sched::Pacer1024::default(),
+        &out,
+    );
+    build_top(
+        "pacer_q6",
+        &mut roce_cc_hdl::pacer::sched::Pacer64::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

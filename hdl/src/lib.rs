@@ -32,6 +32,7 @@
 
 pub mod axil_slave;
 pub mod board_ulx3s;
+pub mod bypass_ram;
 pub mod cfg_compiler;
 pub mod core_top;
 pub mod csr;
@@ -142,6 +143,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "pacer_wheel".to_string(),
             verilog_of(pacer::wheel::Wheel1024::default()),
+        ),
+        (
+            "pacer".to_string(),
+            verilog_of(pacer::sched::Pacer1024::default()),
         ),
         (
             "cfg_compiler".to_string(),

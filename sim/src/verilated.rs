@@ -142,6 +142,14 @@ bridge!(
     pacer_wheel_q6
 );
 bridge!(
+    /// `Pacer1024` (`roce_cc_hdl::pacer::sched`): the pacer top, 1024 QPs.
+    pacer
+);
+bridge!(
+    /// `Pacer64`: the pacer top for 64 QPs (three-way tests).
+    pacer_q6
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );

@@ -9,5 +9,6 @@
 pub mod cpb;
 pub mod eligible;
 pub mod pace_step;
+pub mod qp_bits;
 pub mod sched;
 pub mod wheel;

@@ -69,7 +69,7 @@ pub struct PaceStep {
     /// The cycle of the grant (whole cycles, mod 2^48).
     pub now: Signal<In, Bits<NOW_W>>,
     /// The QP's next departure time, cycles Q.16.
-    pub next: Signal<In, Bits<TIME_W>>,
+    pub next_in: Signal<In, Bits<TIME_W>>,
     /// The QP's bytes posted and not granted.
     pub backlog: Signal<In, Bits<BACKLOG_W>>,
     /// The QP's cycles per byte (`PacerCpb` of its rate).
@@ -148,7 +148,7 @@ impl Default for PaceStep {
         Self {
             clock: Default::default(),
             now: Default::default(),
-            next: Default::default(),
+            next_in: Default::default(),
             backlog: Default::default(),
             cpb: Default::default(),
             mtu_bytes: Default::default(),
@@ -222,7 +222,7 @@ impl Logic for PaceStep {
             self.r1_bytes.d.next = self.backlog.val().get_bits::<BYTES_W>(0);
         }
         self.r1_now.d.next = self.now.val();
-        self.r1_next.d.next = self.next.val();
+        self.r1_next.d.next = self.next_in.val();
         self.r1_backlog.d.next = self.backlog.val();
         self.r1_e.d.next = self.cpb.val().e;
         self.r1_m.d.next = self.cpb.val().m;
@@ -330,7 +330,7 @@ mod tests {
         for k in 0..ins.len() + PACE_STAGES {
             let (now, next, backlog, m, e) = ins[k.min(ins.len() - 1)];
             u.now.next = now.into();
-            u.next.next = next.into();
+            u.next_in.next = next.into();
             u.backlog.next = backlog.into();
             u.cpb.next = CpbWord {
                 m: m.into(),

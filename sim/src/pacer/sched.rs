@@ -198,6 +198,32 @@ enum SideOp {
     },
 }
 
+/// Counts of what the pacer did since it was built (not reset), for tests that show their
+/// stimulus reaches every path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacerStats {
+    /// Grants into the FIFO.
+    pub grants: u64,
+    /// Doorbells that started an idle QP; QPs made idle.
+    pub starts: u64,
+    pub idles: u64,
+    /// Fresh QPs whose `next` was ahead (routed by it, not granted).
+    pub not_due: u64,
+    /// QPs parked for their window; unparked by an ACK or a rate report.
+    pub parks: u64,
+    pub unparks: u64,
+    /// QPs put back into the eligible set because they were poked in flight.
+    pub poked_back: u64,
+    /// Route stage: into the eligible set, the fine wheel, the coarse wheel.
+    pub to_eligible: u64,
+    pub to_fine: u64,
+    pub to_coarse: u64,
+    /// Coarse-wheel releases (wakes issued).
+    pub wakes: u64,
+    /// ACKs not taken (not newer than `acked`).
+    pub acks_refused: u64,
+}
+
 /// The pacer top of `qps` QPs, cycle by cycle.
 #[derive(Clone, Debug)]
 pub struct PacerCycle {
@@ -228,6 +254,7 @@ pub struct PacerCycle {
     owed: u32,
     /// Reads of the schedule memory at the edge of a write to it (never, by the design).
     pub collisions: u64,
+    pub stats: PacerStats,
 }
 
 impl PacerCycle {
@@ -266,6 +293,7 @@ impl PacerCycle {
             fifo: Default::default(),
             owed: 0,
             collisions: 0,
+            stats: PacerStats::default(),
         }
     }
 
@@ -299,6 +327,12 @@ impl PacerCycle {
             && !self.active.iter().any(|&a| a)
     }
 
+    /// Bytes granted to `qp` (mod 2^32) and its highest acknowledged sequence, as the
+    /// memories hold them now (for stimulus that sends meaningful ACKs).
+    pub fn sent_acked(&self, qp: u32) -> (u32, u32) {
+        (self.st[qp as usize].sent, self.acked[qp as usize])
+    }
+
     /// Bytes posted to `qp` and not granted (as the memories hold them now).
     pub fn backlog(&self, qp: u32) -> u32 {
         self.posted[qp as usize].wrapping_sub(self.st[qp as usize].sent)
@@ -309,7 +343,9 @@ impl PacerCycle {
         let now = i.now & TIME_MASK;
         let o = self.out(i);
         if i.reset {
+            let (collisions, stats) = (self.collisions, self.stats);
             *self = Self::new(self.qps, self.clock_mhz, self.mtu, now);
+            (self.collisions, self.stats) = (collisions, stats);
             return;
         }
         // Issue.
@@ -348,6 +384,8 @@ impl PacerCycle {
                 if d != 0 && d < 1 << 31 {
                     acked_w = Some((qp, seq));
                     side_touch = Some(qp);
+                } else {
+                    self.stats.acks_refused += 1;
                 }
             }
             None => {}
@@ -390,8 +428,9 @@ impl PacerCycle {
                         } else {
                             idle = Some(q);
                             st_w = Some(StWord {
+                                next: op.next_eff,
+                                sent: op.st.sent,
                                 fresh: true,
-                                ..op.st
                             });
                         }
                     } else {
@@ -433,6 +472,23 @@ impl PacerCycle {
                     coarse_push = Some((q, c));
                 }
             }
+        }
+        let st = &mut self.stats;
+        st.grants += fifo_push.is_some() as u64;
+        st.starts += start.is_some() as u64;
+        st.idles += idle.is_some() as u64;
+        st.parks += park.is_some() as u64;
+        st.unparks += unpark.is_some() as u64;
+        st.to_eligible += route_elig.is_some() as u64;
+        st.to_fine += fine_push.is_some() as u64;
+        st.to_coarse += coarse_push.is_some() as u64;
+        st.wakes += wake.is_some() as u64;
+        if let Some(op) = self.pipe[ROUTE_STAGE - 1] {
+            st.not_due += (op.kind == Kind::Grant && op.has && !op.due) as u64;
+            st.poked_back += (op.kind == Kind::Grant
+                && !(op.has && op.due && op.allowed)
+                && (!op.has || op.due)
+                && route_elig.is_some()) as u64;
         }
         // Memories: writes (or the sweep's), then the reads of this edge (write first).
         if self.busy {

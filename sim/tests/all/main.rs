@@ -25,6 +25,7 @@ mod np_three_way;
 mod pacer_cpb_three_way;
 mod pacer_eligible_three_way;
 mod pacer_step_three_way;
+mod pacer_three_way;
 mod pacer_wheel_three_way;
 mod post_synth;
 mod rp_blocks;

@@ -50,7 +50,7 @@ fn step_three_way(grants: &[GrantIn], mtu: u32) {
         let g = grants[k.min(grants.len() - 1)];
         let cpb = cpb_of_rate(g.rate_q8, g.clock_mhz);
         hdl.now.next = g.now.into();
-        hdl.next.next = g.next.into();
+        hdl.next_in.next = g.next.into();
         hdl.backlog.next = (g.backlog as u64).into();
         hdl.cpb.next = CpbWord {
             m: (cpb.m as u64).into(),
@@ -62,7 +62,7 @@ fn step_three_way(grants: &[GrantIn], mtu: u32) {
         hdl.clock.next = Clock { clk: true };
         assert!(simulate(&mut hdl, 50));
         v.set_now(g.now);
-        v.set_next(g.next);
+        v.set_next_in(g.next);
         v.set_backlog(g.backlog as u64);
         v.set_cpb(
             ((cpb.m as u64) << l.get_my_offset_m()) | ((cpb.e as u64) << l.get_my_offset_e()),
