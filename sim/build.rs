@@ -156,6 +156,12 @@ fn build_all() {
         &mut roce_cc_hdl::pacer::sched::Pacer64::default(),
         &out,
     );
+    // 4096 QPs, for `roce-cc bench --unit pacer`.
+    build_top(
+        "pacer_q12",
+        &mut roce_cc_hdl::pacer::sched::Pacer4096::default(),
+        &out,
+    );
     // The HPCC configuration compiler (`tests/all/hpcc_cfg_three_way.rs`).
     build_top(
         "hpcc_cfg",

@@ -46,6 +46,9 @@ enum UnitArg {
     Np,
     Core,
     Hpcc,
+    /// The pacer top: grants per cycle at 1024 and 4096 QPs and the accuracy table
+    /// (`--qps`, `--pattern` and `--params` do not apply).
+    Pacer,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,11 +68,15 @@ enum EngineArg {
 }
 
 pub fn run(a: &BenchArgs) -> Result<(), Failure> {
+    if let UnitArg::Pacer = a.unit {
+        return run_pacer(a);
+    }
     let unit = match a.unit {
         UnitArg::Rp => Unit::Rp,
         UnitArg::Np => Unit::Np,
         UnitArg::Core => Unit::Core,
         UnitArg::Hpcc => Unit::Hpcc,
+        UnitArg::Pacer => unreachable!("handled above"),
     };
     let engine = match a.engine {
         EngineArg::Rtl => Engine::Rtl,
@@ -144,6 +151,58 @@ pub fn run(a: &BenchArgs) -> Result<(), Failure> {
             a.cycles,
             s.join(", ")
         ))?;
+    }
+    Ok(())
+}
+
+/// `--unit pacer`: the grant rate at 1024 and 4096 QPs over `--cycles`, then the accuracy
+/// table (docs/bench.md, `roce_cc_sim::bench_pacer`).
+fn run_pacer(a: &BenchArgs) -> Result<(), Failure> {
+    use roce_cc_sim::bench_pacer::{
+        ACC_CLOCK_MHZ, ACC_HEADER, ACC_LINE_MBPS, ACC_ROWS, GRANT_HEADER, accuracy, grant_rate,
+    };
+    if a.cycles == 0 {
+        return Err(bad_input("--cycles must be at least 1"));
+    }
+    let rtl = matches!(a.engine, EngineArg::Rtl);
+    let mut out = String::new();
+    if !a.json {
+        out.push_str(&format!(
+            "Grants per cycle: every QP backlogged, unpaced, 64-byte packets, the port always ready\n\n{GRANT_HEADER}\n"
+        ));
+    }
+    print_out(&out)?;
+    for qps in [1024, 4096] {
+        let r = grant_rate(qps, rtl, a.cycles).map_err(internal)?;
+        let line = if a.json {
+            format!(
+                "{{\"table\": \"grants\", \"qps\": {}, \"engine\": \"{}\", \"cycles\": {}, \"grants\": {}, \"grants_per_cycle\": {:.4}, \"sim_cycles_per_s\": {:.0}}}\n",
+                r.qps, r.engine, r.cycles, r.grants, r.grants_per_cycle, r.sim_cycles_per_s
+            )
+        } else {
+            format!("{r}\n")
+        };
+        print_out(&line)?;
+    }
+    if !a.json {
+        print_out(&format!(
+            "\nAccuracy: QP 0 at the set rate on a {} Gb/s port at {ACC_CLOCK_MHZ} MHz, alone and beside 999 backlogged QPs\n\n{ACC_HEADER}\n",
+            ACC_LINE_MBPS / 1000
+        ))?;
+    }
+    for others in [0, 999] {
+        for &(rate, bytes, packets) in &ACC_ROWS {
+            let r = accuracy(rate, bytes, packets, others, rtl).map_err(internal)?;
+            let line = if a.json {
+                format!(
+                    "{{\"table\": \"accuracy\", \"rate_mbps\": {}, \"others\": {}, \"oversubscribed\": {}, \"packet_bytes\": {}, \"packets\": {}, \"measured_mbps\": {:.6}, \"error\": {:.3e}, \"cycles\": {}}}\n",
+                    r.rate_mbps, r.others, r.oversubscribed, r.packet_bytes, r.packets, r.measured_mbps, r.error, r.cycles
+                )
+            } else {
+                format!("{r}\n")
+            };
+            print_out(&line)?;
+        }
     }
     Ok(())
 }

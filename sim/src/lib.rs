@@ -2,6 +2,7 @@
 
 pub mod axil;
 pub mod bench;
+pub mod bench_pacer;
 pub mod cfg_compiler;
 pub mod core_harness;
 pub mod core_stimulus;
@@ -19,6 +20,7 @@ pub mod lockstep;
 pub mod np_harness;
 pub mod pacer;
 pub mod pacer_exact;
+pub mod pacer_harness;
 pub mod replay;
 pub mod replay_golden;
 pub mod replay_rtl;

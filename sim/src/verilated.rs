@@ -150,6 +150,10 @@ bridge!(
     pacer_q6
 );
 bridge!(
+    /// `Pacer4096`: the pacer top for 4096 QPs (`roce-cc bench --unit pacer`).
+    pacer_q12
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );

@@ -1057,6 +1057,8 @@ fn dffs<T: Synth>(n: usize) -> Vec<DFF<T>> {
 
 /// The pacer of 1024 QPs (the default QP count).
 pub type Pacer1024 = Pacer<10, 5, 32, 11, 24, 1024>;
+/// The pacer of 4096 QPs.
+pub type Pacer4096 = Pacer<12, 7, 128, 13, 26, 4096>;
 /// The pacer of 64 QPs (tests).
 pub type Pacer64 = Pacer<6, 1, 2, 7, 20, 64>;
 

@@ -78,7 +78,14 @@ fn resolve(g: &PacerCycle, qps: u32, mtu: u32, c: &Choice, wait: &mut PacerIn) {
             } else {
                 RATES[r as usize % 8]
             },
-            window: (w % 3 == 0).then_some(w % 20_000),
+            // Windows of whole packets (so `inflight + bytes` meets the window exactly),
+            // one byte short of them, or any size.
+            window: match w % 6 {
+                0 => Some(mtu * (1 + (w >> 8) % 4)),
+                1 => Some(mtu * (1 + (w >> 8) % 4) - 1),
+                2 => Some(w % 20_000),
+                _ => None,
+            },
         });
     }
     if wait.ack.is_none() {
