@@ -196,7 +196,14 @@ fn run_pacer(a: &BenchArgs) -> Result<(), Failure> {
             let line = if a.json {
                 format!(
                     "{{\"table\": \"accuracy\", \"rate_mbps\": {}, \"others\": {}, \"oversubscribed\": {}, \"packet_bytes\": {}, \"packets\": {}, \"measured_mbps\": {:.6}, \"error\": {:.3e}, \"cycles\": {}}}\n",
-                    r.rate_mbps, r.others, r.oversubscribed, r.packet_bytes, r.packets, r.measured_mbps, r.error, r.cycles
+                    r.rate_mbps,
+                    r.others,
+                    r.oversubscribed,
+                    r.packet_bytes,
+                    r.packets,
+                    r.measured_mbps,
+                    r.error,
+                    r.cycles
                 )
             } else {
                 format!("{r}\n")

@@ -81,7 +81,11 @@ impl Port {
     }
     fn take(&mut self, k: u64, bytes: u32) {
         let t = k << FRAC_W;
-        let start = if not_after(self.free, t) { t } else { self.free };
+        let start = if not_after(self.free, t) {
+            t
+        } else {
+            self.free
+        };
         self.free = start + cycles_q16(bytes, self.line);
     }
 }
@@ -205,10 +209,7 @@ pub fn accuracy(
         let i = PacerIn {
             now: k,
             rate: rates.get(ri).copied(),
-            post: posts
-                .get(pi)
-                .filter(|p| k >= p.0)
-                .map(|p| (p.1, p.2)),
+            post: posts.get(pi).filter(|p| k >= p.0).map(|p| (p.1, p.2)),
             grant_ready: port.ready(k),
             ..Default::default()
         };
@@ -258,7 +259,12 @@ impl std::fmt::Display for GrantRow {
         write!(
             f,
             "| {:>5} | {:<6} | {:>8} | {:>8} | {:>6.4} | {:>10.0} |",
-            self.qps, self.engine, self.cycles, self.grants, self.grants_per_cycle, self.sim_cycles_per_s
+            self.qps,
+            self.engine,
+            self.cycles,
+            self.grants,
+            self.grants_per_cycle,
+            self.sim_cycles_per_s
         )
     }
 }
@@ -273,7 +279,11 @@ impl std::fmt::Display for AccRow {
             "| {:>7} | {:>4}{} | {:>5} | {:>5} | {:>14.4} | {:>+9.5} % | {:>9} |",
             self.rate_mbps,
             self.others,
-            if self.oversubscribed { " (sum above line)" } else { "" },
+            if self.oversubscribed {
+                " (sum above line)"
+            } else {
+                ""
+            },
             self.packet_bytes,
             self.packets,
             self.measured_mbps,

@@ -5,9 +5,17 @@
 
 use crate::pacer::sched::{PacerCycle, PacerIn, PacerOut};
 use crate::verilated::pacer::VPacer;
-use crate::verilated::pacer_q12::VPacerQ12;
 use crate::verilated::pacer_q6::VPacerQ6;
+use crate::verilated::pacer_q12::VPacerQ12;
 use roce_cc_hdl::pacer::cpb::clock_consts;
+
+/// A Verilated model's waveform.
+pub trait PacerVcd {
+    /// Dumps the signals at time `t` (half cycles), opening `path` first when `open`.
+    fn vcd(&mut self, path: &std::path::Path, t: u64, open: bool);
+    /// Closes the waveform.
+    fn close_vcd(&mut self);
+}
 
 /// A pacer driven a cycle at a time.
 pub trait PacerPins {
@@ -101,6 +109,17 @@ macro_rules! rtl_pacer {
             fn clock(&mut self) {
                 self.v.set_clock(1);
                 self.v.eval();
+            }
+        }
+        impl PacerVcd for RtlPacer<$t> {
+            fn vcd(&mut self, path: &std::path::Path, t: u64, open: bool) {
+                if open {
+                    self.v.open_vcd(path).expect("open the VCD");
+                }
+                self.v.dump_vcd(t);
+            }
+            fn close_vcd(&mut self) {
+                self.v.close_vcd();
             }
         }
     };

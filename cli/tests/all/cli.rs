@@ -768,3 +768,30 @@ fn one_qp_at_line_rate_replays_identically() {
     assert!(g.stdout.contains("\"limited\": true"));
     assert_eq!(r.stdout, g.stdout);
 }
+
+/// `bench --unit pacer` (golden engine): one grant per cycle at 1024 and 4096 QPs, and
+/// every accuracy row whose rates sum below the line rate within pacing.md's 0.1 %.
+#[test]
+fn bench_pacer_grants_one_per_cycle_and_keeps_rates() {
+    let r = run(&[
+        "bench", "--unit", "pacer", "--engine", "golden", "--cycles", "5000", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rows: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let grants: Vec<_> = rows.iter().filter(|r| r["table"] == "grants").collect();
+    assert_eq!(grants.len(), 2);
+    for g in grants {
+        assert_eq!(g["grants_per_cycle"].as_f64().unwrap(), 1.0, "{g}");
+    }
+    let acc: Vec<_> = rows.iter().filter(|r| r["table"] == "accuracy").collect();
+    assert_eq!(acc.len(), 12);
+    for a in acc {
+        if a["oversubscribed"] == false {
+            assert!(a["error"].as_f64().unwrap().abs() < 1e-3, "{a}");
+        }
+    }
+}

@@ -21,6 +21,7 @@ use roce_cc_hdl::pacer::cpb::clock_consts;
 use roce_cc_hdl::pacer::sched::Pacer;
 use roce_cc_sim::lockstep::{cases_from_env_or, failure_vcd};
 use roce_cc_sim::pacer::sched::{PacerCycle, PacerIn, PacerOut, RateIn};
+use roce_cc_sim::pacer_harness::{PacerPins, PacerVcd, RtlPacer};
 use roce_cc_sim::verilated::pacer::VPacer;
 use roce_cc_sim::verilated::pacer_q6::VPacerQ6;
 use rust_hdl::prelude::*;
@@ -105,69 +106,6 @@ fn resolve(g: &PacerCycle, qps: u32, mtu: u32, c: &Choice, wait: &mut PacerIn) {
     wait.grant_ready = c.grant_ready;
     wait.reset = c.reset;
 }
-
-/// The pins of a Verilated pacer, whatever its size.
-trait VPacerPins {
-    fn drive(&mut self, i: &PacerIn, mtu: u32);
-    fn out(&mut self) -> PacerOut;
-    fn tick(&mut self);
-    fn vcd(&mut self, path: &Path, t: u64, open: bool);
-    fn close(&mut self);
-}
-
-macro_rules! vpacer {
-    ($t:ty) => {
-        impl VPacerPins for $t {
-            fn drive(&mut self, i: &PacerIn, mtu: u32) {
-                let (km, ke) = clock_consts(CLOCK_MHZ);
-                self.set_reset(i.reset as u64);
-                self.set_now(i.now);
-                self.set_mtu_bytes(mtu as u64);
-                self.set_km(km as u64);
-                self.set_ke(ke as u64);
-                self.set_s_post_valid(i.post.is_some() as u64);
-                self.set_s_post_qp(i.post.map_or(0, |p| p.0 as u64));
-                self.set_s_post_bytes(i.post.map_or(0, |p| p.1 as u64));
-                self.set_s_rate_valid(i.rate.is_some() as u64);
-                self.set_s_rate_qp(i.rate.map_or(0, |r| r.qp as u64));
-                self.set_s_rate_rate(i.rate.map_or(0, |r| r.rate_q8));
-                self.set_s_rate_win_en(i.rate.map_or(0, |r| r.window.is_some() as u64));
-                self.set_s_rate_window(i.rate.and_then(|r| r.window).unwrap_or(0) as u64);
-                self.set_s_ack_valid(i.ack.is_some() as u64);
-                self.set_s_ack_qp(i.ack.map_or(0, |a| a.0 as u64));
-                self.set_s_ack_seq(i.ack.map_or(0, |a| a.1 as u64));
-                self.set_m_grant_ready(i.grant_ready as u64);
-                self.set_clock(0);
-                self.eval();
-            }
-            fn out(&mut self) -> PacerOut {
-                PacerOut {
-                    post_ready: self.s_post_ready() != 0,
-                    rate_ready: self.s_rate_ready() != 0,
-                    ack_ready: self.s_ack_ready() != 0,
-                    grant: (self.m_grant_valid() != 0)
-                        .then(|| (self.m_grant_qp() as u32, self.m_grant_bytes() as u32)),
-                    busy: self.busy() != 0,
-                }
-            }
-            fn tick(&mut self) {
-                self.set_clock(1);
-                self.eval();
-            }
-            fn vcd(&mut self, path: &Path, t: u64, open: bool) {
-                if open {
-                    self.open_vcd(path).expect("open the VCD");
-                }
-                self.dump_vcd(t);
-            }
-            fn close(&mut self) {
-                self.close_vcd();
-            }
-        }
-    };
-}
-vpacer!(VPacer);
-vpacer!(VPacerQ6);
 
 type H<
     const QB: usize,
@@ -256,19 +194,19 @@ fn run<
     const LW: usize,
     const FW: usize,
     const N: usize,
-    V: VPacerPins,
+    V: PacerPins + PacerVcd,
 >(
     t0: u64,
     mtu: u32,
     choices: &[Choice],
-    new_v: impl Fn() -> V,
+    new_v: impl Fn(u32) -> V,
     vcd: Option<&Path>,
 ) -> Result<Agreed, String> {
     let qps = 1u32 << QB;
     let mut g = PacerCycle::new(qps, CLOCK_MHZ, mtu, t0);
     let mut h = H::<QB, WB, NW, LW, FW, N>::default();
     h.connect_all();
-    let mut v = new_v();
+    let mut v = new_v(mtu);
     let reset = Choice {
         post: None,
         rate: None,
@@ -289,15 +227,15 @@ fn run<
         resolve(&g, qps, mtu, c, &mut wait);
         let i = wait;
         hdl_drive(&mut h, &i, mtu);
-        v.drive(&i, mtu);
+        let ov = v.eval(&i);
         if let Some(p) = vcd {
             v.vcd(p, 2 * k as u64, k == 0);
         }
         let og = g.out(&i);
-        let (oh, ov) = (hdl_out(&h), v.out());
+        let oh = hdl_out(&h);
         if k > 0 && (og != oh || og != ov) {
             if vcd.is_some() {
-                v.close();
+                v.close_vcd();
             }
             return Err(format!(
                 "cycle {k} (0 is the reset): golden {og:?}\n rust-hdl {oh:?}\n Verilator {ov:?}\ncycles up to it (inputs as driven):\n{}",
@@ -332,14 +270,14 @@ fn run<
         g.clock(&i);
         h.clock.next = Clock { clk: true };
         assert!(simulate(&mut h, 200));
-        v.tick();
+        v.clock();
         if let Some(p) = vcd {
             v.vcd(p, 2 * k as u64 + 1, false);
         }
         done.push(i);
     }
     if vcd.is_some() {
-        v.close();
+        v.close_vcd();
     }
     assert_eq!(g.collisions, 0, "a schedule read met its write");
     a.stats = g.stats;
@@ -354,13 +292,13 @@ fn check<
     const LW: usize,
     const FW: usize,
     const N: usize,
-    V: VPacerPins,
+    V: PacerPins + PacerVcd,
 >(
     test: &str,
     t0: u64,
     mtu: u32,
     choices: &[Choice],
-    new_v: impl Fn() -> V + Copy,
+    new_v: impl Fn(u32) -> V + Copy,
 ) -> Result<Agreed, TestCaseError> {
     run::<QB, WB, NW, LW, FW, N, V>(t0, mtu, choices, new_v, None).map_err(|m| {
         let path = failure_vcd(
@@ -422,7 +360,7 @@ proptest! {
     })]
     #[test]
     fn pacer_three_way_q64(t0 in start(), mtu in mtu(), cs in choices(64, 100..2500)) {
-        let a = check::<6, 1, 2, 7, 20, 64, _>("q64", t0, mtu, &cs, VPacerQ6::new)?;
+        let a = check::<6, 1, 2, 7, 20, 64, _>("q64", t0, mtu, &cs, |mtu| RtlPacer::<VPacerQ6>::new(CLOCK_MHZ, mtu))?;
         for q in 0..64 {
             prop_assert!(a.granted[q] <= a.posted[q], "QP {q}: granted {} of {} posted", a.granted[q], a.posted[q]);
         }
@@ -438,13 +376,13 @@ fn all_qps<
     const LW: usize,
     const FW: usize,
     const N: usize,
-    V: VPacerPins,
+    V: PacerPins + PacerVcd,
 >(
     test: &str,
     mtu: u32,
     bytes: u32,
     cycles: usize,
-    new_v: impl Fn() -> V + Copy,
+    new_v: impl Fn(u32) -> V + Copy,
 ) -> Agreed {
     let qps = 1u32 << QB;
     let sweep = qps as usize;
@@ -479,9 +417,13 @@ fn bytes_pick(bytes: u32) -> u32 {
 fn pacer_all_qps_granted_one_per_cycle() {
     for (qps, cycles) in [(64usize, 64 + 4 * 64 + 200), (1024, 1024 + 4 * 1024 + 200)] {
         let a = if qps == 64 {
-            all_qps::<6, 1, 2, 7, 20, 64, _>("all_q64", 256, 1000, cycles, VPacerQ6::new)
+            all_qps::<6, 1, 2, 7, 20, 64, _>("all_q64", 256, 1000, cycles, |mtu| {
+                RtlPacer::<VPacerQ6>::new(CLOCK_MHZ, mtu)
+            })
         } else {
-            all_qps::<10, 5, 32, 11, 24, 1024, _>("all_q1024", 256, 1000, cycles, VPacer::new)
+            all_qps::<10, 5, 32, 11, 24, 1024, _>("all_q1024", 256, 1000, cycles, |mtu| {
+                RtlPacer::<VPacer>::new(CLOCK_MHZ, mtu)
+            })
         };
         assert!(a.posted.iter().all(|&p| p == 1000), "{qps} QPs");
         assert_eq!(a.granted, a.posted, "{qps} QPs");
@@ -526,7 +468,10 @@ fn pacer_three_way_covers_every_path() {
             }
         })
         .collect();
-    let a = check::<6, 1, 2, 7, 20, 64, _>("cover", 1 << 40, 1500, &cs, VPacerQ6::new).unwrap();
+    let a = check::<6, 1, 2, 7, 20, 64, _>("cover", 1 << 40, 1500, &cs, |mtu| {
+        RtlPacer::<VPacerQ6>::new(CLOCK_MHZ, mtu)
+    })
+    .unwrap();
     let s = a.stats;
     println!("{s:?}");
     for (name, n) in [
