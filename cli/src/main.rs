@@ -133,10 +133,11 @@ enum Cmd {
     /// Installs the tools from PyPI on first use (a venv, .venv-synth/ at the repository
     /// root), then writes DIR/report.json and DIR/summary.md (docs/synthesis.md).
     Synth(synth_cmd::SynthArgs),
-    /// Drive a unit (rp, np, core) through the Verilated RTL with named traffic patterns
-    /// and print, per input stream, the events offered and accepted, events per cycle,
-    /// the cycles the input was not ready, the longest wait of one event and the reports
-    /// out (docs/bench.md).
+    /// Drive a unit (rp, np, core, hpcc) through the Verilated RTL with named traffic
+    /// patterns and print, per input stream, the events offered and accepted, events per
+    /// cycle, the cycles the input was not ready, the longest wait of one event and the
+    /// reports out (docs/bench.md). `--unit pacer` prints the pacer's grants per cycle and
+    /// its accuracy table instead.
     ///
     /// Every source holds its event until the unit takes it (valid/ready); the consumers
     /// are always ready. After the window the run drains until every accepted event is
