@@ -180,6 +180,12 @@ fn build_all() {
     build_top("dcqcn_rp_q16", &mut DcqcnRp::<4>::new(), &out);
     build_top("dcqcn_np_q16", &mut DcqcnNp::<4>::new(), &out);
     build_top("roce_cc_core_q16", &mut RoceCcCore::<4>::new(), &out);
+    // The core with the pacer inside, 64 QPs (`tests/all/paced_core_three_way.rs`).
+    build_top(
+        "paced_core_q64",
+        &mut roce_cc_hdl::paced_core::PacedCore64::default(),
+        &out,
+    );
     build_top(
         "roce_cc_top_q16",
         &mut RoceCcTop::<4>::new(&top_params(16), roce_cc_regmap::fw_id()),

@@ -45,6 +45,7 @@ pub mod dsp_mul;
 pub mod ecp5_pll;
 pub mod hpcc_window;
 pub mod lut_ram;
+pub mod paced_core;
 pub mod pacer;
 pub mod pipe_mul;
 pub mod reg_slice;

@@ -267,6 +267,11 @@ impl GoldenCoreCycle {
         }
     }
 
+    /// The report on `m_rate_*` this cycle (a register: it does not depend on the pins).
+    pub fn m_rate(&self) -> Option<RateOut> {
+        self.oslice.head()
+    }
+
     /// The pins each unit sees: events for an out-of-range QP are taken away.
     fn unit_pins(&self, pins: &CorePins) -> (RpPins, NpPins) {
         let ok = |q: u32| q < self.qps;
@@ -549,13 +554,16 @@ impl<const QB: usize> HdlCore<QB> {
     }
 }
 
-fn b(x: u32) -> u64 {
+pub(crate) fn b(x: u32) -> u64 {
     x as u64
 }
 
-impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
-    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
-        let u = self.uut.as_mut();
+/// Drives the core's pins `pins` on a rust-hdl top `u` that has the core's port names
+/// (`RoceCcCore`, `PacedCore`).
+macro_rules! drive_core_pins {
+    ($u:expr, $pins:expr) => {{
+        let u = $u;
+        let pins: &CorePins = $pins;
         u.reset.next = pins.reset;
         let (op, mode, rate) = ctl_fields(pins.ctl);
         u.s_ctl_valid.next = pins.ctl.is_some();
@@ -589,7 +597,14 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
         u.tbl_we.next = pins.tbl.is_some();
         u.tbl_addr.next = b(pins.tbl.map_or(0, |t| t.0)).into();
         u.tbl_data.next = b(pins.tbl.map_or(0, |t| t.1)).into();
-        settle(u);
+    }};
+}
+pub(crate) use drive_core_pins;
+
+/// The core's outputs read from a rust-hdl top `u` with the core's port names.
+macro_rules! read_core_outs {
+    ($u:expr) => {{
+        let u = $u;
         CoreOuts {
             ctl_ready: u.s_ctl_ready.val(),
             cnp_ready: u.s_cnp_ready.val(),
@@ -642,6 +657,16 @@ impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
                 commits: u.cnt_ack_commits.val().to_u32(),
             },
         }
+    }};
+}
+pub(crate) use read_core_outs;
+
+impl<const QB: usize> CycleDut<CorePins, CoreOuts> for HdlCore<QB> {
+    fn eval(&mut self, pins: &CorePins) -> CoreOuts {
+        let u = self.uut.as_mut();
+        drive_core_pins!(&mut *u, pins);
+        settle(u);
+        read_core_outs!(&*u)
     }
 
     fn clock(&mut self) {

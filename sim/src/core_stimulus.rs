@@ -255,7 +255,7 @@ impl CoreRun {
     /// Whether the reports so far answer every accepted event: per QP never set to HPCC,
     /// one report per RP event; per ACK applied, one report; every accepted ACK applied
     /// or ignored (what differs, if not).
-    fn reports_complete(&self) -> Result<(), String> {
+    pub fn reports_complete(&self) -> Result<(), String> {
         let o = &self.last;
         let mut err = Vec::new();
         for (q, (&got, &want)) in self
@@ -338,8 +338,49 @@ pub fn run_core_lockstep(
     steps: &[CoreStep],
     duts: &mut [Named<'_, CorePins, CoreOuts>],
 ) -> Result<CoreRun, Divergence<CoreOuts>> {
-    let tb = Timebase::new(p);
     core_bring_up(p, duts)?;
+    run_core_steps(p, steps, duts, &mut NoExtra)
+}
+
+/// What a top around the core adds to [`run_core_steps`]: its pins and outputs around the
+/// core's, its own inputs' offers and its own accounting.
+pub trait CoreExtra<P, O> {
+    /// The top's pins for a cycle: the core's `core`, plus its own for step `step` (`None`
+    /// while the run drains).
+    fn pins(&mut self, step: Option<usize>, core: CorePins) -> P;
+    /// The core's outputs among the top's.
+    fn core_outs(o: &O) -> CoreOuts;
+    /// The edge after a cycle with outputs `o`: the top's own sources and accounting (RP
+    /// events it made go into `run.accepted_rp_qp`).
+    fn edge(&mut self, o: &O, run: &mut CoreRun);
+    /// Whether the top's own inputs hold nothing and its own work is done.
+    fn idle(&self) -> bool;
+}
+
+/// The bare core: nothing around it.
+pub struct NoExtra;
+
+impl CoreExtra<CorePins, CoreOuts> for NoExtra {
+    fn pins(&mut self, _: Option<usize>, core: CorePins) -> CorePins {
+        core
+    }
+    fn core_outs(o: &CoreOuts) -> CoreOuts {
+        *o
+    }
+    fn edge(&mut self, _: &CoreOuts, _: &mut CoreRun) {}
+    fn idle(&self) -> bool {
+        true
+    }
+}
+
+/// [`run_core_lockstep`]'s loop after bring-up, for the core or a top around it (`x`).
+pub fn run_core_steps<P, O: PartialEq + Clone, X: CoreExtra<P, O>>(
+    p: &Params,
+    steps: &[CoreStep],
+    duts: &mut [Named<'_, P, O>],
+    x: &mut X,
+) -> Result<CoreRun, Divergence<O>> {
+    let tb = Timebase::new(p);
     let idle = CoreStep {
         dt: 1,
         ctl: None,
@@ -371,7 +412,8 @@ pub fn run_core_lockstep(
             Some(s) => *s,
             None => {
                 let n = run.last.np;
-                let done = ctl.idle()
+                let done = x.idle()
+                    && ctl.idle()
                     && cnp.idle()
                     && tx.idle()
                     && query.idle()
@@ -409,7 +451,10 @@ pub fn run_core_lockstep(
             now: tb.at_cycle(cycle),
             tbl: None,
         };
-        let o = eval_all(duts, &pins, i)?;
+        let step = (i < steps.len()).then_some(i);
+        let full = eval_all(duts, &x.pins(step, pins), i)?;
+        let o = X::core_outs(&full);
+        x.edge(&full, &mut run);
         if let (Some(r), true) = (o.rate, s.rate_ready) {
             run.rates.push(r);
         }

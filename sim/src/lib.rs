@@ -18,6 +18,8 @@ pub mod hpcc_stimulus;
 pub mod hpcc_window;
 pub mod lockstep;
 pub mod np_harness;
+pub mod paced_harness;
+pub mod paced_stimulus;
 pub mod pacer;
 pub mod pacer_exact;
 pub mod pacer_harness;

@@ -24,6 +24,7 @@ use crate::hpcc_harness::{HpccOuts, HpccPins, HpccRep, hpcc_cfg_words, int_hop};
 use crate::hpcc_window::{HpccConfig, HpccParams};
 use crate::lockstep::{CycleDut, Waveform};
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
+use crate::paced_harness::{PACED_MTU, PacedCounts, PacedOuts, PacedPins};
 use crate::replay::RpReport;
 use crate::rp_harness::{IncCounts, RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
@@ -152,6 +153,10 @@ bridge!(
 bridge!(
     /// `Pacer4096`: the pacer top for 4096 QPs (`roce-cc bench --unit pacer`).
     pacer_q12
+);
+bridge!(
+    /// `PacedCore64` (`roce_cc_hdl::paced_core`): the core with the pacer inside, 64 QPs.
+    paced_core_q64
 );
 bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
@@ -1125,6 +1130,102 @@ impl VerilatedCore {
 
 timed_cycle_dut!(VerilatedCore: CorePins, CoreOuts);
 
+core_model!(
+    PacedModel;
+    paced_core_q64::VPacedCoreQ64
+);
+
+impl PacedModel {
+    /// The pacer's static parameters: largest packet and clock constants.
+    fn set_pacer_cfg(&mut self, mtu: u32, km: u32, ke: u32) {
+        match self {
+            PacedModel::VPacedCoreQ64(m) => {
+                m.set_pacer_mtu(mtu as u64);
+                m.set_pacer_km(km as u64);
+                m.set_pacer_ke(ke as u64);
+            }
+        }
+    }
+
+    /// The pins the core's do not cover (before `eval_pins`, which evaluates).
+    fn set_pacer_pins(&mut self, pins: &PacedPins) {
+        match self {
+            PacedModel::VPacedCoreQ64(m) => {
+                m.set_now_cycles(pins.now_cycles);
+                m.set_s_post_valid(pins.post.is_some() as u64);
+                m.set_s_post_qpn(pins.post.map_or(0, |p| p.0 as u64));
+                m.set_s_post_bytes(pins.post.map_or(0, |p| p.1 as u64));
+                m.set_m_tx_ready(pins.tx_ready as u64);
+            }
+        }
+    }
+
+    /// The outputs the core's do not cover.
+    fn pacer_outs(&self, core: CoreOuts) -> PacedOuts {
+        match self {
+            PacedModel::VPacedCoreQ64(m) => PacedOuts {
+                core,
+                post_ready: m.s_post_ready() != 0,
+                grant: (m.m_tx_valid() != 0).then(|| (m.m_tx_qp() as u32, m.m_tx_bytes() as u32)),
+                counts: PacedCounts {
+                    bad_post: m.cnt_bad_qp_post(),
+                    grants: m.cnt_grants(),
+                    grant_bytes: m.cnt_grant_bytes(),
+                    port_idle: m.cnt_port_idle(),
+                },
+            },
+        }
+    }
+}
+
+/// The Verilated core with the pacer inside (`PacedCore`), with the paced harness's pins
+/// ([`PacedPins`]); driven like [`VerilatedCore`].
+pub struct VerilatedPaced {
+    model: PacedModel,
+    vcd: Vcd,
+}
+
+impl VerilatedPaced {
+    /// The Verilated paced core for `p`, built for exactly `p.qps` QPs; `None` if no model
+    /// of that size is built (64 is) or `p` is refused.
+    pub fn exact(p: &Params) -> Option<Self> {
+        let mut model = match p.qps {
+            64 => PacedModel::VPacedCoreQ64(Box::default()),
+            _ => return None,
+        };
+        let rp_cfg: Bits<{ <RpCfgWord as Synth>::BITS }> = cfg_word(&RpConfig::new(p)).into();
+        let np_cfg: Bits<{ <NpCfgWord as Synth>::BITS }> =
+            np_cfg_word(&NpConfig::new(p).ok()?).into();
+        model.set_cfg(&words_of(rp_cfg), np_cfg.to_u64());
+        let (w, k) = hpcc_cfg_words(&HpccConfig::new(&HpccParams::from_params(p)));
+        model.set_hpcc_cfg(&w, &k);
+        let (km, ke) = roce_cc_hdl::pacer::cpb::clock_consts(p.clock_mhz);
+        model.set_pacer_cfg(PACED_MTU, km, ke);
+        model.set_clock(false);
+        Some(Self {
+            model,
+            vcd: Vcd::default(),
+        })
+    }
+}
+
+impl CycleDut<PacedPins, PacedOuts> for VerilatedPaced {
+    fn eval(&mut self, pins: &PacedPins) -> PacedOuts {
+        let cnp: Bits<{ <CnpTimeWord as Synth>::BITS }> = cnp_time_word(&pins.core.now).into();
+        self.model.set_pacer_pins(pins);
+        self.model
+            .eval_pins(&pins.core, &time_words(&pins.core.now), cnp.to_u64());
+        self.dump();
+        let core = self.model.outs();
+        self.model.pacer_outs(core)
+    }
+
+    fn clock(&mut self) {
+        self.model.set_clock(true);
+        self.dump();
+    }
+}
+
 #[cfg(post_synth)]
 core_model!(
     NetlistModel;
@@ -1291,6 +1392,7 @@ waveform!(
     VerilatedNp.m,
     VerilatedHpcc.m,
     VerilatedCore.model,
+    VerilatedPaced.model,
     VerilatedAxil.m,
     VerilatedUartBridge.m,
     VerilatedTop.model

@@ -297,6 +297,14 @@ impl PacerCycle {
         }
     }
 
+    /// The pacer as it powers up, before its first reset: the hardware's registers are
+    /// zero, so it is not sweeping (`busy` low) and holds nothing; a reset must follow.
+    pub fn at_power_up(qps: u32, clock_mhz: u32, mtu_bytes: u32) -> Self {
+        let mut s = Self::new(qps, clock_mhz, mtu_bytes, 0);
+        s.busy = false;
+        s
+    }
+
     /// The outputs in a cycle with inputs `i` (the readies of the side path depend on both
     /// of its offers).
     pub fn out(&self, i: &PacerIn) -> PacerOut {

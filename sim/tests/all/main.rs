@@ -22,6 +22,7 @@ mod hpcc_model;
 mod hpcc_three_way;
 mod leaves_three_way;
 mod np_three_way;
+mod paced_core_three_way;
 mod pacer_cpb_three_way;
 mod pacer_eligible_three_way;
 mod pacer_step_three_way;
