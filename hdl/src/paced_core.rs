@@ -240,6 +240,9 @@ pub struct PacedCore<
     pub pacer_ke: Signal<In, Bits<KE_W>>,
     /// A reset sweep of the core or the pacer is running.
     pub busy: Signal<Out, Bit>,
+    /// QPs with bytes posted and not granted (the pacer's `backlogged`; with 0 the pacer
+    /// holds no QP in its wheels or eligible set).
+    pub backlogged: Signal<Out, Bits<LW>>,
     /// Doorbells rejected for an out-of-range QP.
     pub cnt_bad_qp_post: Signal<Out, Bits<COUNTER_W>>,
     /// Grants the port took.
@@ -403,6 +406,7 @@ impl<
             pacer_km: Default::default(),
             pacer_ke: Default::default(),
             busy: Default::default(),
+            backlogged: Default::default(),
             cnt_bad_qp_post: Default::default(),
             cnt_grants: Default::default(),
             cnt_grant_bytes: Default::default(),
@@ -672,6 +676,7 @@ impl<
         // ---- status and counters (each a cycle after its event) ----
         self.any_busy.next = self.core.busy.val() | self.pacer.busy.val();
         self.busy.next = self.any_busy.val();
+        self.backlogged.next = self.pacer.backlogged.val();
         self.hit_post.d.next = self.s_post_valid.val() & self.post_bad.val();
         self.hit_grant.d.next = self.g_take.val();
         self.hit_bytes.d.next = self.pacer.m_grant_bytes.val();

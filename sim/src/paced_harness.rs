@@ -65,6 +65,8 @@ pub struct PacedOuts {
     pub post_ready: bool,
     /// `m_tx_*` when valid: `{qp, bytes}`.
     pub grant: Option<(u32, u32)>,
+    /// `backlogged`: QPs with bytes posted and not granted.
+    pub backlogged: u32,
     pub counts: PacedCounts,
 }
 
@@ -212,6 +214,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             core,
             post_ready: post_bad || po.post_ready,
             grant,
+            backlogged: po.backlogged,
             counts: self.counts,
         }
     }
@@ -339,6 +342,7 @@ impl<
                 .m_tx_valid
                 .val()
                 .then(|| (u.m_tx_qp.val().to_u32(), u.m_tx_bytes.val().to_u32())),
+            backlogged: u.backlogged.val().to_u32(),
             counts: PacedCounts {
                 bad_post: u.cnt_bad_qp_post.val().to_u64(),
                 grants: u.cnt_grants.val().to_u64(),

@@ -104,6 +104,7 @@ macro_rules! rtl_pacer {
                     grant: (v.m_grant_valid() != 0)
                         .then(|| (v.m_grant_qp() as u32, v.m_grant_bytes() as u32)),
                     busy: v.busy() != 0,
+                    backlogged: v.backlogged() as u32,
                 }
             }
             fn clock(&mut self) {

@@ -1167,6 +1167,7 @@ impl PacedModel {
                 core,
                 post_ready: m.s_post_ready() != 0,
                 grant: (m.m_tx_valid() != 0).then(|| (m.m_tx_qp() as u32, m.m_tx_bytes() as u32)),
+                backlogged: m.backlogged() as u32,
                 counts: PacedCounts {
                     bad_post: m.cnt_bad_qp_post(),
                     grants: m.cnt_grants(),

@@ -151,6 +151,9 @@ pub struct Pacer<
     pub m_grant_bytes: Signal<Out, Bits<BYTES_W>>,
     /// The reset sweep is running (no input is taken).
     pub busy: Signal<Out, Bit>,
+    /// QPs with bytes posted and not granted (`active`): 0 when the pacer has no work (its
+    /// wheels and eligible set are empty; grants may still wait in the FIFO).
+    pub backlogged: Signal<Out, Bits<LW>>,
 
     // Units.
     eligible: Eligible<QB, WB, NW>,
@@ -173,6 +176,9 @@ pub struct Pacer<
     fifo: LutRam<FW, 4>,
     // Sweep and turn.
     busy_r: DFF<Bit>,
+    /// QPs whose `active` bit is set.
+    act_cnt: DFF<Bits<LW>>,
+    one_lw: Constant<Bits<LW>>,
     sweep: DFF<Bits<QB>>,
     ack_turn: DFF<Bit>,
     // Doorbell write cycle.
@@ -411,6 +417,9 @@ impl<
             poke: Default::default(),
             fifo: Default::default(),
             busy_r: Default::default(),
+            act_cnt: Default::default(),
+            one_lw: Constant::new(1.into()),
+            backlogged: Default::default(),
             sweep: Default::default(),
             ack_turn: Default::default(),
             pa_v: Default::default(),
@@ -585,6 +594,7 @@ impl<
             self,
             clock,
             busy_r,
+            act_cnt,
             sweep,
             ack_turn,
             pa_v,
@@ -650,6 +660,7 @@ impl<
         self.parked.reset.next = self.reset.val();
         self.poke.reset.next = self.reset.val();
         self.busy.next = self.busy_r.q.val();
+        self.backlogged.next = self.act_cnt.q.val();
         // The last stages by name (an index in `hdl_gen` must be a loop variable).
         for k in (SIDE_STAGES - 1)..SIDE_STAGES {
             self.sdl_v.next = self.sd_v[k].q.val();
@@ -1037,8 +1048,18 @@ impl<
             }
         }
 
+        // ---- QPs with bytes: a start sets `active`, an idle clears it (never one QP in
+        // one cycle: a start needs the bit clear, an idle comes from the pipeline).
+        if self.start.val() & !self.idle.val() {
+            self.act_cnt.d.next = self.act_cnt.q.val() + self.one_lw.val();
+        }
+        if !self.start.val() & self.idle.val() {
+            self.act_cnt.d.next = self.act_cnt.q.val() - self.one_lw.val();
+        }
+
         // ---- Reset: empty the paths, start the sweep.
         if self.reset.val() {
+            self.act_cnt.d.next = 0.into();
             self.busy_r.d.next = true;
             self.sweep.d.next = 0.into();
             self.ack_turn.d.next = false;

@@ -26,6 +26,10 @@
 //! - Skip: when slot `cur` is not after `now` and empty, `cur` moves on by one, or by two
 //!   when slot `cur + 1` is not after `now` and empty too (in chain cycles as well), so a
 //!   cursor held back by long lists catches up by one slot per cycle.
+//! - Empty: a wheel that holds no QP (a count `cnt` of QPs pushed and not yet released)
+//!   puts `cur` at `now + 1`, where walking puts a cursor that is not behind; so after
+//!   `now` jumps forward (a simulation skipping idle time) an empty wheel is caught up at
+//!   the next edge, not after walking every slot in between.
 //! - `m_valid`/`m_qp`: the QP released in the last cycle (a register; the consumer, an
 //!   eligible-set port, always takes it).
 //! - `reset` (synchronous) empties the wheel (the `valid` bits, the chain, the output) and
@@ -78,6 +82,11 @@ pub struct Wheel<const QB: usize, const SB: usize, const S: usize, const LW: usi
     /// The QP released.
     pub m_qp: Signal<Out, Bits<QB>>,
     cur_r: DFF<Bits<TIME_W>>,
+    /// QPs in the wheel: pushed and not yet chosen for release (at most `2^QB`).
+    cnt: DFF<Bits<LW>>,
+    /// `cnt` is zero.
+    empty: Signal<Local, Bit>,
+    one_lw: Constant<Bits<LW>>,
     /// The slots' valid bits, 32 to a word: slot `s` is bit `s % 32` of word `s / 32`.
     valid: Vec<DFF<Bits<32>>>,
     chain_pending: DFF<Bit>,
@@ -152,6 +161,9 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Default
             m_valid: Default::default(),
             m_qp: Default::default(),
             cur_r: Default::default(),
+            cnt: Default::default(),
+            empty: Default::default(),
+            one_lw: Constant::new(1.into()),
             valid: (0..S / 32).map(|_| Default::default()).collect(),
             chain_pending: Default::default(),
             out_v: Default::default(),
@@ -210,7 +222,7 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur_r, chain_pending, out_v, out_q);
+        dff_setup!(self, clock, cur_r, cnt, chain_pending, out_v, out_q);
         for w in 0..Self::WORDS {
             self.valid[w].clock.next = self.clock.val();
         }
@@ -269,6 +281,17 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
                 self.cur_r.d.next = self.cur_r.q.val() + self.two_t.val();
             }
         }
+        // An empty wheel puts its cursor just past `now`, however far behind it was.
+        self.empty.next = !self.cnt.q.val().any();
+        if self.empty.val() {
+            self.cur_r.d.next = self.now.val() + self.one_t.val();
+        }
+        if self.push_valid.val() & !(self.cont.val() | self.take.val()) {
+            self.cnt.d.next = self.cnt.q.val() + self.one_lw.val();
+        }
+        if !self.push_valid.val() & (self.cont.val() | self.take.val()) {
+            self.cnt.d.next = self.cnt.q.val() - self.one_lw.val();
+        }
         // Push: the QP goes to the front of its slot's list.
         self.heads.raddr0.next = self.ps.val();
         self.heads.waddr.next = self.ps.val();
@@ -311,6 +334,7 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
             }
             self.chain_pending.d.next = false;
             self.out_v.d.next = false;
+            self.cnt.d.next = 0.into();
             self.cur_r.d.next = self.now.val();
         }
     }

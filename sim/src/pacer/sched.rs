@@ -133,6 +133,8 @@ pub struct PacerOut {
     /// `m_grant_valid`, `{qp, bytes}`.
     pub grant: Option<(u32, u32)>,
     pub busy: bool,
+    /// QPs with bytes posted and not granted (`backlogged`).
+    pub backlogged: u32,
 }
 
 /// A QP's schedule (the grant pipeline's memory).
@@ -235,6 +237,8 @@ pub struct PacerCycle {
     rate: Vec<RateWord>,
     acked: Vec<u32>,
     active: Vec<bool>,
+    /// QPs whose `active` bit is set.
+    n_active: u32,
     parked: Vec<bool>,
     poke: Vec<bool>,
     busy: bool,
@@ -279,6 +283,7 @@ impl PacerCycle {
             rate: vec![RateWord::default(); n],
             acked: vec![0; n],
             active: vec![false; n],
+            n_active: 0,
             parked: vec![false; n],
             poke: vec![false; n],
             busy: true,
@@ -315,6 +320,7 @@ impl PacerCycle {
             ack_ready,
             grant: self.fifo.front().copied(),
             busy: self.busy,
+            backlogged: self.n_active,
         }
     }
 
@@ -527,6 +533,7 @@ impl PacerCycle {
             }
         }
         // Bitmaps.
+        self.n_active = self.n_active + start.is_some() as u32 - idle.is_some() as u32;
         if let Some(q) = start {
             self.active[q as usize] = true;
         } else if let Some(q) = post_touch {
@@ -870,7 +877,7 @@ mod tests {
             &mut now,
         );
         let mut sent = 0;
-        let mut run = |p: &mut PacerCycle, now: &mut u64, sent: &mut u32| {
+        let run = |p: &mut PacerCycle, now: &mut u64, sent: &mut u32| {
             for _ in 0..2000 {
                 if let Some((q, b)) = step(p, idle, now) {
                     assert_eq!(q, 3);

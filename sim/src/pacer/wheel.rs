@@ -46,6 +46,8 @@ pub struct WheelModel {
     out: Option<u32>,
     /// QPs in the wheel: pushed, not yet released on `m_qp`.
     inside: Vec<bool>,
+    /// QPs in the slots and the chain (pushed, not yet chosen for release).
+    count: u32,
 }
 
 impl WheelModel {
@@ -63,6 +65,7 @@ impl WheelModel {
             cur: now & TIME_MASK,
             out: None,
             inside: vec![false; qps as usize],
+            count: 0,
         }
     }
 
@@ -118,6 +121,7 @@ impl WheelModel {
             self.inside.iter_mut().for_each(|b| *b = false);
             self.out = None;
             self.cur = now;
+            self.count = 0;
             return;
         }
         if let Some((qp, due)) = push {
@@ -157,8 +161,14 @@ impl WheelModel {
         } else if behind0 {
             self.cur += skip(&self.slots);
         }
+        // A wheel with no QP in it puts its cursor just past `now` (where walking from a
+        // cursor that is not behind puts it), however far behind it was.
+        if self.count == 0 {
+            self.cur = now + 1;
+        }
         self.cur &= TIME_MASK;
         self.out = rel;
+        self.count = self.count + push.is_some() as u32 - rel.is_some() as u32;
         if let Some((qp, due)) = push {
             let s = self.slot_of(due);
             self.slots[s].insert(0, qp);
@@ -229,6 +239,26 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(w.cur(), 60);
+    }
+
+    /// When `now` jumps a million cycles, an empty wheel's cursor is at `now + 1` after one
+    /// edge (walking would take half a million cycles), so a QP pushed then within reach
+    /// leaves at its time; a wheel that holds a QP walks as before.
+    #[test]
+    fn an_empty_wheel_follows_a_jump_of_now() {
+        let mut w = WheelModel::new(16, 6, 0);
+        w.clock(0, None, false);
+        let t = 1_000_000u64;
+        w.clock(t, None, false);
+        assert_eq!(w.cur(), t + 1);
+        assert!(w.may_push(t + 1, t + 30));
+        let got = run(&mut w, t + 1, &[Some((3, t + 30))], 40);
+        assert_eq!(got, vec![(3, t + 31)]);
+        // Holding a QP, the cursor walks: two empty slots a cycle.
+        let mut h = WheelModel::new(16, 6, 0);
+        h.clock(0, Some((1, 50)), false);
+        h.clock(40, None, false);
+        assert_eq!(h.cur(), 3);
     }
 
     /// Time wraps at 2^48.

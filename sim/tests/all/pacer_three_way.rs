@@ -171,6 +171,7 @@ fn hdl_out<
             )
         }),
         busy: h.busy.val(),
+        backlogged: h.backlogged.val().to_u64() as u32,
     }
 }
 
