@@ -213,7 +213,8 @@ fn top_params(qps: u32) -> roce_cc_params::Params {
 
 /// The tops at 1024 QPs and more (the second design thread of `build_all`): the RP at 1024
 /// (benchmark, long campaign); the HPCC window unit at 1024 (benchmark); the core top at 1024 (the default) and 16384 (the largest;
-/// it serves every other QP count, see `verilated::core_for`); the core with its register
+/// it serves every other QP count, see `verilated::core_for`); the core with the pacer at
+/// 1024 (`verilated::paced_for`); the core with its register
 /// block (the `sim` BAR) at 1024, built for the default clock and this build's firmware
 /// identity. Returns the 1024-QP core's top for the post-synthesis model.
 fn build_large(out: &Path) -> TopInfo {
@@ -225,6 +226,12 @@ fn build_large(out: &Path) -> TopInfo {
     );
     let core_q1024 = build_top("roce_cc_core_q1024", &mut RoceCcCore::<10>::new(), out);
     build_top("roce_cc_core_q16384", &mut RoceCcCore::<14>::new(), out);
+    // The core with the pacer inside at 1024 QPs (the rtl replay of traces with posts).
+    build_top(
+        "paced_core_q1024",
+        &mut roce_cc_hdl::paced_core::PacedCore1024::default(),
+        out,
+    );
     build_top(
         "roce_cc_top_q1024",
         &mut RoceCcTop::<10>::new(&top_params(1024), roce_cc_regmap::fw_id()),

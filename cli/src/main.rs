@@ -310,8 +310,19 @@ fn replay_cmd(
     let at_line =
         |e: &roce_cc_sim::trace::TraceError| bad_input(format!("{name}:{}: {}", e.line, e.message));
     let events = parse_trace(&text, &params).map_err(|e| at_line(&e))?;
+    if roce_cc_sim::replay_paced::has_posts(&events) {
+        roce_cc_sim::replay_paced::paced_qps(&params).map_err(bad_input)?;
+    }
     let mut engine: Box<dyn ReplayEngine> = match engine {
         Engine::Golden => Box::new(GoldenEngine::new(&params)),
+        Engine::Rtl if roce_cc_sim::replay_paced::has_posts(&events) => {
+            let dut = roce_cc_sim::verilated::paced_for(&params, vcd).map_err(bad_input)?;
+            Box::new(roce_cc_sim::replay_paced::PacedEngine::with_dut(
+                &params,
+                dut,
+                "verilator",
+            ))
+        }
         Engine::Rtl => {
             let dut = roce_cc_sim::verilated::core_for(&params, vcd).map_err(bad_input)?;
             Box::new(RtlEngine::with_dut(&params, dut, "verilator"))

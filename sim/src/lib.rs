@@ -25,6 +25,7 @@ pub mod pacer_exact;
 pub mod pacer_harness;
 pub mod replay;
 pub mod replay_golden;
+pub mod replay_paced;
 pub mod replay_rtl;
 pub mod rp_harness;
 pub mod sim_top;

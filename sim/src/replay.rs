@@ -25,6 +25,8 @@ pub enum TraceEvent {
         qp: u32,
         ack: crate::hpcc_window::Ack,
     },
+    /// `qp` has `bytes` more bytes to send (the pacer's doorbell).
+    Post { qp: u32, bytes: u32 },
 }
 
 /// An event with its time and the trace line it came from (1-based).
@@ -77,6 +79,14 @@ pub enum OutLine {
         dscp: u32,
         prio: u32,
     },
+    /// A packet the pacer granted, at the start of its clock cycle (`cycle` cycles after
+    /// time 0 at `clock_mhz`).
+    Send {
+        cycle: u64,
+        clock_mhz: u32,
+        qp: u32,
+        bytes: u32,
+    },
 }
 
 impl OutLine {
@@ -117,16 +127,55 @@ impl OutLine {
             } => format!(
                 "{{\"t_ns\": {t_ns}, \"ev\": \"cnp_out\", \"qp\": {qp}, \"dscp\": {dscp}, \"prio\": {prio}}}"
             ),
+            OutLine::Send {
+                cycle,
+                clock_mhz,
+                qp,
+                bytes,
+            } => format!(
+                "{{\"t_ns\": {}, \"ev\": \"send\", \"qp\": {qp}, \"bytes\": {bytes}}}",
+                cycle_ns(*cycle, *clock_mhz)
+            ),
         }
     }
 
+    /// The line's time in whole ns (a send's cycle start rounded down).
     pub fn t_ns(&self) -> u64 {
         match self {
             OutLine::Sample { t_ns, .. }
             | OutLine::HpccSample { t_ns, .. }
             | OutLine::CnpOut { t_ns, .. } => *t_ns,
+            OutLine::Send {
+                cycle, clock_mhz, ..
+            } => cycle * 1000 / u64::from(*clock_mhz),
         }
     }
+}
+
+/// Digits after the point a cycle's start time is printed with at most (a clock whose
+/// period is not a finite decimal, 300 MHz: 3.333333333 ns, is cut there).
+pub const CYCLE_NS_DIGITS: usize = 9;
+
+/// The start of clock cycle `cycle` at `clock_mhz`, in ns: `cycle * 1000 / clock_mhz`
+/// as an exact decimal (no point for a whole number of ns), cut after
+/// [`CYCLE_NS_DIGITS`] digits when it does not end sooner.
+pub fn cycle_ns(cycle: u64, clock_mhz: u32) -> String {
+    let den = u128::from(clock_mhz);
+    let num = u128::from(cycle) * 1000;
+    let mut out = (num / den).to_string();
+    let mut rem = num % den;
+    if rem != 0 {
+        out.push('.');
+        for _ in 0..CYCLE_NS_DIGITS {
+            rem *= 10;
+            out.push(char::from(b'0' + (rem / den) as u8));
+            rem %= den;
+            if rem == 0 {
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Something that can replay a trace: the golden model or the Verilated RTL.

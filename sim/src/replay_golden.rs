@@ -35,6 +35,9 @@ pub fn core_event(ev: &TraceEvent) -> CoreEvent {
             rate_q8,
         },
         TraceEvent::Ack { qp, ack } => CoreEvent::Ack { qpn: qp, ack },
+        TraceEvent::Post { .. } => {
+            unreachable!("a trace with post events replays through replay_paced::PacedEngine")
+        }
     }
 }
 
@@ -89,6 +92,12 @@ impl GoldenEngine {
 
 impl ReplayEngine for GoldenEngine {
     fn run(&mut self, events: &[TimedEvent]) -> Result<Vec<OutLine>, String> {
+        // Work for the pacer: the whole paced core, cycle by cycle (`replay_paced`).
+        if crate::replay_paced::has_posts(events) {
+            let dut = Box::new(crate::replay_paced::golden_paced(&self.params)?);
+            return crate::replay_paced::PacedEngine::with_dut(&self.params, dut, "golden")
+                .run(events);
+        }
         // Every run starts from reset, as the rtl engine's does.
         let mut core = Core::new(&self.params).map_err(|e| e.to_string())?;
         let mut out = Vec::new();

@@ -176,6 +176,9 @@ impl ReplayEngine for RtlEngine {
                     TraceEvent::Ecn { .. } => outs.rx_ready,
                     TraceEvent::Mode { .. } => outs.ctl_ready,
                     TraceEvent::Ack { .. } => outs.ack_ready,
+                    TraceEvent::Post { .. } => {
+                        unreachable!("a trace with post events replays through PacedEngine")
+                    }
                 };
                 if taken {
                     match e.ev {

@@ -159,6 +159,10 @@ bridge!(
     paced_core_q64
 );
 bridge!(
+    /// `PacedCore1024`: the core with the pacer inside, 1024 QPs (the rtl replay).
+    paced_core_q1024
+);
+bridge!(
     /// `RoceCcCore<4>`: the core top for 16 QPs (three-way tests).
     roce_cc_core_q16
 );
@@ -1132,50 +1136,55 @@ timed_cycle_dut!(VerilatedCore: CorePins, CoreOuts);
 
 core_model!(
     PacedModel;
-    paced_core_q64::VPacedCoreQ64
+    paced_core_q64::VPacedCoreQ64,
+    paced_core_q1024::VPacedCoreQ1024
 );
+
+/// The same method on each size of the Verilated paced core.
+macro_rules! paced_model_each {
+    ($self:expr, $m:ident => $body:expr) => {
+        match $self {
+            PacedModel::VPacedCoreQ64($m) => $body,
+            PacedModel::VPacedCoreQ1024($m) => $body,
+        }
+    };
+}
 
 impl PacedModel {
     /// The pacer's static parameters: largest packet and clock constants.
     fn set_pacer_cfg(&mut self, mtu: u32, km: u32, ke: u32) {
-        match self {
-            PacedModel::VPacedCoreQ64(m) => {
-                m.set_pacer_mtu(mtu as u64);
-                m.set_pacer_km(km as u64);
-                m.set_pacer_ke(ke as u64);
-            }
-        }
+        paced_model_each!(self, m => {
+            m.set_pacer_mtu(mtu as u64);
+            m.set_pacer_km(km as u64);
+            m.set_pacer_ke(ke as u64);
+        })
     }
 
     /// The pins the core's do not cover (before `eval_pins`, which evaluates).
     fn set_pacer_pins(&mut self, pins: &PacedPins) {
-        match self {
-            PacedModel::VPacedCoreQ64(m) => {
-                m.set_now_cycles(pins.now_cycles);
-                m.set_s_post_valid(pins.post.is_some() as u64);
-                m.set_s_post_qpn(pins.post.map_or(0, |p| p.0 as u64));
-                m.set_s_post_bytes(pins.post.map_or(0, |p| p.1 as u64));
-                m.set_m_tx_ready(pins.tx_ready as u64);
-            }
-        }
+        paced_model_each!(self, m => {
+            m.set_now_cycles(pins.now_cycles);
+            m.set_s_post_valid(pins.post.is_some() as u64);
+            m.set_s_post_qpn(pins.post.map_or(0, |p| p.0 as u64));
+            m.set_s_post_bytes(pins.post.map_or(0, |p| p.1 as u64));
+            m.set_m_tx_ready(pins.tx_ready as u64);
+        })
     }
 
     /// The outputs the core's do not cover.
     fn pacer_outs(&self, core: CoreOuts) -> PacedOuts {
-        match self {
-            PacedModel::VPacedCoreQ64(m) => PacedOuts {
-                core,
-                post_ready: m.s_post_ready() != 0,
-                grant: (m.m_tx_valid() != 0).then(|| (m.m_tx_qp() as u32, m.m_tx_bytes() as u32)),
-                backlogged: m.backlogged() as u32,
-                counts: PacedCounts {
-                    bad_post: m.cnt_bad_qp_post(),
-                    grants: m.cnt_grants(),
-                    grant_bytes: m.cnt_grant_bytes(),
-                    port_idle: m.cnt_port_idle(),
-                },
+        paced_model_each!(self, m => PacedOuts {
+            core,
+            post_ready: m.s_post_ready() != 0,
+            grant: (m.m_tx_valid() != 0).then(|| (m.m_tx_qp() as u32, m.m_tx_bytes() as u32)),
+            backlogged: m.backlogged() as u32,
+            counts: PacedCounts {
+                bad_post: m.cnt_bad_qp_post(),
+                grants: m.cnt_grants(),
+                grant_bytes: m.cnt_grant_bytes(),
+                port_idle: m.cnt_port_idle(),
             },
-        }
+        })
     }
 }
 
@@ -1188,10 +1197,11 @@ pub struct VerilatedPaced {
 
 impl VerilatedPaced {
     /// The Verilated paced core for `p`, built for exactly `p.qps` QPs; `None` if no model
-    /// of that size is built (64 is) or `p` is refused.
+    /// of that size is built (64 and 1024 are) or `p` is refused.
     pub fn exact(p: &Params) -> Option<Self> {
         let mut model = match p.qps {
             64 => PacedModel::VPacedCoreQ64(Box::default()),
+            1024 => PacedModel::VPacedCoreQ1024(Box::default()),
             _ => return None,
         };
         let rp_cfg: Bits<{ <RpCfgWord as Synth>::BITS }> = cfg_word(&RpConfig::new(p)).into();
@@ -1288,6 +1298,25 @@ pub fn core_for(
     vcd: Option<&Path>,
 ) -> Result<Box<dyn CycleDut<CorePins, CoreOuts>>, String> {
     let mut core = VerilatedCore::at_least(params)?;
+    if let Some(vcd) = vcd {
+        core.open_vcd(vcd)
+            .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;
+    }
+    Ok(Box::new(core))
+}
+
+/// The Verilated paced core for a trace with `params` (the smallest built size with enough
+/// QPs, `replay_paced::paced_qps`), as the `rtl` replay engine drives it; with `vcd`, every
+/// signal goes to that file.
+pub fn paced_for(
+    params: &Params,
+    vcd: Option<&Path>,
+) -> Result<Box<dyn CycleDut<PacedPins, PacedOuts>>, String> {
+    let m = Params {
+        qps: crate::replay_paced::paced_qps(params)?,
+        ..params.clone()
+    };
+    let mut core = VerilatedPaced::exact(&m).ok_or("the parameters are refused")?;
     if let Some(vcd) = vcd {
         core.open_vcd(vcd)
             .map_err(|e| format!("cannot write the waveform {}: {e}", vcd.display()))?;

@@ -29,6 +29,7 @@ mod pacer_step_three_way;
 mod pacer_three_way;
 mod pacer_wheel_three_way;
 mod post_synth;
+mod replay_paced;
 mod rp_blocks;
 mod rp_long_campaign;
 mod rp_near;
