@@ -243,6 +243,13 @@ pub struct PacedCore<
     /// QPs with bytes posted and not granted (the pacer's `backlogged`; with 0 the pacer
     /// holds no QP in its wheels or eligible set).
     pub backlogged: Signal<Out, Bits<LW>>,
+    /// The pacer's `asleep`: it does nothing before `wake_at` (ever, without `wake_en`)
+    /// but for inputs (`docs/pacer.md`).
+    pub asleep: Signal<Out, Bit>,
+    /// The pacer's `wake_en`: its coarse wheel holds a QP.
+    pub wake_en: Signal<Out, Bit>,
+    /// The pacer's `wake_at`: the coarse wheel's first slot, in cycles of `now_cycles`.
+    pub wake_at: Signal<Out, Bits<NOW_W>>,
     /// Doorbells rejected for an out-of-range QP.
     pub cnt_bad_qp_post: Signal<Out, Bits<COUNTER_W>>,
     /// Grants the port took.
@@ -407,6 +414,9 @@ impl<
             pacer_ke: Default::default(),
             busy: Default::default(),
             backlogged: Default::default(),
+            asleep: Default::default(),
+            wake_en: Default::default(),
+            wake_at: Default::default(),
             cnt_bad_qp_post: Default::default(),
             cnt_grants: Default::default(),
             cnt_grant_bytes: Default::default(),
@@ -677,6 +687,9 @@ impl<
         self.any_busy.next = self.core.busy.val() | self.pacer.busy.val();
         self.busy.next = self.any_busy.val();
         self.backlogged.next = self.pacer.backlogged.val();
+        self.asleep.next = self.pacer.asleep.val();
+        self.wake_en.next = self.pacer.wake_en.val();
+        self.wake_at.next = self.pacer.wake_at.val();
         self.hit_post.d.next = self.s_post_valid.val() & self.post_bad.val();
         self.hit_grant.d.next = self.g_take.val();
         self.hit_bytes.d.next = self.pacer.m_grant_bytes.val();

@@ -17,7 +17,7 @@ use crate::hpcc_harness::{hpcc_cfg_words, int_hop};
 use crate::hpcc_window::{HpccConfig, HpccParams};
 use crate::lockstep::CycleDut;
 use crate::np_harness::{NpCounts, np_cfg_word};
-use crate::pacer::sched::{PacerCycle, PacerIn, RateIn};
+use crate::pacer::sched::{PacerCycle, PacerIn, PacerSleep, RateIn};
 use crate::rp_harness::{IncCounts, RateOut, cfg_word, ctl_fields, time_word};
 use roce_cc_hdl::paced_core::{GRANT_QUEUE, PacedCore};
 use roce_cc_hdl::pacer::cpb::clock_consts;
@@ -67,6 +67,8 @@ pub struct PacedOuts {
     pub grant: Option<(u32, u32)>,
     /// `backlogged`: QPs with bytes posted and not granted.
     pub backlogged: u32,
+    /// The pacer's `asleep`, `wake_en`, `wake_at`.
+    pub sleep: PacerSleep,
     pub counts: PacedCounts,
 }
 
@@ -215,6 +217,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             post_ready: post_bad || po.post_ready,
             grant,
             backlogged: po.backlogged,
+            sleep: po.sleep,
             counts: self.counts,
         }
     }
@@ -343,6 +346,11 @@ impl<
                 .val()
                 .then(|| (u.m_tx_qp.val().to_u32(), u.m_tx_bytes.val().to_u32())),
             backlogged: u.backlogged.val().to_u32(),
+            sleep: PacerSleep {
+                asleep: u.asleep.val(),
+                wake_en: u.wake_en.val(),
+                wake_at: u.wake_at.val().to_u64(),
+            },
             counts: PacedCounts {
                 bad_post: u.cnt_bad_qp_post.val().to_u64(),
                 grants: u.cnt_grants.val().to_u64(),

@@ -3,7 +3,7 @@
 //! [`PacerPins::eval`] presents a cycle's inputs and returns its outputs, then
 //! [`PacerPins::clock`] is the edge.
 
-use crate::pacer::sched::{PacerCycle, PacerIn, PacerOut};
+use crate::pacer::sched::{PacerCycle, PacerIn, PacerOut, PacerSleep};
 use crate::verilated::pacer::VPacer;
 use crate::verilated::pacer_q6::VPacerQ6;
 use crate::verilated::pacer_q12::VPacerQ12;
@@ -105,6 +105,11 @@ macro_rules! rtl_pacer {
                         .then(|| (v.m_grant_qp() as u32, v.m_grant_bytes() as u32)),
                     busy: v.busy() != 0,
                     backlogged: v.backlogged() as u32,
+                    sleep: PacerSleep {
+                        asleep: v.asleep() != 0,
+                        wake_en: v.wake_en() != 0,
+                        wake_at: v.wake_at(),
+                    },
                 }
             }
             fn clock(&mut self) {

@@ -1178,6 +1178,11 @@ impl PacedModel {
             post_ready: m.s_post_ready() != 0,
             grant: (m.m_tx_valid() != 0).then(|| (m.m_tx_qp() as u32, m.m_tx_bytes() as u32)),
             backlogged: m.backlogged() as u32,
+            sleep: crate::pacer::sched::PacerSleep {
+                asleep: m.asleep() != 0,
+                wake_en: m.wake_en() != 0,
+                wake_at: m.wake_at(),
+            },
             counts: PacedCounts {
                 bad_post: m.cnt_bad_qp_post(),
                 grants: m.cnt_grants(),

@@ -154,6 +154,18 @@ pub struct Pacer<
     /// QPs with bytes posted and not granted (`active`): 0 when the pacer has no work (its
     /// wheels and eligible set are empty; grants may still wait in the FIFO).
     pub backlogged: Signal<Out, Bits<LW>>,
+    /// Nothing happens inside without an input before `wake_at` (or ever, without
+    /// `wake_en`): every QP with bytes is parked or waits in the coarse wheel's slots, no
+    /// grant is owed, the coarse wheel releases nothing now and its scan has found its first
+    /// QP. Rate reports, ACKs and doorbells in flight in the side and doorbell paths (at
+    /// most `SIDE_STAGES` cycles after their offer) are not seen here.
+    pub asleep: Signal<Out, Bit>,
+    /// The coarse wheel holds a QP: when `asleep`, the next one leaves at `wake_at`.
+    pub wake_en: Signal<Out, Bit>,
+    /// The cycle (mod 2^48) at whose coarse slot the coarse wheel's first QP is due: its
+    /// scan's `first` times 2^`COARSE_SHIFT`. A wake is on the coarse wheel's output no
+    /// earlier than the cycle after it.
+    pub wake_at: Signal<Out, Bits<NOW_W>>,
 
     // Units.
     eligible: Eligible<QB, WB, NW>,
@@ -178,6 +190,15 @@ pub struct Pacer<
     busy_r: DFF<Bit>,
     /// QPs whose `active` bit is set.
     act_cnt: DFF<Bits<LW>>,
+    /// QPs whose `parked` bit is set.
+    park_cnt: DFF<Bits<LW>>,
+    /// QPs parked or in the coarse wheel.
+    sleep_sum: Signal<Local, Bits<LW>>,
+    /// The fine wheel's scan and count, which the pacer does not use (it sleeps only while
+    /// the fine wheel is empty, which the counts say).
+    fine_first_unused: Signal<Local, Bits<NOW_W>>,
+    fine_first_valid_unused: Signal<Local, Bit>,
+    fine_held_unused: Signal<Local, Bits<LW>>,
     one_lw: Constant<Bits<LW>>,
     sweep: DFF<Bits<QB>>,
     ack_turn: DFF<Bit>,
@@ -418,6 +439,14 @@ impl<
             fifo: Default::default(),
             busy_r: Default::default(),
             act_cnt: Default::default(),
+            park_cnt: Default::default(),
+            sleep_sum: Default::default(),
+            fine_first_unused: Default::default(),
+            fine_first_valid_unused: Default::default(),
+            fine_held_unused: Default::default(),
+            asleep: Default::default(),
+            wake_en: Default::default(),
+            wake_at: Default::default(),
             one_lw: Constant::new(1.into()),
             backlogged: Default::default(),
             sweep: Default::default(),
@@ -595,6 +624,7 @@ impl<
             clock,
             busy_r,
             act_cnt,
+            park_cnt,
             sweep,
             ack_turn,
             pa_v,
@@ -661,6 +691,17 @@ impl<
         self.poke.reset.next = self.reset.val();
         self.busy.next = self.busy_r.q.val();
         self.backlogged.next = self.act_cnt.q.val();
+        self.sleep_sum.next = self.coarse.held.val() + self.park_cnt.q.val();
+        self.fine_first_unused.next = self.fine.first.val();
+        self.fine_first_valid_unused.next = self.fine.first_valid.val();
+        self.fine_held_unused.next = self.fine.held.val();
+        self.wake_en.next = self.coarse.held.val().any();
+        self.wake_at.next = self.coarse.first.val() << self.c_cshift.val();
+        self.asleep.next = (self.act_cnt.q.val() == self.sleep_sum.val())
+            & !self.coarse.m_valid.val()
+            & (!self.coarse.held.val().any() | self.coarse.first_valid.val())
+            & !self.owed.q.val().any()
+            & !self.busy_r.q.val();
         // The last stages by name (an index in `hdl_gen` must be a loop variable).
         for k in (SIDE_STAGES - 1)..SIDE_STAGES {
             self.sdl_v.next = self.sd_v[k].q.val();
@@ -1057,9 +1098,19 @@ impl<
             self.act_cnt.d.next = self.act_cnt.q.val() - self.one_lw.val();
         }
 
+        // ---- Parked QPs: the route parks, a rate report or an ACK unparks (never one QP
+        // in one cycle: an unpark needs the bit set, a park comes from the pipeline).
+        if self.park.val() & !self.unpark.val() {
+            self.park_cnt.d.next = self.park_cnt.q.val() + self.one_lw.val();
+        }
+        if !self.park.val() & self.unpark.val() {
+            self.park_cnt.d.next = self.park_cnt.q.val() - self.one_lw.val();
+        }
+
         // ---- Reset: empty the paths, start the sweep.
         if self.reset.val() {
             self.act_cnt.d.next = 0.into();
+            self.park_cnt.d.next = 0.into();
             self.busy_r.d.next = true;
             self.sweep.d.next = 0.into();
             self.ack_turn.d.next = false;

@@ -32,6 +32,17 @@
 //!   the next edge, not after walking every slot in between.
 //! - `m_valid`/`m_qp`: the QP released in the last cycle (a register; the consumer, an
 //!   eligible-set port, always takes it).
+//! - Scan: a second pointer `first` looks ahead of the cursor for the first slot that holds
+//!   a QP (`first_valid`). The slots from `cur` up to `first` hold none, and when
+//!   `first_valid`, slot `first` holds one. Each edge (values before it): when not
+//!   `first_valid`, a set `valid[first]` makes it valid, else `first` moves on by one
+//!   while it is less than `cur + S - 1`; a push due at `d` into an empty wheel, or at `d`
+//!   not after `first`, makes `first := d` valid; then, when the cursor has passed
+//!   `first` (after a take of slot `first`, or an empty wheel following `now`), `first :=
+//!   cur` (the new cursor) and it is not valid. The time of the next release is so known
+//!   without walking the slots: a simulation may jump `now` to just before `first` (the
+//!   paced replay does, `roce_cc_sim::replay_paced`), and the cursor, passing only empty
+//!   slots, catches up at two slots a cycle.
 //! - `reset` (synchronous) empties the wheel (the `valid` bits, the chain, the output) and
 //!   puts `cur` at `now`; a push in a reset cycle is dropped.
 //!
@@ -81,7 +92,37 @@ pub struct Wheel<const QB: usize, const SB: usize, const S: usize, const LW: usi
     pub m_valid: Signal<Out, Bit>,
     /// The QP released.
     pub m_qp: Signal<Out, Bits<QB>>,
+    /// The scan: no slot from `cur` up to (not including) this time holds a QP.
+    pub first: Signal<Out, Bits<TIME_W>>,
+    /// Slot `first` holds a QP (so `first` is the time of the next slot the cursor takes).
+    pub first_valid: Signal<Out, Bit>,
+    /// QPs in the wheel: pushed and not yet chosen for release (its slots and its chain).
+    pub held: Signal<Out, Bits<LW>>,
     cur_r: DFF<Bits<TIME_W>>,
+    /// The scan pointer and whether its slot holds a QP.
+    scan_r: DFF<Bits<TIME_W>>,
+    seen_r: DFF<Bit>,
+    /// The push's time: `cur + ((push_slot - cur) mod S)`.
+    pd_off: Signal<Local, Bits<SB>>,
+    pd_off_ext: ZeroExt<SB, TIME_W>,
+    pd: Signal<Local, Bits<TIME_W>>,
+    /// `first - cur`, `first - pd`, `cur' - first` (bit 47: the second is after the first).
+    sc_room: Signal<Local, Bits<TIME_W>>,
+    sc_pd: Signal<Local, Bits<TIME_W>>,
+    sc_pass: Signal<Local, Bits<TIME_W>>,
+    sc_room_low_unused: Signal<Local, Bits<47>>,
+    sc_pd_low_unused: Signal<Local, Bits<47>>,
+    sc_pass_low_unused: Signal<Local, Bits<47>>,
+    /// `S - 1` as a time.
+    last_t: Constant<Bits<TIME_W>>,
+    /// The scan's slot, and whether it holds a QP.
+    sc_slot: Signal<Local, Bits<SB>>,
+    vs: Signal<Local, Bit>,
+    /// The scan pointer after the step and the push, before the cursor's pass.
+    scan1: Signal<Local, Bits<TIME_W>>,
+    seen1: Signal<Local, Bit>,
+    /// The cursor after this edge (but for a reset).
+    cur_n: Signal<Local, Bits<TIME_W>>,
     /// QPs in the wheel: pushed and not yet chosen for release (at most `2^QB`).
     cnt: DFF<Bits<LW>>,
     /// `cnt` is zero.
@@ -160,7 +201,27 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Default
             cur: Default::default(),
             m_valid: Default::default(),
             m_qp: Default::default(),
+            first: Default::default(),
+            first_valid: Default::default(),
+            held: Default::default(),
             cur_r: Default::default(),
+            scan_r: Default::default(),
+            seen_r: Default::default(),
+            pd_off: Default::default(),
+            pd_off_ext: Default::default(),
+            pd: Default::default(),
+            sc_room: Default::default(),
+            sc_pd: Default::default(),
+            sc_pass: Default::default(),
+            sc_room_low_unused: Default::default(),
+            sc_pd_low_unused: Default::default(),
+            sc_pass_low_unused: Default::default(),
+            last_t: Constant::new(((S - 1) as u64).into()),
+            sc_slot: Default::default(),
+            vs: Default::default(),
+            scan1: Default::default(),
+            seen1: Default::default(),
+            cur_n: Default::default(),
             cnt: Default::default(),
             empty: Default::default(),
             one_lw: Constant::new(1.into()),
@@ -222,7 +283,7 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur_r, cnt, chain_pending, out_v, out_q);
+        dff_setup!(self, clock, cur_r, cnt, chain_pending, out_v, out_q, scan_r, seen_r);
         for w in 0..Self::WORDS {
             self.valid[w].clock.next = self.clock.val();
         }
@@ -255,6 +316,8 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
         self.v0.next = self.flat.val().get_bit(self.s0.val().index());
         self.v1.next = self.flat.val().get_bit(self.s1.val().index());
         self.vp.next = self.flat.val().get_bit(self.ps.val().index());
+        self.sc_slot.next = self.scan_r.q.val().get_bits::<SB>(0);
+        self.vs.next = self.flat.val().get_bit(self.sc_slot.val().index());
         // The chain: the link word of the QP released in the last cycle.
         self.rd_qp.next = self.links.read_data.val().get_bits::<QB>(0);
         for j in QB..(QB + 1) {
@@ -272,19 +335,53 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
         self.out_v.d.next = self.cont.val() | self.take.val();
         self.out_q.d.next = self.rel.val();
         // The cursor: past a taken slot by one, past empty slots by up to two.
-        self.cur_r.d.next = self.cur_r.q.val();
+        self.cur_n.next = self.cur_r.q.val();
         if self.take.val() {
-            self.cur_r.d.next = self.cur1.val();
+            self.cur_n.next = self.cur1.val();
         } else if self.behind0.val() & !self.v0.val() {
-            self.cur_r.d.next = self.cur1.val();
+            self.cur_n.next = self.cur1.val();
             if self.behind1.val() & !self.v1.val() {
-                self.cur_r.d.next = self.cur_r.q.val() + self.two_t.val();
+                self.cur_n.next = self.cur_r.q.val() + self.two_t.val();
             }
         }
         // An empty wheel puts its cursor just past `now`, however far behind it was.
         self.empty.next = !self.cnt.q.val().any();
         if self.empty.val() {
-            self.cur_r.d.next = self.now.val() + self.one_t.val();
+            self.cur_n.next = self.now.val() + self.one_t.val();
+        }
+        self.held.next = self.cnt.q.val();
+        // The scan: step over an empty slot or find a set one; a push before it (or into an
+        // empty wheel) is the first; a cursor that passed it restarts it at the cursor.
+        self.first.next = self.scan_r.q.val();
+        self.first_valid.next = self.seen_r.q.val();
+        self.pd_off.next = self.ps.val() - self.s0.val();
+        self.pd_off_ext.i.next = self.pd_off.val();
+        self.pd.next = self.cur_r.q.val() + self.pd_off_ext.o.val();
+        self.sc_room.next = self.scan_r.q.val() - self.cur_r.q.val() - self.last_t.val();
+        self.sc_room_low_unused.next = self.sc_room.val().get_bits::<47>(0);
+        self.sc_pd.next = self.scan_r.q.val() - self.pd.val();
+        self.sc_pd_low_unused.next = self.sc_pd.val().get_bits::<47>(0);
+        self.scan1.next = self.scan_r.q.val();
+        self.seen1.next = self.seen_r.q.val();
+        if !self.seen_r.q.val() {
+            if self.vs.val() {
+                self.seen1.next = true;
+            } else if self.sc_room.val().get_bit(47) {
+                self.scan1.next = self.scan_r.q.val() + self.one_t.val();
+            }
+        }
+        if self.push_valid.val() & (self.empty.val() | !self.sc_pd.val().get_bit(47)) {
+            self.scan1.next = self.pd.val();
+            self.seen1.next = true;
+        }
+        self.scan_r.d.next = self.scan1.val();
+        self.seen_r.d.next = self.seen1.val();
+        self.cur_r.d.next = self.cur_n.val();
+        self.sc_pass.next = self.scan1.val() - self.cur_n.val();
+        self.sc_pass_low_unused.next = self.sc_pass.val().get_bits::<47>(0);
+        if self.sc_pass.val().get_bit(47) {
+            self.scan_r.d.next = self.cur_n.val();
+            self.seen_r.d.next = false;
         }
         if self.push_valid.val() & !(self.cont.val() | self.take.val()) {
             self.cnt.d.next = self.cnt.q.val() + self.one_lw.val();
@@ -336,6 +433,8 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
             self.out_v.d.next = false;
             self.cnt.d.next = 0.into();
             self.cur_r.d.next = self.now.val();
+            self.scan_r.d.next = self.now.val();
+            self.seen_r.d.next = false;
         }
     }
 }

@@ -135,6 +135,23 @@ pub struct PacerOut {
     pub busy: bool,
     /// QPs with bytes posted and not granted (`backlogged`).
     pub backlogged: u32,
+    /// `asleep`, `wake_en`, `wake_at`.
+    pub sleep: PacerSleep,
+}
+
+/// When the pacer does something without an input (its `asleep`, `wake_en`, `wake_at`
+/// outputs): asleep, it does nothing before `wake_at` (ever, without `wake_en`) unless a
+/// doorbell, rate report or ACK comes in, or one offered in the last `SIDE_STAGES`
+/// cycles is still in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacerSleep {
+    /// Every QP with bytes is parked or waits in the coarse wheel's slots, no grant is
+    /// owed, the coarse wheel releases nothing now and its scan has found its first QP.
+    pub asleep: bool,
+    /// The coarse wheel holds a QP.
+    pub wake_en: bool,
+    /// The coarse wheel's first slot (its scan), in cycles mod 2^48.
+    pub wake_at: u64,
 }
 
 /// A QP's schedule (the grant pipeline's memory).
@@ -224,6 +241,9 @@ pub struct PacerStats {
     pub wakes: u64,
     /// ACKs not taken (not newer than `acked`).
     pub acks_refused: u64,
+    /// Cycles `asleep`, and of them with a QP in the coarse wheel (`wake_en`).
+    pub asleep: u64,
+    pub asleep_wake: u64,
 }
 
 /// The pacer top of `qps` QPs, cycle by cycle.
@@ -240,6 +260,8 @@ pub struct PacerCycle {
     /// QPs whose `active` bit is set.
     n_active: u32,
     parked: Vec<bool>,
+    /// QPs whose `parked` bit is set.
+    n_parked: u32,
     poke: Vec<bool>,
     busy: bool,
     sweep: u32,
@@ -285,6 +307,7 @@ impl PacerCycle {
             active: vec![false; n],
             n_active: 0,
             parked: vec![false; n],
+            n_parked: 0,
             poke: vec![false; n],
             busy: true,
             sweep: 0,
@@ -321,6 +344,21 @@ impl PacerCycle {
             grant: self.fifo.front().copied(),
             busy: self.busy,
             backlogged: self.n_active,
+            sleep: self.sleep(),
+        }
+    }
+
+    fn sleep(&self) -> PacerSleep {
+        let held = self.coarse.held();
+        let (first, first_valid) = self.coarse.first();
+        PacerSleep {
+            asleep: self.n_active == held + self.n_parked
+                && self.coarse.out().is_none()
+                && (held == 0 || first_valid)
+                && self.owed == 0
+                && !self.busy,
+            wake_en: held > 0,
+            wake_at: (first << COARSE_SHIFT) & TIME_MASK,
         }
     }
 
@@ -487,7 +525,10 @@ impl PacerCycle {
                 }
             }
         }
+        let sl = o.sleep;
         let st = &mut self.stats;
+        st.asleep += sl.asleep as u64;
+        st.asleep_wake += (sl.asleep && sl.wake_en) as u64;
         st.grants += fifo_push.is_some() as u64;
         st.starts += start.is_some() as u64;
         st.idles += idle.is_some() as u64;
@@ -534,6 +575,7 @@ impl PacerCycle {
         }
         // Bitmaps.
         self.n_active = self.n_active + start.is_some() as u32 - idle.is_some() as u32;
+        self.n_parked = self.n_parked + park.is_some() as u32 - unpark.is_some() as u32;
         if let Some(q) = start {
             self.active[q as usize] = true;
         } else if let Some(q) = post_touch {

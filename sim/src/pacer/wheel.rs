@@ -18,6 +18,13 @@
 //! - Push: the push's QP goes to the front of its slot's list (the slot is `due mod 2^SB`):
 //!   within a slot the last QP pushed leaves first.
 //!
+//! - Scan: `first` looks ahead of the cursor for the first slot that holds a QP
+//!   (`first_valid`); the slots from `cur` up to `first` hold none. At each edge, from the
+//!   values before it: when not valid, a QP in slot `first` makes it valid, else `first`
+//!   moves on by one while it is less than `cur + 2^SB - 1`; a push into an empty wheel,
+//!   or due not after `first`, makes `first :=` its time, valid; then, if the new cursor
+//!   is past `first`, `first :=` the new cursor, not valid.
+//!
 //! A push must have `now < due < cur + 2^SB` (times mod 2^48: `due` is after `now`, and
 //! its slot is not one the cursor has passed or will meet a second time before it), and
 //! its QP must not be in the wheel (pushed, and not yet seen on `m_qp`). [`WheelModel::clock`]
@@ -48,6 +55,10 @@ pub struct WheelModel {
     inside: Vec<bool>,
     /// QPs in the slots and the chain (pushed, not yet chosen for release).
     count: u32,
+    /// The scan pointer: no slot from `cur` up to it holds a QP.
+    first: u64,
+    /// Slot `first` holds a QP.
+    first_valid: bool,
 }
 
 impl WheelModel {
@@ -66,6 +77,8 @@ impl WheelModel {
             out: None,
             inside: vec![false; qps as usize],
             count: 0,
+            first: now & TIME_MASK,
+            first_valid: false,
         }
     }
 
@@ -77,6 +90,17 @@ impl WheelModel {
     /// The cursor `cur`: the next slot to take, as a time.
     pub fn cur(&self) -> u64 {
         self.cur
+    }
+
+    /// The scan (`first`, `first_valid`): the slots from `cur` up to `first` hold no QP;
+    /// when valid, slot `first` holds one.
+    pub fn first(&self) -> (u64, bool) {
+        (self.first, self.first_valid)
+    }
+
+    /// QPs in the wheel's slots and chain: pushed, not yet chosen for release (`held`).
+    pub fn held(&self) -> u32 {
+        self.count
     }
 
     /// Slots of the wheel.
@@ -122,6 +146,8 @@ impl WheelModel {
             self.out = None;
             self.cur = now;
             self.count = 0;
+            self.first = now;
+            self.first_valid = false;
             return;
         }
         if let Some((qp, due)) = push {
@@ -135,6 +161,21 @@ impl WheelModel {
                 !self.inside[qp as usize],
                 "push of QP {qp}, which is in the wheel"
             );
+        }
+        // The scan, from the values before the edge.
+        let (mut first, mut first_valid) = (self.first, self.first_valid);
+        if !first_valid {
+            if !self.slots[self.slot_of(first)].is_empty() {
+                first_valid = true;
+            } else if (first.wrapping_sub(self.cur) & TIME_MASK) < self.slots() - 1 {
+                first = (first + 1) & TIME_MASK;
+            }
+        }
+        if let Some((_, due)) = push {
+            let due = due & TIME_MASK;
+            if self.count == 0 || not_after48(due, self.first) {
+                (first, first_valid) = (due, true);
+            }
         }
         let behind0 = not_after48(self.cur, now);
         let behind1 = not_after48((self.cur + 1) & TIME_MASK, now);
@@ -167,6 +208,10 @@ impl WheelModel {
             self.cur = now + 1;
         }
         self.cur &= TIME_MASK;
+        if !not_after48(self.cur, first) {
+            (first, first_valid) = (self.cur, false);
+        }
+        (self.first, self.first_valid) = (first, first_valid);
         self.out = rel;
         self.count = self.count + push.is_some() as u32 - rel.is_some() as u32;
         if let Some((qp, due)) = push {
@@ -239,6 +284,48 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(w.cur(), 60);
+    }
+
+    /// The scan: a push into an empty wheel is its first slot at once; a later push does
+    /// not move it, an earlier one does; after the first slot is taken the scan walks a
+    /// slot an edge to the next one that holds a QP (it runs ahead of the cursor when the
+    /// wheel's unit is many cycles, as in the pacer's coarse wheel: here `now` is held).
+    #[test]
+    fn the_scan_knows_the_first_slot() {
+        let mut w = WheelModel::new(16, 6, 0);
+        w.clock(0, Some((1, 40)), false);
+        assert_eq!(w.first(), (40, true));
+        w.clock(0, Some((2, 50)), false);
+        assert_eq!(w.first(), (40, true));
+        w.clock(0, Some((3, 30)), false);
+        assert_eq!(w.first(), (30, true));
+        for n in 1..=30 {
+            w.clock(n, None, false);
+        }
+        // Slot 30 taken at now 30: the scan restarts at the cursor.
+        assert_eq!(w.out(), Some(3));
+        assert_eq!(w.first(), (31, false));
+        // Nine edges step over 31..39, the tenth sees slot 40's QP.
+        for _ in 0..9 {
+            w.clock(31, None, false);
+            assert!(!w.first().1);
+        }
+        w.clock(31, None, false);
+        assert_eq!(w.first(), (40, true));
+    }
+
+    /// A jump of `now` to just before the first slot: the cursor passes the empty slots
+    /// two an edge and the QP leaves at its time, as without the jump.
+    #[test]
+    fn a_jump_to_just_before_the_first_slot_keeps_its_time() {
+        let mut w = WheelModel::new(16, 6, 0);
+        w.clock(0, Some((5, 60)), false);
+        assert_eq!((w.first(), w.cur()), ((60, true), 1));
+        for _ in 0..29 {
+            w.clock(58, None, false);
+        }
+        assert_eq!(w.cur(), 59);
+        assert_eq!(run(&mut w, 59, &[], 4), vec![(5, 61)]);
     }
 
     /// When `now` jumps a million cycles, an empty wheel's cursor is at `now + 1` after one

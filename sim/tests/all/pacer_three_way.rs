@@ -20,7 +20,7 @@ use proptest::prelude::*;
 use roce_cc_hdl::pacer::cpb::clock_consts;
 use roce_cc_hdl::pacer::sched::Pacer;
 use roce_cc_sim::lockstep::{cases_from_env_or, failure_vcd};
-use roce_cc_sim::pacer::sched::{PacerCycle, PacerIn, PacerOut, RateIn};
+use roce_cc_sim::pacer::sched::{PacerCycle, PacerIn, PacerOut, PacerSleep, RateIn};
 use roce_cc_sim::pacer_harness::{PacerPins, PacerVcd, RtlPacer};
 use roce_cc_sim::verilated::pacer::VPacer;
 use roce_cc_sim::verilated::pacer_q6::VPacerQ6;
@@ -172,6 +172,11 @@ fn hdl_out<
         }),
         busy: h.busy.val(),
         backlogged: h.backlogged.val().to_u64() as u32,
+        sleep: PacerSleep {
+            asleep: h.asleep.val(),
+            wake_en: h.wake_en.val(),
+            wake_at: h.wake_at.val().to_u64(),
+        },
     }
 }
 
@@ -445,7 +450,8 @@ fn pacer_all_qps_granted_one_per_cycle() {
 /// A long random run (a fixed seed, 64 QPs, 1500-byte MTU) through all three engines, and
 /// the golden model's counts show that it went down every path: starts and idles, fresh
 /// QPs not yet due, both wheels and the wakes, parks and unparks, QPs poked back in
-/// flight, refused ACKs.
+/// flight, refused ACKs, and cycles `asleep` with and without a QP in the coarse wheel (so
+/// `asleep`, `wake_en` and `wake_at` are compared while they mean something).
 #[test]
 fn pacer_three_way_covers_every_path() {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
@@ -488,6 +494,8 @@ fn pacer_three_way_covers_every_path() {
         ("to_coarse", s.to_coarse),
         ("wakes", s.wakes),
         ("acks_refused", s.acks_refused),
+        ("asleep", s.asleep - s.asleep_wake),
+        ("asleep_wake", s.asleep_wake),
     ] {
         assert!(n > 0, "the run never reached {name}: {s:?}");
     }

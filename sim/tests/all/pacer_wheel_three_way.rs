@@ -1,8 +1,8 @@
 //! The pacer's timing wheel (`roce_cc_hdl::pacer::wheel::Wheel`) three ways: the golden
 //! model `roce_cc_sim::pacer::wheel::WheelModel`, rust-hdl's simulation and the Verilated
 //! Verilog, for 64 QPs in 64 slots (lists of many QPs, the cursor often behind and wrapping
-//! the slots) and for 1024 QPs in 256 slots. `m_valid`, `m_qp` and `cur` are compared
-//! every cycle.
+//! the slots) and for 1024 QPs in 256 slots. `m_valid`, `m_qp`, `cur`, the scan (`first`,
+//! `first_valid`) and `held` are compared every cycle.
 //!
 //! The random cycles are drawn as choices (push or not, which free QP, how far ahead,
 //! how far `now` moves) that each cycle turns into a push the wheel's contract allows,
@@ -85,10 +85,14 @@ fn resolve(g: &WheelModel, qps: u32, now: u64, c: &Choice) -> Cycle {
     }
 }
 
+/// The compared outputs: `m_valid`/`m_qp`, `cur`, the scan's `first` and `first_valid`,
+/// `held`.
+type WOut = (Option<u32>, u64, u64, bool, u32);
+
 /// The pins of a Verilated wheel, whatever its size.
 trait VWheel {
     fn drive(&mut self, c: &Cycle);
-    fn out(&mut self) -> (Option<u32>, u64);
+    fn out(&mut self) -> WOut;
     fn tick(&mut self);
     fn vcd(&mut self, path: &Path, t: u64, open: bool);
     fn close(&mut self);
@@ -106,10 +110,13 @@ macro_rules! vwheel {
                 self.set_clock(0);
                 self.eval();
             }
-            fn out(&mut self) -> (Option<u32>, u64) {
+            fn out(&mut self) -> WOut {
                 (
                     (self.m_valid() != 0).then(|| self.m_qp() as u32),
                     self.cur(),
+                    self.first(),
+                    self.first_valid() != 0,
+                    self.held() as u32,
                 )
             }
             fn tick(&mut self) {
@@ -146,10 +153,13 @@ fn hdl_drive<const QB: usize, const SB: usize, const S: usize, const LW: usize>(
 
 fn hdl_out<const QB: usize, const SB: usize, const S: usize, const LW: usize>(
     w: &Wheel<QB, SB, S, LW>,
-) -> (Option<u32>, u64) {
+) -> WOut {
     (
         w.m_valid.val().then(|| w.m_qp.val().to_u64() as u32),
         w.cur.val().to_u64(),
+        w.first.val().to_u64(),
+        w.first_valid.val(),
+        w.held.val().to_u64() as u32,
     )
 }
 
@@ -183,18 +193,20 @@ fn run<const QB: usize, const SB: usize, const S: usize, const LW: usize, V: VWh
         if let Some(p) = vcd {
             v.vcd(p, 2 * k as u64, k == 0);
         }
-        let og = (g.out(), g.cur());
+        let (first, first_valid) = g.first();
+        let og = (g.out(), g.cur(), first, first_valid, g.held());
         let (mut oh, mut ov) = (hdl_out(&h), v.out());
         if k == 0 {
-            // Before the first edge the cursor is the power-on value; the reset sets it.
-            (oh.1, ov.1) = (og.1, og.1);
+            // Before the first edge the cursor and the scan are the power-on values; the
+            // reset sets them.
+            (oh.1, ov.1, oh.2, ov.2) = (og.1, og.1, og.2, og.2);
         }
         if og != oh || og != ov {
             if vcd.is_some() {
                 v.close();
             }
             return Err(format!(
-                "cycle {k} (0 is the reset): (m_qp, cur) golden {og:?}, rust-hdl {oh:?}, Verilator {ov:?}\ncycles up to it:\n{}",
+                "cycle {k} (0 is the reset): (m_qp, cur, first, first_valid, held) golden {og:?}, rust-hdl {oh:?}, Verilator {ov:?}\ncycles up to it:\n{}",
                 done.iter()
                     .enumerate()
                     .map(|(i, c)| format!("  {i}: {c:?}\n"))
