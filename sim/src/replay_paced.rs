@@ -37,6 +37,7 @@
 //! Output lines are in time order: an event's lines at the event's time, a send at its
 //! cycle's; at equal times the events' lines first (in file order), then the sends.
 
+use crate::core_top::CoreEvent;
 use crate::dcqcn_rp::RpKind;
 use crate::lockstep::{CycleDut, Named};
 use crate::paced_harness::{GoldenPacedCycle, PacedOuts, PacedPins};
@@ -44,7 +45,6 @@ use crate::paced_stimulus::paced_bring_up;
 use crate::replay::{OutLine, ReplayEngine, TimedEvent, TraceEvent};
 use crate::replay_golden::{core_event, sample_line};
 use crate::replay_rtl::CNP_LATENCY_CYCLES;
-use crate::core_top::CoreEvent;
 use crate::timebase::Timebase;
 use roce_cc_params::Params;
 use std::collections::VecDeque;
@@ -160,11 +160,14 @@ impl ReplayEngine for PacedEngine {
         let clock = u128::from(p.clock_mhz);
         let start = {
             let mut duts: Vec<Named<PacedPins, PacedOuts>> = vec![(self.name, self.dut.as_mut())];
-            paced_bring_up(&{
-                let mut m = p.clone();
-                m.qps = paced_qps(p)?;
-                m
-            }, &mut duts)
+            paced_bring_up(
+                &{
+                    let mut m = p.clone();
+                    m.qps = paced_qps(p)?;
+                    m
+                },
+                &mut duts,
+            )
             .map_err(|m| format!("bring-up failed: {m:?}"))?
         };
         let mut port = Port {
@@ -236,7 +239,10 @@ impl ReplayEngine for PacedEngine {
                     .iter()
                     .position(|&i| sample_qp(&events[i]) == r.qp)
                     .ok_or_else(|| {
-                        format!("{}: answered a sample of QP {} nobody asked for", self.name, r.qp)
+                        format!(
+                            "{}: answered a sample of QP {} nobody asked for",
+                            self.name, r.qp
+                        )
                     })?;
                 let i = samples.remove(k).expect("found above");
                 out.push((
@@ -251,9 +257,7 @@ impl ReplayEngine for PacedEngine {
                 marks.pop_front();
             }
             if let Some(c) = o.core.cnp {
-                let (at, i) = marks
-                    .pop_front()
-                    .ok_or("a CNP request no CE mark caused")?;
+                let (at, i) = marks.pop_front().ok_or("a CNP request no CE mark caused")?;
                 if at + CNP_LATENCY_CYCLES != cycle {
                     return Err(format!(
                         "line {}: CNP request {} cycles after the mark, expected {CNP_LATENCY_CYCLES}",
@@ -334,7 +338,10 @@ impl ReplayEngine for PacedEngine {
             // A sample or a mark that is never answered is a fault of the model.
             waited = if activity { 0 } else { waited + 1 };
             if waited > 4 * QUIET_CYCLES && !(samples.is_empty() && marks.is_empty()) {
-                return Err(format!("{}: the core did not answer every event", self.name));
+                return Err(format!(
+                    "{}: the core did not answer every event",
+                    self.name
+                ));
             }
         }
         out.sort_by_key(|(k, _)| *k);

@@ -283,7 +283,17 @@ impl<const QB: usize, const SB: usize, const S: usize, const LW: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cur_r, cnt, chain_pending, out_v, out_q, scan_r, seen_r);
+        dff_setup!(
+            self,
+            clock,
+            cur_r,
+            cnt,
+            chain_pending,
+            out_v,
+            out_q,
+            scan_r,
+            seen_r
+        );
         for w in 0..Self::WORDS {
             self.valid[w].clock.next = self.clock.val();
         }

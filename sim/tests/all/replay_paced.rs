@@ -24,8 +24,8 @@ fn paced_replay_rtl_equals_golden() {
         let evs = parse_trace(&trace, &p).expect("a valid trace");
         let want = replay(&mut GoldenEngine::new(&p), &evs).expect("golden replay");
         let dut = paced_for(&p, None).expect("the 64-QP paced core is built");
-        let got = replay(&mut PacedEngine::with_dut(&p, dut, "verilator"), &evs)
-            .expect("rtl replay");
+        let got =
+            replay(&mut PacedEngine::with_dut(&p, dut, "verilator"), &evs).expect("rtl replay");
         assert_eq!(got, want, "seed {seed}:\n{trace}");
         sends += want.matches("\"ev\": \"send\"").count();
         samples += want.matches("\"qp\"").count() - want.matches("\"ev\"").count();
@@ -44,7 +44,9 @@ fn paced_replay_skipping_idle_time_changes_nothing() {
         ..Params::default()
     };
     let mut t = String::new();
-    t.push_str("{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 1, \"mode\": \"host\", \"rate_mbps\": 20000}\n");
+    t.push_str(
+        "{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 1, \"mode\": \"host\", \"rate_mbps\": 20000}\n",
+    );
     t.push_str("{\"t_ns\": 0, \"ev\": \"mode\", \"qp\": 2, \"mode\": \"off\"}\n");
     for k in 0..4u64 {
         let t0 = 2_000 + k * 3_000_000;
@@ -53,8 +55,14 @@ fn paced_replay_skipping_idle_time_changes_nothing() {
                 "{{\"t_ns\": {t0}, \"ev\": \"post\", \"qp\": {qp}, \"bytes\": {bytes}}}\n"
             ));
         }
-        t.push_str(&format!("{{\"t_ns\": {}, \"ev\": \"cnp\", \"qp\": 3}}\n", t0 + 500));
-        t.push_str(&format!("{{\"t_ns\": {}, \"ev\": \"sample\", \"qp\": 3}}\n", t0 + 40_000));
+        t.push_str(&format!(
+            "{{\"t_ns\": {}, \"ev\": \"cnp\", \"qp\": 3}}\n",
+            t0 + 500
+        ));
+        t.push_str(&format!(
+            "{{\"t_ns\": {}, \"ev\": \"sample\", \"qp\": 3}}\n",
+            t0 + 40_000
+        ));
     }
     let evs = parse_trace(&t, &p).expect("a valid trace");
     let run = |skip: bool| {
@@ -66,7 +74,11 @@ fn paced_replay_skipping_idle_time_changes_nothing() {
     let skipped = run(true);
     assert_eq!(skipped, run(false));
     // Every burst sends all its bytes: 8 + 3 + 2 packets of at most 4096 bytes.
-    assert_eq!(skipped.matches("\"ev\": \"send\"").count(), 4 * 13, "{skipped}");
+    assert_eq!(
+        skipped.matches("\"ev\": \"send\"").count(),
+        4 * 13,
+        "{skipped}"
+    );
 }
 
 /// Slow QPs (1, 3 and 5 Mb/s: a 4 KB packet every 33, 11 and 6.6 ms) beside a fast one:
@@ -82,7 +94,12 @@ fn paced_replay_skips_the_waits_of_slow_qps() {
         clock_mhz: 25,
         ..Params::default()
     };
-    let qps = [(1, 3, 4 * 4096), (2, 5, 3 * 4096), (3, 1, 2 * 4096), (4, 40_000, 65_536)];
+    let qps = [
+        (1, 3, 4 * 4096),
+        (2, 5, 3 * 4096),
+        (3, 1, 2 * 4096),
+        (4, 40_000, 65_536),
+    ];
     let mut t = String::new();
     for (qp, mbps, _) in qps {
         t.push_str(&format!(
