@@ -99,7 +99,8 @@ pub const TOP: &str = "roce_cc_top_q1024";
 pub const BOARD_ULX3S: &str = "board_ulx3s";
 
 /// `(name, verilog)` of every top-level design roce-cc ships: the core top (what a NIC
-/// instantiates), each unit on its own at 1024 QPs, the AXI4-Lite front end of the
+/// instantiates), each unit on its own at 1024 QPs, the core with the pacer inside
+/// (`paced_core_q1024`), the AXI4-Lite front end of the
 /// register block, the UART bridge (at the board's 115200 baud and 100 MHz core clock), the
 /// board's traffic generator and the ULX3S board design (which instantiates a vendor PLL: lint it with
 /// [`LINT_VENDOR_CELLS`]).
@@ -148,6 +149,10 @@ pub fn verilog_tops() -> Vec<(String, String)> {
         (
             "pacer".to_string(),
             verilog_of(pacer::sched::Pacer1024::default()),
+        ),
+        (
+            "paced_core_q1024".to_string(),
+            verilog_of(paced_core::PacedCore1024::default()),
         ),
         (
             "cfg_compiler".to_string(),

@@ -99,6 +99,12 @@ pub struct Params {
     pub hpcc_min_rate_mbps: u32,
     /// Scale of the INT tx and qlen fields.
     pub hpcc_int_multi: u32,
+
+    // ---- pacer (`../shared/reference/pacing.md`) ----
+    /// Largest packet the pacer grants, bytes: a QP's packets are min(mtu_bytes, backlog).
+    pub mtu_bytes: u32,
+    /// Bytes each packet adds to its wire time beyond its own (framing, headers), bytes.
+    pub pkt_overhead_bytes: u32,
 }
 
 impl Default for Params {
@@ -133,6 +139,8 @@ impl Default for Params {
             hpcc_rate_ai_mbps: 40,
             hpcc_min_rate_mbps: 1000,
             hpcc_int_multi: 1,
+            mtu_bytes: 4096,
+            pkt_overhead_bytes: 0,
         }
     }
 }

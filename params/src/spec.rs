@@ -49,6 +49,9 @@ pub enum Scope {
     Np,
     /// The HPCC window unit.
     Hpcc,
+    /// The pacer. Its parameters are inputs of `PacedCore` and of the replay's port; the
+    /// register block has no registers for them (`roce_cc_top` has no pacer).
+    Pacer,
 }
 
 /// One parameter as a 32-bit number.
@@ -72,6 +75,11 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
+    /// Whether the register block has a register for it (every scope but [`Scope::Pacer`]).
+    pub fn in_register_map(&self) -> bool {
+        self.scope != Scope::Pacer
+    }
+
     /// `lo..=hi` under `p`, as messages print it.
     pub fn range_text(&self) -> String {
         format!("{}..={}", self.lo.name(), self.hi.name())
@@ -361,6 +369,22 @@ pub static SPECS: &[ParamSpec] = &[
         c(1),
         c(64),
         "scale of the INT tx (128 * multi bytes) and qlen (80 * multi bytes) fields"
+    ),
+    spec!(
+        mtu_bytes,
+        Pacer,
+        "bytes",
+        c(64),
+        c(9216),
+        "largest packet the pacer grants; a QP sends min(mtu_bytes, its backlog)"
+    ),
+    spec!(
+        pkt_overhead_bytes,
+        Pacer,
+        "bytes",
+        c(0),
+        c(128),
+        "bytes each packet adds to the port's wire time (framing), not to the QP's gap"
     ),
 ];
 

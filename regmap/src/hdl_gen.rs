@@ -43,7 +43,7 @@ pub fn hdl_decode() -> String {
     let rw: Vec<usize> = SPECS
         .iter()
         .enumerate()
-        .filter(|(_, s)| !s.build_time)
+        .filter(|(_, s)| !s.build_time && s.in_register_map())
         .map(|(i, _)| i)
         .collect();
     let mut fields = String::new(); // struct fields

@@ -25,9 +25,6 @@ use roce_cc_params::Params;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
-/// The largest packet the harness configures (`mtu_bytes`), bytes.
-pub const PACED_MTU: u32 = 4096;
-
 /// The paced core's input pins for one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacedPins {
@@ -113,11 +110,11 @@ struct PacedDecisions {
 
 impl GoldenPacedCycle {
     /// The golden paced core for `p` (`p.qps` a power of two, 64..=16384), packets of at
-    /// most [`PACED_MTU`] bytes, as it powers up (a reset must follow).
+    /// most `p.mtu_bytes` bytes, as it powers up (a reset must follow).
     pub fn new(p: &Params) -> Self {
         Self {
             core: GoldenCoreCycle::new(p),
-            pacer: PacerCycle::at_power_up(p.qps, p.clock_mhz, PACED_MTU),
+            pacer: PacerCycle::at_power_up(p.qps, p.clock_mhz, p.mtu_bytes),
             qps: p.qps,
             gq: VecDeque::new(),
             tx_turn: false,
@@ -301,7 +298,7 @@ impl<
     const N: usize,
 > HdlPaced<QB, WB, NW, LW, FW, N>
 {
-    /// The paced core for `p` (`p.qps` = `2^QB`), packets of at most [`PACED_MTU`].
+    /// The paced core for `p` (`p.qps` = `2^QB`), packets of at most `p.mtu_bytes`.
     pub fn new(p: &Params) -> Self {
         assert_eq!(1u32 << QB, p.qps, "HdlPaced<{QB}> built for {} QPs", p.qps);
         let mut uut: Box<PacedCore<QB, WB, NW, LW, FW, N>> = Box::default();
@@ -312,7 +309,7 @@ impl<
         uut.hpcc_cfg.next = w;
         uut.hpcc_k.next = k;
         let (km, ke) = clock_consts(p.clock_mhz);
-        uut.pacer_mtu.next = b(PACED_MTU).into();
+        uut.pacer_mtu.next = b(p.mtu_bytes).into();
         uut.pacer_km.next = b(km).into();
         uut.pacer_ke.next = b(ke).into();
         settle(uut.as_mut());

@@ -15,8 +15,8 @@
 //!   `floor(t_ns * clock_mhz / 1000)`, one event per cycle in file order, each held until
 //!   its stream takes it (a `mode` command, and an `ack` behind a `sample` of its QP, wait
 //!   as in [`crate::replay_rtl`]).
-//! - The port takes a grant when it is free: a packet of `bytes` occupies it for `bytes * 8
-//!   / line_rate_mbps` us, kept exactly (as a fraction of a cycle). Each grant the port
+//! - The port takes a grant when it is free: a packet of `bytes` occupies it for `(bytes +
+//!   pkt_overhead_bytes) * 8 / line_rate_mbps` us, kept exactly (as a fraction of a cycle). Each grant the port
 //!   takes prints a `send` line at the start of its cycle; it is also the RP's
 //!   transmitted packet, inside the core.
 //! - Idle time is skipped: when no event is due, no grant waits, every sample is answered,
@@ -92,12 +92,14 @@ pub fn golden_paced(p: &Params) -> Result<GoldenPacedCycle, String> {
     Ok(GoldenPacedCycle::new(&m))
 }
 
-/// The port: free again at `free / line_mbps` cycles (a packet of `b` bytes adds `b * 8 *
-/// clock_mhz`).
+/// The port: free again at `free / line_mbps` cycles (a packet of `b` bytes adds `(b +
+/// overhead) * 8 * clock_mhz`).
 struct Port {
     free: u128,
     line_mbps: u128,
     clock_mhz: u128,
+    /// `pkt_overhead_bytes`: added to each packet's wire time.
+    overhead: u128,
 }
 
 impl Port {
@@ -106,7 +108,7 @@ impl Port {
     }
     fn take(&mut self, cycle: u64, bytes: u32) {
         let start = self.free.max(u128::from(cycle) * self.line_mbps);
-        self.free = start + u128::from(bytes) * 8 * self.clock_mhz;
+        self.free = start + (u128::from(bytes) + self.overhead) * 8 * self.clock_mhz;
     }
 }
 
@@ -174,6 +176,7 @@ impl ReplayEngine for PacedEngine {
             free: 0,
             line_mbps: u128::from(p.line_rate_mbps),
             clock_mhz: clock,
+            overhead: u128::from(p.pkt_overhead_bytes),
         };
         let mut samples: VecDeque<usize> = VecDeque::new();
         let mut marks: VecDeque<(u64, usize)> = VecDeque::new();

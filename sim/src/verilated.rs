@@ -24,7 +24,7 @@ use crate::hpcc_harness::{HpccOuts, HpccPins, HpccRep, hpcc_cfg_words, int_hop};
 use crate::hpcc_window::{HpccConfig, HpccParams};
 use crate::lockstep::{CycleDut, Waveform};
 use crate::np_harness::{NpCounts, NpOuts, NpPins, np_cfg_word, np_time_word};
-use crate::paced_harness::{PACED_MTU, PacedCounts, PacedOuts, PacedPins};
+use crate::paced_harness::{PacedCounts, PacedOuts, PacedPins};
 use crate::replay::RpReport;
 use crate::rp_harness::{IncCounts, RateOut, RpOuts, RpPins, cfg_word, ctl_fields};
 use crate::timebase::TimeStamp;
@@ -1216,7 +1216,7 @@ impl VerilatedPaced {
         let (w, k) = hpcc_cfg_words(&HpccConfig::new(&HpccParams::from_params(p)));
         model.set_hpcc_cfg(&w, &k);
         let (km, ke) = roce_cc_hdl::pacer::cpb::clock_consts(p.clock_mhz);
-        model.set_pacer_cfg(PACED_MTU, km, ke);
+        model.set_pacer_cfg(p.mtu_bytes, km, ke);
         model.set_clock(false);
         Some(Self {
             model,

@@ -18,7 +18,7 @@ use roce_cc_params::Params;
 use roce_cc_sim::core_stimulus::{CoreRun, CoreStep, strategies};
 use roce_cc_sim::dcqcn_rp::RpKind;
 use roce_cc_sim::lockstep::{cases_from_env_or, failure_vcd, three_way};
-use roce_cc_sim::paced_harness::{GoldenPacedCycle, HdlPaced, PACED_MTU};
+use roce_cc_sim::paced_harness::{GoldenPacedCycle, HdlPaced};
 use roce_cc_sim::paced_stimulus::{
     PaceRun, PaceStep, describe_paced_steps, run_paced_lockstep, strategies as pace,
 };
@@ -147,7 +147,7 @@ fn paced_core_closes_the_loop() {
             .collect()
     };
     assert!(
-        run.grants.iter().all(|g| (1..=PACED_MTU).contains(&g.2)),
+        run.grants.iter().all(|g| (1..=p.mtu_bytes).contains(&g.2)),
         "a grant empty or larger than the MTU"
     );
     // Every QP sends its whole 40 KB as ten packets of 4096 bytes: QP 3 (off) back to
