@@ -6,6 +6,7 @@
 mod bench_cmd;
 mod driver_cmd;
 mod lpf;
+mod netsim_cmd;
 mod synth_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -143,6 +144,12 @@ enum Cmd {
     /// are always ready. After the window the run drains until every accepted event is
     /// reported.
     Bench(bench_cmd::BenchArgs),
+    /// Run the closed-loop network simulation: hosts whose NICs are the core (golden, or
+    /// Verilated RTL for chosen hosts), switches with a shared buffer, ECN, PFC and INT
+    /// (docs/netsim.md). Writes DIR/summary.json, CSV time series and SVG plots, and prints
+    /// the verdict against the deployment goals. `netsim sweep` runs a grid of ECN, PFC and
+    /// core parameters in parallel.
+    Netsim(netsim_cmd::NetsimArgs),
 }
 
 /// What `roce-cc regmap` prints.
@@ -231,6 +238,7 @@ fn run() -> ExitCode {
         }),
         Cmd::Synth(args) => synth_cmd::run(&args),
         Cmd::Bench(args) => bench_cmd::run(&args),
+        Cmd::Netsim(args) => netsim_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
