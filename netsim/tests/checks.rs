@@ -138,3 +138,42 @@ fn runs_are_deterministic_and_rtl_equals_golden() {
     assert_eq!(rj, gj);
     assert!(rtl.cnps > 0, "the RTL receiver (host 3) made no CNP");
 }
+
+/// Every scenario shipped under `scenarios/` reads and passes its checks, and a short run
+/// of the 16:1 incast writes every report file.
+#[test]
+fn shipped_scenarios_are_valid_and_report() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "toml") {
+            Scenario::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 8, "scenarios shipped");
+    let mut sc = Scenario::from_file(&dir.join("incast16-dcqcn-connectx.toml")).unwrap();
+    sc.duration_us = 30;
+    let out = std::env::temp_dir().join(format!("netsim_report_{}", std::process::id()));
+    let s = run_scenario(&sc, Some(&out), |_, _| {}).expect("the run");
+    assert!(s.conservation.holds);
+    for f in [
+        "summary.json",
+        "flows.csv",
+        "queues.csv",
+        "rates.csv",
+        "pauses.csv",
+        "queues.svg",
+        "rates.svg",
+        "pauses.svg",
+        "fct_slowdown.svg",
+    ] {
+        let text = std::fs::read_to_string(out.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(!text.is_empty(), "{f} is empty");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["hosts"], 17);
+    std::fs::remove_dir_all(&out).ok();
+}
