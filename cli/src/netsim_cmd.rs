@@ -142,6 +142,17 @@ fn print_summary(s: &Summary) {
             l.p50, l.p90, l.p99, l.max
         );
     }
+    if let Some(q) = &s.judged_queue {
+        println!(
+            "bottleneck {} over the judged window: link busy {:.2} %, queue p50 {:.0} B, \
+             p99 {:.0} B, max {:.0} B",
+            q.port,
+            s.judged_busy.first().copied().unwrap_or(0.0) * 100.0,
+            q.p50,
+            q.p99,
+            q.max
+        );
+    }
     if let Some(j) = s.jain_long_flows {
         println!("Jain index of long flows: {j:.4}");
     }
@@ -293,9 +304,9 @@ fn sweep(s: &SweepArgs) -> Result<(), Failure> {
     });
     let results = results.into_inner().expect("no worker panics");
     println!(
-        "| point | Kmin B | Kmax B | Pmax | alpha | core | bottleneck / worst port | pauses/s | latency p99 us | throughput | pauses | latency |"
+        "| point | Kmin B | Kmax B | Pmax | alpha | core | bottleneck / worst port | queue p50 B | Jain | pauses/s | latency p99 us | throughput | pauses | latency |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (i, (p, r)) in pts.iter().zip(results).enumerate() {
         let r = r.expect("every point ran").map_err(internal)?;
         let sc = &scs[i];
@@ -306,7 +317,7 @@ fn sweep(s: &SweepArgs) -> Result<(), Failure> {
             .cloned()
             .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))));
         println!(
-            "| {i} | {} | {} | {} | 2^{} | {} | {} | {:.0} | {} | {} | {} | {} |",
+            "| {i} | {} | {} | {} | 2^{} | {} | {} | {} | {} | {:.0} | {} | {} | {} | {} |",
             e.map_or("-".into(), |e| e.kmin_bytes.to_string()),
             e.map_or("-".into(), |e| e.kmax_bytes.to_string()),
             e.map_or("-".into(), |e| e.pmax.to_string()),
@@ -321,6 +332,10 @@ fn sweep(s: &SweepArgs) -> Result<(), Failure> {
                     .join(" ")
             },
             worst.map_or("-".into(), |w| format!("{:.1} %", 100.0 * w)),
+            r.judged_queue
+                .as_ref()
+                .map_or("-".into(), |q| format!("{:.0}", q.p50)),
+            r.jain_long_flows.map_or("-".into(), |j| format!("{j:.3}")),
             r.pauses_per_s,
             r.latency_us
                 .as_ref()

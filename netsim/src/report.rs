@@ -8,7 +8,12 @@
 //!   over the second half of the time all flows were sending (when they overlap): the
 //!   tail where a few flows are left is not the steady state. Poisson traffic below full
 //!   load saturates no port and the goal does not apply.
-//! - **Queues**: each switch egress port's data queue, sampled every `sample_ns`.
+//! - **Busy**: of a judged receiver's link over the same window, the wire bytes of the data
+//!   packets it received (payload, headers, the INT reserve) against its capacity: what a
+//!   link-utilisation target such as HPCC's eta is stated in.
+//! - **Queues**: each switch egress port's data queue, sampled every `sample_ns`; the
+//!   dumbbell's bottleneck queue also over the judged window alone (the steady state,
+//!   without the start's transient).
 //! - **Pauses**: XOFF frames sent by the switches, per ingress port and in total, scaled
 //!   to frames per second over the run (one window of the run's length, or of one second
 //!   when longer).
@@ -26,7 +31,7 @@
 
 use crate::flows::TrafficSpec;
 use crate::host::Host;
-use crate::packet::{CTRL_BYTES, INT_BYTES, PS_PER_US, Ps, wire_time_ps};
+use crate::packet::{CTRL_BYTES, DATA_HEADER_BYTES, INT_BYTES, PS_PER_US, Ps, wire_time_ps};
 use crate::plot::{line_plot, slowdown_plot};
 use crate::sim::Run;
 use crate::stats::{Dist, FlowFct, Series, SlowdownTable, Verdict, VerdictInputs, jain};
@@ -62,6 +67,10 @@ pub struct Summary {
     /// Per receiving host: Gb/s over its receiving time, and as a fraction of its link.
     pub rx_gbps: Vec<(u32, f64)>,
     pub judged_throughput: Vec<f64>,
+    /// Per judged receiver: its link's wire utilisation over the judged window.
+    pub judged_busy: Vec<f64>,
+    /// The dumbbell's bottleneck queue over the judged window (incast traffic).
+    pub judged_queue: Option<QueueSummary>,
     /// Every switch port that queued anything, largest p99 first.
     pub queues: Vec<QueueSummary>,
     pub pauses_total: u64,
@@ -163,23 +172,24 @@ pub fn report(run: &Run, wall_s: f64, out: Option<&Path>) -> Result<Summary, Str
     // flows converged, none has finished), or over each receiver's receiving time when
     // the flows never all overlapped.
     let window = common_window(run, |_| true);
+    let data_overhead = DATA_HEADER_BYTES + if sc.switch.int { INT_BYTES } else { 0 };
+    let mut judged_busy = Vec::new();
     let judged: Vec<f64> = match &sc.traffic {
         TrafficSpec::Incast { .. } | TrafficSpec::Permutation { .. } => match window {
             Some((from, to)) => frac
                 .iter()
                 .map(|&(h, _)| {
-                    let bytes: u64 = run
-                        .deliveries
-                        .iter()
-                        .filter(|d| {
-                            run.flows[d.flow as usize].flow.dst == h as u32
-                                && d.t >= from
-                                && d.t < to
-                        })
-                        .map(|d| u64::from(d.bytes))
-                        .sum();
+                    let (mut bytes, mut wire) = (0u64, 0u64);
+                    for d in run.deliveries.iter().filter(|d| {
+                        run.flows[d.flow as usize].flow.dst == h as u32 && d.t >= from && d.t < to
+                    }) {
+                        bytes += u64::from(d.bytes);
+                        wire += u64::from(d.bytes + data_overhead);
+                    }
                     let link = run.topo.port(h as u32, 0).rate_mbps as f64;
-                    bytes as f64 * 8.0 / ((to - from) as f64 / 1e6) / link
+                    let per = |b: u64| b as f64 * 8.0 / ((to - from) as f64 / 1e6) / link;
+                    judged_busy.push(per(wire));
+                    per(bytes)
                 })
                 .collect(),
             None => frac.iter().map(|f| f.1).collect(),
@@ -210,6 +220,31 @@ pub fn report(run: &Run, wall_s: f64, out: Option<&Path>) -> Result<Summary, Str
         });
     }
     queues.sort_by(|a, b| b.p99.total_cmp(&a.p99).then(a.port.cmp(&b.port)));
+    let judged_queue = match (&sc.traffic, window, run.topo.bottleneck()) {
+        (TrafficSpec::Incast { .. }, Some((from, to)), Some((n, pt))) => run
+            .queue_samples
+            .iter()
+            .find(|(k, _)| *k == (n, pt))
+            .and_then(|(_, samples)| {
+                let step = sc.sample_ps();
+                let v: Vec<f64> = samples
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| (k as u64 * step) >= from && (k as u64 * step) < to)
+                    .map(|(_, &x)| x as f64)
+                    .collect();
+                Dist::of(&v)
+            })
+            .map(|d| QueueSummary {
+                port: format!("{}.p{pt}", run.topo.nodes[n as usize].name),
+                p50: d.p50,
+                p99: d.p99,
+                max: d.max,
+                xoff_sent: 0,
+                paused_us: 0.0,
+            }),
+        _ => None,
+    };
 
     // Pauses: one window of the run (or of a second).
     let window = end.min(1_000_000 * PS_PER_US).max(1);
@@ -309,6 +344,8 @@ pub fn report(run: &Run, wall_s: f64, out: Option<&Path>) -> Result<Summary, Str
         flows_completed: fcts.len(),
         rx_gbps,
         judged_throughput: judged,
+        judged_busy,
+        judged_queue,
         queues,
         pauses_total: run.pauses.len() as u64,
         pauses_per_s,
