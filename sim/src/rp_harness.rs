@@ -215,6 +215,9 @@ pub struct GoldenRpCycle {
     pipe: [Option<InFlight>; PIPE_SLOTS],
     /// Beside `pipe`: the slot's event went as a follower.
     pipe_fol: [bool; PIPE_SLOTS],
+    /// `pipe` and `pipe_fol` are rings: slot 0 (S1) is at index `pipe_at`, slot `i` at
+    /// `(pipe_at + i) % PIPE_SLOTS` (moving the pipeline is one index step, not a copy).
+    pipe_at: usize,
     /// Events that went as followers since the model was made.
     followers: u64,
     /// The report register: the report of the event applied at the last edge.
@@ -235,10 +238,11 @@ pub struct GoldenRpCycle {
     /// event into the first slot only then).
     owed: usize,
     credit: bool,
-    /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges,
-    /// oldest first: the outputs show the oldest, the counters as they were
-    /// `INC_COUNT_LAG` edges before the last one.
+    /// The golden increase counters after each of the last `INC_COUNT_LAG + 1` edges, a
+    /// ring whose oldest entry is at `inc_at`: the outputs show the oldest, the counters
+    /// as they were `INC_COUNT_LAG` edges before the last one.
     inc_lag: [IncCounts; INC_COUNT_LAG + 1],
+    inc_at: usize,
     pins: RpPins,
     outs: RpOuts,
 }
@@ -261,6 +265,7 @@ impl GoldenRpCycle {
             arb_mask: [false; 4],
             pipe: [None; PIPE_SLOTS],
             pipe_fol: [false; PIPE_SLOTS],
+            pipe_at: 0,
             followers: 0,
             rep: None,
             fifo: vec![None; 1 << REP_FIFO_AW],
@@ -272,6 +277,7 @@ impl GoldenRpCycle {
             owed: 0,
             credit: true,
             inc_lag: Default::default(),
+            inc_at: 0,
             pins: RpPins::default(),
             outs: RpOuts::default(),
         }
@@ -296,7 +302,7 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
             report: self.out,
             cnp_received: self.rp.counters.cnp_received,
             rate_cuts: self.rp.counters.rate_cuts,
-            increase: self.inc_lag[0],
+            increase: self.inc_lag[self.inc_at],
         };
         self.pins = *pins;
         self.outs = outs;
@@ -307,8 +313,9 @@ impl CycleDut<RpPins, RpOuts> for GoldenRpCycle {
         self.step();
         // The counter pipeline: the counters as they were after the edge INC_COUNT_LAG
         // edges before this one (reset clears the stages and the counters at once).
-        self.inc_lag.rotate_left(1);
-        self.inc_lag[INC_COUNT_LAG] = IncCounts::of(&self.rp.counters);
+        // The oldest entry's slot takes the newest, and the next slot is the oldest.
+        self.inc_lag[self.inc_at] = IncCounts::of(&self.rp.counters);
+        self.inc_at = (self.inc_at + 1) % (INC_COUNT_LAG + 1);
         if self.pins.reset {
             self.inc_lag = Default::default();
         }
@@ -343,6 +350,7 @@ impl GoldenRpCycle {
             self.arb_mask = [false; 4];
             self.pipe = [None; PIPE_SLOTS];
             self.pipe_fol = [false; PIPE_SLOTS];
+            self.pipe_at = 0;
             self.rep = None;
             self.wr_ptr = 0;
             self.wr_seen = 0;
@@ -392,20 +400,26 @@ impl GoldenRpCycle {
         self.rd_data = rd_data;
         // The pipeline (it never waits), and the reports owed: an event is counted at the
         // edge after the one that took it into the first slot (it is there now).
-        let counted = self.pipe[0].is_some();
+        let counted = self.slot(0).is_some();
         self.advance(push);
         let credit = self.owed < REP_CREDITS;
         self.owed = self.owed + usize::from(counted) - usize::from(o_pop);
         self.credit = credit;
     }
 
+    /// The event in pipeline slot `i` (0 = S1).
+    fn slot(&self, i: usize) -> Option<InFlight> {
+        self.pipe[(self.pipe_at + i) % PIPE_SLOTS]
+    }
+
     /// The position of the youngest event in the first `HAZARD_SLOTS` slots that writes
     /// entry `e`'s QP.
     fn writer(&self, e: usize) -> Option<usize> {
         let q = self.entries[e]?.ev.0;
-        self.pipe[..HAZARD_SLOTS]
-            .iter()
-            .position(|slot| slot.is_some_and(|(qp, kind, _, _)| qp == q && kind != RpKind::Query))
+        (0..HAZARD_SLOTS).position(|i| {
+            self.slot(i)
+                .is_some_and(|(qp, kind, _, _)| qp == q && kind != RpKind::Query)
+        })
     }
 
     /// The pipeline moves one slot (the last one's event is applied into the report
@@ -492,7 +506,7 @@ impl GoldenRpCycle {
         let free = (0..QB_N).find(|&e| !valid(e));
         // The pipeline.
         self.rep = None;
-        if let Some((qp, kind, now, ctl)) = self.pipe[PIPE_SLOTS - 1] {
+        if let Some((qp, kind, now, ctl)) = self.slot(PIPE_SLOTS - 1) {
             let report = self.rp.apply(&now, qp, kind);
             self.rep = Some(RateOut {
                 qp,
@@ -504,10 +518,10 @@ impl GoldenRpCycle {
                 window: 0,
             });
         }
-        self.pipe.rotate_right(1);
-        self.pipe_fol.rotate_right(1);
-        self.pipe[0] = None;
-        self.pipe_fol[0] = false;
+        // Every slot moves one on: the last slot's index becomes slot 0's.
+        self.pipe_at = (self.pipe_at + PIPE_SLOTS - 1) % PIPE_SLOTS;
+        self.pipe[self.pipe_at] = None;
+        self.pipe_fol[self.pipe_at] = false;
         let taken = if any_fol {
             fol
         } else if take_hz {
@@ -516,8 +530,8 @@ impl GoldenRpCycle {
             None
         };
         if let Some(t) = taken {
-            self.pipe[0] = self.entries[t].take().map(|x| x.ev);
-            self.pipe_fol[0] = any_fol;
+            self.pipe[self.pipe_at] = self.entries[t].take().map(|x| x.ev);
+            self.pipe_fol[self.pipe_at] = any_fol;
             self.followers += u64::from(any_fol);
             debug_assert!(pick != Some(t) && self.hz_next != Some(t));
         }
@@ -566,7 +580,7 @@ impl GoldenRpCycle {
     /// condition).
     fn may_follow(&self, f: usize, i: usize) -> bool {
         let d = i + 1;
-        (d >= 9 || (d == 8 && self.pipe_fol[i])) && self.close(f, i)
+        (d >= 9 || (d == 8 && self.pipe_fol[(self.pipe_at + i) % PIPE_SLOTS])) && self.close(f, i)
     }
 
     /// Whether entry `f`'s event's stamp is less than a microsecond after that of the event
@@ -578,7 +592,7 @@ impl GoldenRpCycle {
                 ev: (_, _, f, _), ..
             }),
             Some((_, _, p, _)),
-        ) = (self.entries[f], self.pipe[i])
+        ) = (self.entries[f], self.slot(i))
         else {
             return false;
         };
