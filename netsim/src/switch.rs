@@ -63,11 +63,12 @@
 //! of the buffer (an arrival or a dequeue of any packet) every PG is checked against the
 //! threshold at that moment:
 //! - a PG not in XOFF whose shared use exceeds the threshold goes to XOFF;
-//! - a PG in XOFF whose whole use (shared and headroom) is at most `threshold -
-//!   pfc_resume_offset_bytes` goes back to XON. Counting the headroom keeps a PG paused
-//!   until its headroom is empty: the threshold also rises when other PGs drain, and a
-//!   PG resumed with data still in its headroom would meet its next XOFF with less than
-//!   a full headroom for the upstream's in-flight data.
+//! - a PG in XOFF whose headroom is empty and whose shared use is at most `threshold -
+//!   pfc_resume_offset_bytes` goes back to XON. The headroom must be empty, not only the
+//!   whole use under the threshold: the threshold also rises when other PGs drain, and a
+//!   PG resumed with data still in its headroom would meet its next XOFF with less than a
+//!   full headroom for the upstream's in-flight data (on the 64-host websearch fabric
+//!   that lost packets).
 //!
 //! A PG that has to charge a packet to headroom goes to XOFF too (the shared pool was full).
 //! Each change of state emits one [`SwitchAction::Pfc`] for that ingress port, XOFF or XON,
@@ -696,7 +697,7 @@ impl Switch {
                     port: i as PortId,
                     xoff: true,
                 });
-            } else if p.xoff && resume.is_some_and(|r| p.pg_shared + p.pg_headroom <= r) {
+            } else if p.xoff && p.pg_headroom == 0 && resume.is_some_and(|r| p.pg_shared <= r) {
                 p.xoff = false;
                 self.stats.ports[i].xon_sent += 1;
                 out.push(SwitchAction::Pfc {
@@ -1023,6 +1024,62 @@ mod tests {
         assert_eq!(sw.pg_bytes(0), (39_000, 0));
         assert_eq!(sw.stats().ports[0].xon_sent, 1);
         assert_eq!(sw.stats().drops, 0);
+    }
+
+    #[test]
+    fn no_xon_while_the_headroom_holds_data() {
+        // alpha = 2. Port 1 holds 30 kB at paused port 3; port 0's packets, held at paused
+        // port 2, reach XOFF when n kB > 2 * (70 - n) kB, at n = 47; five more land in its
+        // headroom.
+        let cfg = SwitchConfig {
+            pfc_alpha_log2: 1,
+            ..SwitchConfig::new(4 * 27_000 + 100_000, 1000)
+        };
+        let mut sw = Switch::new(1, cfg, links(4, G100, 0), 1).unwrap();
+        assert_eq!(sw.shared_bytes(), 100_000);
+        let mut out = Vec::new();
+        sw.set_paused(0, 2, true, &mut out);
+        sw.set_paused(0, 3, true, &mut out);
+        for id in 100..130 {
+            sw.arrive(id, 1, 3, data(id, 1000), &mut out);
+        }
+        for id in 0..47 {
+            sw.arrive(id, 0, 2, data(id, 1000), &mut out);
+        }
+        assert_eq!(pfcs(&out), [(0, true)]);
+        for id in 47..52 {
+            sw.arrive(id, 0, 2, data(id, 1000), &mut out);
+        }
+        assert_eq!(sw.pg_bytes(0), (47_000, 5_000));
+        // Port 1's packets leave: the threshold rises to 2 * 53 kB, far above port 0's
+        // whole use plus the offset, but its headroom still holds 5 kB: no XON.
+        out.clear();
+        sw.set_paused(1000, 3, false, &mut out);
+        for _ in 0..30 {
+            let Some(&SwitchAction::Transmit { done, .. }) = out.last() else {
+                panic!("port 3 stopped")
+            };
+            assert!(pfcs(&out).is_empty(), "XON with data in the headroom");
+            out.clear();
+            sw.port_free(done, 3, &mut out);
+        }
+        assert!(pfcs(&out).is_empty(), "XON with data in the headroom");
+        assert!(sw.is_xoff(0));
+        // Port 0's packets leave: the fifth empties the headroom and brings the XON.
+        out.clear();
+        sw.set_paused(1_000_000, 2, false, &mut out);
+        let mut dequeued = 1;
+        while pfcs(&out).is_empty() {
+            let Some(&SwitchAction::Transmit { done, .. }) = out.last() else {
+                panic!("drained without XON")
+            };
+            out.clear();
+            sw.port_free(done, 2, &mut out);
+            dequeued += 1;
+        }
+        assert_eq!(pfcs(&out), [(0, false)]);
+        assert_eq!(dequeued, 5);
+        assert_eq!(sw.pg_bytes(0), (47_000, 0));
     }
 
     #[test]
