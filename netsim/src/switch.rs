@@ -770,6 +770,22 @@ mod tests {
             .collect()
     }
 
+    /// After `port` was unpaused (its first packet's `Transmit` in `out`): free the port
+    /// at each transmission's end until a PFC frame comes; the packets dequeued, counting
+    /// the first.
+    fn drain_until_pfc(sw: &mut Switch, port: PortId, out: &mut Vec<SwitchAction>) -> u32 {
+        let mut dequeued = 1;
+        while pfcs(out).is_empty() {
+            let Some(&SwitchAction::Transmit { done, .. }) = out.last() else {
+                panic!("drained without XON")
+            };
+            out.clear();
+            sw.port_free(done, port, out);
+            dequeued += 1;
+        }
+        dequeued
+    }
+
     fn lossy(buffer: u64) -> SwitchConfig {
         SwitchConfig {
             pfc: false,
@@ -1010,15 +1026,7 @@ mod tests {
         // 2 kB offset, 100 - (71 - (d - 5)) - 2 kB: after d = 17 dequeues (the first one
         // at the unpause).
         sw.set_paused(1000, 2, false, &mut out);
-        let mut dequeued = 1;
-        while pfcs(&out).is_empty() {
-            let Some(&SwitchAction::Transmit { done, .. }) = out.last() else {
-                panic!("drained without XON")
-            };
-            out.clear();
-            sw.port_free(done, 2, &mut out);
-            dequeued += 1;
-        }
+        let dequeued = drain_until_pfc(&mut sw, 2, &mut out);
         assert_eq!(pfcs(&out), [(0, false)]);
         assert_eq!(dequeued, 17);
         assert_eq!(sw.pg_bytes(0), (39_000, 0));
@@ -1068,15 +1076,7 @@ mod tests {
         // Port 0's packets leave: the fifth empties the headroom and brings the XON.
         out.clear();
         sw.set_paused(1_000_000, 2, false, &mut out);
-        let mut dequeued = 1;
-        while pfcs(&out).is_empty() {
-            let Some(&SwitchAction::Transmit { done, .. }) = out.last() else {
-                panic!("drained without XON")
-            };
-            out.clear();
-            sw.port_free(done, 2, &mut out);
-            dequeued += 1;
-        }
+        let dequeued = drain_until_pfc(&mut sw, 2, &mut out);
         assert_eq!(pfcs(&out), [(0, false)]);
         assert_eq!(dequeued, 5);
         assert_eq!(sw.pg_bytes(0), (47_000, 0));

@@ -7,8 +7,7 @@ use roce_cc_netsim::run_scenario;
 use roce_cc_netsim::scenario::Scenario;
 
 /// A dumbbell of `senders` at 100 Gb/s with `cable_m` cables, 16 MB buffer, PFC alpha 1/8,
-/// RED 100/400 KB 0.2 for DCQCN; `extra` goes into `[nic]`, `set` into its `set` table.
-#[allow(clippy::too_many_arguments)]
+/// RED 100/400 KB 0.2 for DCQCN; `set` goes into `[nic]`'s `set` table.
 fn dumbbell(
     senders: u32,
     cc: &str,
@@ -17,7 +16,6 @@ fn dumbbell(
     bytes: u64,
     duration_us: u64,
     set: &str,
-    extra: &str,
 ) -> Scenario {
     let ecn = if cc == "dcqcn" {
         "ecn = { kmin_bytes = 100000, kmax_bytes = 400000, pmax = 0.2 }"
@@ -30,7 +28,7 @@ fn dumbbell(
          [topology]\nkind = \"dumbbell\"\nsenders = {senders}\nhost_rate_mbps = 100000\n\
          bottleneck_rate_mbps = 100000\ncable_m = {cable_m}\n\
          [switch]\nbuffer_bytes = 16000000\npfc = true\n{ecn}\nint = {int}\n\
-         [nic]\nprofile = \"{profile}\"\ncc = \"{cc}\"\nset = {{ qps = 64{set} }}\n{extra}\n\
+         [nic]\nprofile = \"{profile}\"\ncc = \"{cc}\"\nset = {{ qps = 64{set} }}\n\
          [traffic]\nkind = \"incast\"\nbytes = {bytes}\n"
     );
     Scenario::from_toml_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -47,7 +45,7 @@ fn run(sc: &Scenario) -> Summary {
 /// per hop, within one packet time (4158 bytes at 100 Gb/s: 332.64 ns).
 #[test]
 fn one_flow_alone_takes_its_ideal_time() {
-    let sc = dumbbell(1, "off", "connectx", 2, 1_000_000, 200, "", "");
+    let sc = dumbbell(1, "off", "connectx", 2, 1_000_000, 200, "");
     let s = run(&sc);
     assert_eq!(s.flows_completed, 1);
     let fct = s.fct_us.as_ref().unwrap().max;
@@ -79,7 +77,7 @@ const LONG_CABLE_M: u32 = 200;
 /// the steady state rises above Kmin and stays under Kmax (RED holds it there).
 #[test]
 fn dcqcn_incast_keeps_the_bottleneck_busy_and_converges() {
-    let sc = dumbbell(4, "dcqcn", "ns3-mlx", LONG_CABLE_M, 1 << 30, 4000, "", "");
+    let sc = dumbbell(4, "dcqcn", "ns3-mlx", LONG_CABLE_M, 1 << 30, 4000, "");
     let s = run(&sc);
     assert!(s.cnps > 0, "no CNP in an incast");
     let busy = s.judged_busy[0];
@@ -107,7 +105,6 @@ fn hpcc_incast_runs_at_eta_with_a_near_zero_queue() {
         1 << 30,
         8000,
         ", hpcc_base_rtt_ns = 5000, hpcc_eta = 1004",
-        "",
     );
     let s = run(&sc);
     let busy = s.judged_busy[0];
@@ -126,7 +123,7 @@ fn hpcc_incast_runs_at_eta_with_a_near_zero_queue() {
 /// Without congestion control PFC carries the whole load: pauses and no drop.
 #[test]
 fn pfc_carries_the_load_without_congestion_control() {
-    let sc = dumbbell(4, "off", "connectx", 2, 2_000_000, 1200, "", "");
+    let sc = dumbbell(4, "off", "connectx", 2, 2_000_000, 1200, "");
     let s = run(&sc);
     assert_eq!(s.flows_completed, 4);
     assert!(s.pauses_total > 0, "no pause with 4:1 at line rate");
@@ -137,7 +134,7 @@ fn pfc_carries_the_load_without_congestion_control() {
 /// the golden run's summary.
 #[test]
 fn runs_are_deterministic_and_rtl_equals_golden() {
-    let sc = dumbbell(3, "dcqcn", "connectx", 2, 300_000, 150, "", "");
+    let sc = dumbbell(3, "dcqcn", "connectx", 2, 300_000, 150, "");
     let a = deterministic_json(&run(&sc));
     let b = deterministic_json(&run(&sc));
     assert_eq!(a, b);
