@@ -3,8 +3,11 @@
 //!
 //! `cargo bench -p roce-cc-netsim --bench netsim_bench` runs the 16:1 incasts for their
 //! 2 ms and the 64-host websearch fabric for 1 ms; `-- --full` runs the websearch fabric
-//! for its 10 ms (about two minutes), `-- --rtl` adds the 16:1 incast with hosts 0 and 16
-//! as Verilated RTL.
+//! for its 10 ms (under a minute), `-- --rtl` adds the 16:1 incast with hosts 0 and 16 as
+//! Verilated RTL. `--only TEXT` keeps the runs whose label contains `TEXT`;
+//! `--websearch-us N` runs the websearch fabric for `N` us; `--out DIR` writes each run's
+//! report (summary, CSV, plots) into a folder of `DIR` named for its label, so two builds
+//! can be compared run for run (their summaries differ only in `speed`).
 
 use roce_cc_netsim::run_scenario;
 use roce_cc_netsim::scenario::Scenario;
@@ -14,6 +17,15 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let full = args.iter().any(|a| a == "--full");
     let rtl = args.iter().any(|a| a == "--rtl");
+    let value = |flag: &str| {
+        args.iter().position(|a| a == flag).map(|i| {
+            args.get(i + 1)
+                .unwrap_or_else(|| panic!("{flag} needs a value"))
+                .clone()
+        })
+    };
+    let only = value("--only");
+    let out = value("--out").map(std::path::PathBuf::from);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let load = |name: &str| {
         Scenario::from_file(&dir.join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{e}"))
@@ -30,9 +42,11 @@ fn main() {
         runs.push(("incast16-dcqcn-connectx, RTL hosts 0 and 16".into(), sc));
     }
     let mut ws = load("leafspine64-websearch-dcqcn-connectx");
-    if !full {
-        ws.duration_us = 1000;
-    }
+    ws.duration_us = match value("--websearch-us") {
+        Some(us) => us.parse().expect("--websearch-us takes microseconds"),
+        None if full => ws.duration_us,
+        None => 1000,
+    };
     runs.push(("leafspine64-websearch-dcqcn-connectx, golden".into(), ws));
 
     println!(
@@ -40,7 +54,27 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     for (label, sc) in runs {
-        let s = run_scenario(&sc, None, |_, _| {}).unwrap_or_else(|e| panic!("{label}: {e}"));
+        if only.as_ref().is_some_and(|o| !label.contains(o.as_str())) {
+            continue;
+        }
+        let dir = out.as_ref().map(|o| {
+            let name: String = label
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            o.join(name)
+        });
+        if let Some(d) = &dir {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        }
+        let s =
+            run_scenario(&sc, dir.as_deref(), |_, _| {}).unwrap_or_else(|e| panic!("{label}: {e}"));
         let sp = &s.speed;
         println!(
             "| {label} | {} us | {} | {:.0} | {} | {:.0} | {:.2} s |",

@@ -26,9 +26,10 @@ use roce_cc_sim::hpcc_window::Ack;
 use roce_cc_sim::lockstep::{CycleDut, Named};
 use roce_cc_sim::paced_harness::{GoldenPacedCycle, PacedOuts, PacedPins};
 use roce_cc_sim::paced_stimulus::paced_bring_up;
+use roce_cc_sim::pacer::sched::PacerSleep;
 use roce_cc_sim::replay_paced::{QUIET_CYCLES, WAKE_LEAD};
 use roce_cc_sim::rp_harness::RateOut;
-use roce_cc_sim::timebase::Timebase;
+use roce_cc_sim::timebase::{TimeStamp, Timebase};
 use std::collections::VecDeque;
 
 /// Which implementation runs a host's core.
@@ -55,6 +56,12 @@ pub struct NicOut {
 pub struct NicCore {
     dut: Box<dyn CycleDut<PacedPins, PacedOuts>>,
     tb: Timebase,
+    /// The core's clock, MHz.
+    clock_mhz: u64,
+    /// The time stamp of the last cycle stepped, and its microsecond (the radices are
+    /// reused for the cycles of the same microsecond).
+    now: TimeStamp,
+    now_us: u64,
     /// The pacer's `now_cycles` at cycle 0.
     start: u64,
     ctl: VecDeque<(u32, RpKind)>,
@@ -64,8 +71,9 @@ pub struct NicCore {
     post: VecDeque<(u32, u32)>,
     /// Cycles since something went in or came out.
     quiet: u64,
-    /// The outputs of the last cycle evaluated.
-    last: PacedOuts,
+    /// What the last cycle evaluated put out that the sleep rule reads: a grant offered,
+    /// the QPs with bytes, the pacer's sleep outputs.
+    last: (bool, u32, PacerSleep),
     /// Cycles evaluated (the rest were skipped).
     evaluated: u64,
 }
@@ -84,6 +92,9 @@ impl NicCore {
         Ok(Self {
             dut,
             tb: Timebase::new(p),
+            clock_mhz: u64::from(p.clock_mhz),
+            now: Timebase::new(p).at_cycle(0),
+            now_us: 0,
             start,
             ctl: VecDeque::new(),
             cnp: VecDeque::new(),
@@ -91,7 +102,7 @@ impl NicCore {
             ack: VecDeque::new(),
             post: VecDeque::new(),
             quiet: 0,
-            last: PacedOuts::default(),
+            last: (false, 0, PacerSleep::default()),
             evaluated: 0,
         })
     }
@@ -139,7 +150,21 @@ impl NicCore {
 
     /// QPs with bytes posted and not granted (the pacer's `backlogged`, last cycle).
     pub fn backlogged(&self) -> u32 {
-        self.last.backlogged
+        self.last.1
+    }
+
+    /// The core's time stamp at cycle `c`: `Timebase::at_cycle`, with the radices of the
+    /// microsecond computed once per microsecond.
+    fn time_at(&mut self, c: u64) -> TimeStamp {
+        let us = c / self.clock_mhz;
+        if us == self.now_us {
+            self.now.sub = (c - us * self.clock_mhz) as u32;
+        } else {
+            self.now = self.tb.at_cycle(c);
+            self.now_us = us;
+        }
+        debug_assert_eq!(self.now, self.tb.at_cycle(c));
+        self.now
     }
 
     /// Evaluate cycle `c` (the port takes a grant if `port_ready`) and clock the core.
@@ -148,7 +173,7 @@ impl NicCore {
             core: CorePins {
                 rate_ready: true,
                 cnp_ready: true,
-                now: self.tb.at_cycle(c),
+                now: self.time_at(c),
                 ctl: self.ctl.front().copied(),
                 cnp: self.cnp.front().copied(),
                 rx: self.rx.front().copied(),
@@ -180,7 +205,7 @@ impl NicCore {
         let grant = o.grant.filter(|_| port_ready);
         active |= grant.is_some();
         self.quiet = if active { 0 } else { self.quiet + 1 };
-        self.last = o;
+        self.last = (o.grant.is_some(), o.backlogged, o.sleep);
         self.dut.clock();
         NicOut {
             grant,
@@ -193,24 +218,24 @@ impl NicCore {
     /// `Some(None)` when the core may wait for its next input, or `Some(Some(w))` when it
     /// may skip to cycle `w` (> `c`) unless an input comes first.
     pub fn idle_until(&self, c: u64) -> Option<Option<u64>> {
-        let o = &self.last;
+        let (grant, backlogged, sleep) = self.last;
         let idle = !self.has_input()
             && self.quiet >= QUIET_CYCLES
-            && o.grant.is_none()
-            && (o.backlogged == 0 || o.sleep.asleep);
+            && !grant
+            && (backlogged == 0 || sleep.asleep);
         if !idle {
             return None;
         }
-        if o.backlogged != 0 && o.sleep.wake_en {
+        if backlogged != 0 && sleep.wake_en {
             // `wake_at` counts `now_cycles` (48 bits), which is `start + c`.
-            let wake = o.sleep.wake_at.wrapping_sub(self.start) & ((1 << 48) - 1);
+            let wake = sleep.wake_at.wrapping_sub(self.start) & ((1 << 48) - 1);
             let w = wake.saturating_sub(WAKE_LEAD);
             if w <= c + 1 {
                 return None;
             }
             return Some(Some(w));
         }
-        if o.backlogged != 0 {
+        if backlogged != 0 {
             // Asleep without a wake time: waiting for an ACK (its window).
             return Some(None);
         }

@@ -207,9 +207,23 @@ pub struct GoldenCoreCycle {
     /// The `ctl` flags of the commands given to the window unit whose reports have not
     /// left the merge, oldest first.
     tq: std::collections::VecDeque<bool>,
-    pins: CorePins,
+    /// What the edge needs of this cycle's pins (not the pins: an ACK's INT stack is
+    /// copied only when the filter register loads it).
+    edge_in: CoreEdgeIn,
     /// This cycle's decisions, for the edge.
     dec: CoreDecisions,
+}
+
+/// The part of a cycle's pins that the core's edge uses.
+#[derive(Clone, Copy, Debug, Default)]
+struct CoreEdgeIn {
+    reset: bool,
+    ctl: Option<Cmd>,
+    rate_ready: bool,
+    /// Out-of-range events offered (cnp, tx, query, rx, ack).
+    bad: [bool; 5],
+    /// The ACK the filter register loads (when `f_load`).
+    f_in: Option<(u32, Ack)>,
 }
 
 /// What a cycle of the core's glue decided (computed in `eval`, applied at the edge).
@@ -262,7 +276,7 @@ impl GoldenCoreCycle {
             ignored: 0,
             ign_last: false,
             tq: Default::default(),
-            pins: CorePins::default(),
+            edge_in: CoreEdgeIn::default(),
             dec: CoreDecisions::default(),
         }
     }
@@ -297,16 +311,18 @@ impl GoldenCoreCycle {
     }
 
     /// Whether the core rejects an ACK offered as `ack`.
-    fn ack_bad(&self, ack: Option<(u32, Ack)>) -> bool {
+    fn ack_bad(&self, ack: &Option<(u32, Ack)>) -> bool {
         ack.is_some() && self.ack_payload_bad(ack)
     }
 
     /// The hardware's check of the ACK stream's payload, valid or not (`None` drives the
     /// default payload: QP 0, no hops, which the check refuses, so `s_ack_ready` is high
     /// while nothing is offered).
-    fn ack_payload_bad(&self, ack: Option<(u32, Ack)>) -> bool {
-        let (q, a) = ack.unwrap_or_default();
-        q >= self.qps || !ack_hops_ok(a.nhop)
+    fn ack_payload_bad(&self, ack: &Option<(u32, Ack)>) -> bool {
+        let (q, nhop) = ack
+            .as_ref()
+            .map_or((0, Ack::default().nhop), |(q, a)| (*q, a.nhop));
+        q >= self.qps || !ack_hops_ok(nhop)
     }
 }
 
@@ -330,7 +346,6 @@ fn hpcc_rate(qp: u32, r: &crate::hpcc_harness::HpccRep, ctl: bool) -> RateOut {
 
 impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
     fn eval(&mut self, pins: &CorePins) -> CoreOuts {
-        self.pins = *pins;
         let (mut rp_pins, mut np_pins) = self.unit_pins(pins);
         // The command slice offers its head: to the RP while its part is owed, to the NP
         // (a reset) while the NP's is; each unit takes its part when it is ready.
@@ -352,8 +367,8 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         let c_head = self.cslice.head();
         let w_head = self.wslice.head();
         // ACK check and filter register (an ACK waits while a command is in the slice).
-        let ack_bad = self.ack_bad(pins.ack);
-        let payload_bad = self.ack_payload_bad(pins.ack);
+        let ack_bad = self.ack_bad(&pins.ack);
+        let payload_bad = self.ack_payload_bad(&pins.ack);
         let f_pass = self.f.is_some() && self.mode_rd && c_head.is_none();
         let hp_pins = HpccPins {
             reset: pins.reset,
@@ -364,6 +379,23 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         let h: HpccOuts = self.hp.eval(&hp_pins);
         let f_free = self.f.is_none() || !self.mode_rd || (h.ack_ready && c_head.is_none());
         let f_load = pins.ack.is_some() && !ack_bad && f_free && !self.msw_busy;
+        let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
+        self.edge_in = CoreEdgeIn {
+            reset: pins.reset,
+            ctl: pins.ctl,
+            rate_ready: pins.rate_ready,
+            bad: [
+                bad(pins.cnp),
+                bad(pins.tx.map(|t| t.0)),
+                bad(pins.query),
+                bad(pins.rx.map(|t| t.0)),
+                ack_bad,
+            ],
+            f_in: None,
+        };
+        if f_load {
+            self.edge_in.f_in = pins.ack;
+        }
         let ack_ready = payload_bad || (f_free && !self.msw_busy);
 
         // The RP's report at the head of its slice: an HPCC QP's command or query goes to
@@ -446,7 +478,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
     }
 
     fn clock(&mut self) {
-        let pins = self.pins;
+        let pins = self.edge_in;
         let d = self.dec;
         let dropping = self.f.is_some() && !self.mode_rd;
         self.rp.clock();
@@ -459,9 +491,9 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         self.wslice.clock(d.w_offer, d.w_take, pins.reset);
         self.oslice.clock(d.rate, pins.rate_ready, pins.reset);
         // The mode RAM: the registered read returns the word before this edge's write.
-        let rd_addr = match (d.f_load, pins.ack, self.f) {
+        let rd_addr = match (d.f_load, &pins.f_in, &self.f) {
             (true, Some((q, _)), _) => q & (self.qps - 1),
-            (_, _, Some((q, _))) => q,
+            (_, _, Some((q, _))) => *q,
             _ => 0,
         };
         self.mode_rd = self.mode[rd_addr as usize];
@@ -494,17 +526,10 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if self.ign_last {
             self.ignored = (self.ignored + 1) & COUNTER_MASK;
         }
-        let bad = |q: Option<u32>| q.is_some_and(|q| q >= self.qps);
-        self.bad_last = [
-            bad(pins.cnp),
-            bad(pins.tx.map(|t| t.0)),
-            bad(pins.query),
-            bad(pins.rx.map(|t| t.0)),
-            self.ack_bad(pins.ack),
-        ];
+        self.bad_last = pins.bad;
         self.ign_last = dropping;
         if d.f_free {
-            self.f = if d.f_load { pins.ack } else { None };
+            self.f = if d.f_load { pins.f_in } else { None };
         }
         if d.tq_pop {
             self.tq.pop_front();

@@ -188,6 +188,22 @@ impl GoldenHpccCycle {
         &self.unit
     }
 
+    /// Whether the unit holds no event and no report: no sweep, the ACK queue and the
+    /// command register empty, no QP issued in the spacing window, the pipeline, the FIFO
+    /// and the output register empty. (`owed` counts every report from its issue until
+    /// the output register hands it over, so with `owed == 0` the pipeline holds none:
+    /// the sweep's entries are empty.)
+    fn is_empty(&self) -> bool {
+        !self.busy
+            && self.owed == 0
+            && !self.o_valid
+            && !self.rd_valid
+            && self.head == self.wr_ptr
+            && self.aq.is_empty()
+            && self.pc.is_none()
+            && self.hist.iter().all(Option::is_none)
+    }
+
     /// The issue decision: (sweep, command, ACK), and the queue entry of the ACK that may
     /// issue.
     fn decide(&self) -> ((bool, bool, bool), Option<usize>) {
@@ -257,7 +273,15 @@ impl GoldenHpccCycle {
 
 impl CycleDut<HpccPins, HpccOuts> for GoldenHpccCycle {
     fn eval(&mut self, pins: &HpccPins) -> HpccOuts {
-        self.pins = *pins;
+        // The pins the edge needs; an ACK's INT stack is copied only when one is offered.
+        self.pins.reset = pins.reset;
+        self.pins.cmd = pins.cmd;
+        self.pins.rep_ready = pins.rep_ready;
+        if pins.ack.is_some() {
+            self.pins.ack = pins.ack;
+        } else {
+            self.pins.ack = None;
+        }
         (self.go, self.take) = self.decide();
         let (_, go_c, _) = self.go;
         self.outs = HpccOuts {
@@ -272,8 +296,7 @@ impl CycleDut<HpccPins, HpccOuts> for GoldenHpccCycle {
     }
 
     fn clock(&mut self) {
-        let pins = self.pins;
-        if pins.reset {
+        if self.pins.reset {
             let mut fresh = Self::new_like(self);
             fresh.unit.qps = std::mem::take(&mut self.unit.qps);
             *self = fresh;
@@ -282,6 +305,16 @@ impl CycleDut<HpccPins, HpccOuts> for GoldenHpccCycle {
             }
             return;
         }
+        if self.pins.ack.is_none() && self.pins.cmd.is_none() && self.is_empty() {
+            // Nothing queued, in flight or reported, and nothing offered: the edge changes
+            // no register but the output register's and the FIFO read's data (copies of the
+            // FIFO's head, not valid), as the full rules below.
+            debug_assert!(self.pipe.iter().all(Option::is_none));
+            self.o = self.rd_data;
+            self.rd_data = self.fifo[self.head as usize % FIFO_DEPTH];
+            return;
+        }
+        let pins = self.pins;
         let go @ (go_s, go_c, go_a) = self.go;
         let outs = self.outs;
         // The report register writes the FIFO; the counters count it.

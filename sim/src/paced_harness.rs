@@ -89,8 +89,9 @@ pub struct GoldenPacedCycle {
     hit_post: bool,
     hit_grant: Option<u32>,
     hit_idle: bool,
-    /// This cycle's pins, and what they decided (for the edge).
-    pins: PacedPins,
+    /// What the edge needs of this cycle's pins (reset, the doorbell, an ACK offered), and
+    /// what they decided.
+    edge_in: (bool, Option<(u32, u32)>, bool),
     dec: PacedDecisions,
 }
 
@@ -126,7 +127,7 @@ impl GoldenPacedCycle {
             hit_post: false,
             hit_grant: None,
             hit_idle: false,
-            pins: PacedPins::default(),
+            edge_in: (false, None, false),
             dec: PacedDecisions::default(),
         }
     }
@@ -143,14 +144,18 @@ impl GoldenPacedCycle {
 }
 
 /// The hardware's check of an ACK's payload (`None` drives QP 0 with no hops: refused).
-fn ack_ok(qps: u32, ack: Option<(u32, crate::hpcc_window::Ack)>) -> bool {
-    let (q, a) = ack.unwrap_or_default();
-    q < qps && ack_hops_ok(a.nhop)
+fn ack_ok(qps: u32, ack: &Option<(u32, crate::hpcc_window::Ack)>) -> bool {
+    let (q, nhop) = ack
+        .as_ref()
+        .map_or((0, crate::hpcc_window::Ack::default().nhop), |(q, a)| {
+            (*q, a.nhop)
+        });
+    q < qps && ack_hops_ok(nhop)
 }
 
 impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
     fn eval(&mut self, pins: &PacedPins) -> PacedOuts {
-        self.pins = *pins;
+        self.edge_in = (pins.core.reset, pins.post, pins.core.ack.is_some());
         let room = self.gq.len() < GRANT_QUEUE;
         // The RP's transmitted packets: the grant queue's head or `s_tx_*`.
         let sel_g = !self.gq.is_empty() && (pins.core.tx.is_none() || self.tx_turn);
@@ -163,7 +168,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
         }
         // The rate report and the pacer's inputs.
         let rate = self.core.m_rate();
-        let ok = ack_ok(self.qps, pins.core.ack);
+        let ok = ack_ok(self.qps, &pins.core.ack);
         let pacer_in = PacerIn {
             reset: pins.core.reset,
             now: pins.now_cycles,
@@ -220,11 +225,11 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
     }
 
     fn clock(&mut self) {
-        let pins = self.pins;
+        let (reset, post, ack_offered) = self.edge_in;
         let d = self.dec;
         self.core.clock();
         self.pacer.clock(&d.pacer_in);
-        if pins.core.reset {
+        if reset {
             self.gq.clear();
             self.tx_turn = false;
             self.rf_ext = false;
@@ -248,7 +253,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
         if self.hit_idle {
             c.port_idle = (c.port_idle + 1) & COUNTER_MASK;
         }
-        self.hit_post = pins.post.is_some_and(|(q, _)| q >= self.qps);
+        self.hit_post = post.is_some_and(|(q, _)| q >= self.qps);
         self.hit_grant = d.grant_take.map(|(_, bytes)| bytes);
         self.hit_idle = d.port_idle;
         if d.sel_g && d.core_tx_take {
@@ -267,7 +272,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
                 (self.rf_ext, self.rf_pac) = d.rf_ok;
             }
         }
-        if pins.core.ack.is_some() {
+        if ack_offered {
             if d.af_ok.0 && d.af_ok.1 {
                 (self.af_core, self.af_pac) = (false, false);
             } else {

@@ -179,6 +179,8 @@ pub struct GoldenRpCycle {
     /// The input queue's entries (`QB_N`; an accepted event is written to the lowest free
     /// one and stays there until it goes to S1).
     entries: [Option<QueueEntry>; QB_N],
+    /// Entries in use (so an empty queue is known without reading them).
+    queued: usize,
     /// Edges since reset (the current cycle follows edge `edge`), and acceptances.
     edge: u64,
     seq: u64,
@@ -254,6 +256,7 @@ impl GoldenRpCycle {
             qps: p.qps,
             busy_left: 0,
             entries: [None; QB_N],
+            queued: 0,
             edge: 0,
             seq: 0,
             blk: [false; QB_N],
@@ -340,6 +343,7 @@ impl GoldenRpCycle {
         let pins = self.pins;
         if pins.reset {
             self.entries = [None; QB_N];
+            self.queued = 0;
             self.edge = 0;
             self.blk = [false; QB_N];
             self.hz = None;
@@ -363,6 +367,16 @@ impl GoldenRpCycle {
             return;
         }
         self.busy_left = self.busy_left.saturating_sub(1);
+        if !valids(&pins).contains(&true) && self.is_empty() {
+            // Nothing queued, in flight or reported, and nothing offered: the edge moves no
+            // event and changes no register but the FIFO's read of its head and the credit
+            // (the full rules below leave every other register as it is).
+            debug_assert!(self.pipe.iter().all(Option::is_none));
+            self.rd_data = self.fifo[self.head & (self.fifo.len() - 1)];
+            self.credit = self.owed < REP_CREDITS;
+            self.edge += 1;
+            return;
+        }
         let ctl = pins.ctl.is_some() && self.outs.ctl_ready;
         let ready = [
             self.outs.ctl_ready,
@@ -389,12 +403,12 @@ impl GoldenRpCycle {
                 head_next = (self.head + 1) & ptr_mask;
             }
         }
-        let rd_data = self.fifo[head_next % self.fifo.len()];
+        let rd_data = self.fifo[head_next & (self.fifo.len() - 1)];
         self.head = head_next;
         self.wr_seen = self.wr_ptr;
         if let Some(r) = self.rep {
             let n = self.fifo.len();
-            self.fifo[self.wr_ptr % n] = Some(r);
+            self.fifo[self.wr_ptr & (n - 1)] = Some(r);
             self.wr_ptr = (self.wr_ptr + 1) & ptr_mask;
         }
         self.rd_data = rd_data;
@@ -405,6 +419,28 @@ impl GoldenRpCycle {
         let credit = self.owed < REP_CREDITS;
         self.owed = self.owed + usize::from(counted) - usize::from(o_pop);
         self.credit = credit;
+    }
+
+    /// Whether the unit holds no event and no report: the input queue, HZ and HN, the
+    /// pipeline, the report register, the FIFO and the output register empty, the sweep
+    /// over, and no class known to wait. (`owed` counts every event from the edge after it
+    /// entered S1 until the output register hands its report over, so with `owed == 0`
+    /// and S1 empty the pipeline holds none.)
+    fn is_empty(&self) -> bool {
+        self.busy_left == 0
+            && self.owed == 0
+            && self.slot(0).is_none()
+            && self.rep.is_none()
+            && self.out.is_none()
+            && self.head == self.wr_ptr
+            && self.wr_seen == self.wr_ptr
+            && self.hz.is_none()
+            && self.hz_next.is_none()
+            && self.room
+            && self.cap == [false; 4]
+            && self.waiting == [0; 4]
+            && self.blk == [false; QB_N]
+            && self.queued == 0
     }
 
     /// The event in pipeline slot `i` (0 = S1).
@@ -442,8 +478,12 @@ impl GoldenRpCycle {
         // Each entry's follower check: its result is in from the edge `ck_done` on.
         let checked = |e: usize| self.entries[e].is_some_and(|x| x.ck_done.is_some_and(|d| d <= k));
         let known_blk = |e: usize| self.blk[e] && !nw(e);
+        // With the queue empty (most edges) every search below finds nothing.
+        let queued = self.queued > 0;
+        debug_assert_eq!(self.queued, self.entries.iter().flatten().count());
         // The decision: the oldest entry whose event may go as a follower goes; else HZ's.
         let fol = (0..QB_N)
+            .filter(|_| queued)
             .filter(|&e| {
                 self.credit
                     && checked(e)
@@ -468,13 +508,17 @@ impl GoldenRpCycle {
                 && !self.blk[e]
                 && self.writer(e).is_none()
         };
-        let pick = (0..QB_N).filter(|&e| cand(e)).min_by_key(|&e| seq(e));
+        let pick = (0..QB_N)
+            .filter(|&e| queued && cand(e))
+            .min_by_key(|&e| seq(e));
         let nx = (0..QB_N)
-            .filter(|&e| self.entries[e].is_some_and(|x| x.ck_done.is_none()) && !known_blk(e))
+            .filter(|&e| {
+                queued && self.entries[e].is_some_and(|x| x.ck_done.is_none()) && !known_blk(e)
+            })
             .min_by_key(|&e| seq(e));
         // Each entry's `blk` after the edge, from the entries now.
         let mut blk = [false; QB_N];
-        for (e, b) in blk.iter_mut().enumerate() {
+        for (e, b) in blk.iter_mut().enumerate().filter(|_| queued) {
             if let Some(x) = self.entries[e] {
                 *b = self
                     .entries
@@ -485,7 +529,7 @@ impl GoldenRpCycle {
         }
         // The classes with `QB_CAP` entries known to wait.
         let mut waiting = [0usize; 4];
-        for e in 0..QB_N {
+        for e in (0..QB_N).filter(|_| queued) {
             if let Some(x) = self.entries[e]
                 && !nw(e)
                 && (self.blk[e]
@@ -501,9 +545,9 @@ impl GoldenRpCycle {
                 waiting[x.cls] += 1;
             }
         }
-        let void: [bool; QB_N] = std::array::from_fn(known_blk);
-        let nvalid = (0..QB_N).filter(|&e| valid(e)).count();
-        let free = (0..QB_N).find(|&e| !valid(e));
+        let void: [bool; QB_N] = std::array::from_fn(|e| queued && known_blk(e));
+        let nvalid = (0..QB_N).filter(|&e| queued && valid(e)).count();
+        let free = (0..QB_N).find(|&e| !queued || !valid(e));
         // The pipeline.
         self.rep = None;
         if let Some((qp, kind, now, ctl)) = self.slot(PIPE_SLOTS - 1) {
@@ -531,6 +575,7 @@ impl GoldenRpCycle {
         };
         if let Some(t) = taken {
             self.pipe[self.pipe_at] = self.entries[t].take().map(|x| x.ev);
+            self.queued -= 1;
             self.pipe_fol[self.pipe_at] = any_fol;
             self.followers += u64::from(any_fol);
             debug_assert!(pick != Some(t) && self.hz_next != Some(t));
@@ -544,7 +589,7 @@ impl GoldenRpCycle {
         }
         // A check of an entry found blocked is void (its QP's writers may change); the
         // check loads the oldest entry not checked and not known to be blocked.
-        for (e, void) in void.into_iter().enumerate() {
+        for (e, void) in void.into_iter().enumerate().filter(|_| queued) {
             if void && let Some(x) = self.entries[e].as_mut() {
                 x.ck_done = None;
                 x.was_blk = true;
@@ -559,6 +604,7 @@ impl GoldenRpCycle {
         self.waiting = waiting;
         if let Some((ev, cls)) = push {
             let w = free.expect("the inputs are ready only while an entry is free");
+            self.queued += 1;
             self.entries[w] = Some(QueueEntry {
                 ev,
                 cls,

@@ -23,6 +23,8 @@ pub struct EligibleModel {
     /// `cur`: its word index and the bits not yet taken.
     cur_w: usize,
     cur: u32,
+    /// Words of `bm` that are not zero (so an empty bitmap is known without a search).
+    nonzero: usize,
 }
 
 impl EligibleModel {
@@ -39,6 +41,7 @@ impl EligibleModel {
             pre: None,
             cur_w: 0,
             cur: 0,
+            nonzero: 0,
         }
     }
 
@@ -70,7 +73,11 @@ impl EligibleModel {
         let nw = self.bm.len();
         let cand = |w: usize| self.bm[w] != 0 && self.sel != Some(w);
         let start = self.last.map_or(0, |l| l + 1);
-        let chosen = (start..nw).chain(0..start).find(|&w| cand(w));
+        let chosen = if self.nonzero == 0 {
+            None
+        } else {
+            (start..nw).chain(0..start).find(|&w| cand(w))
+        };
         // cur, pre.
         let mut cur = (self.cur_w, cur_after);
         let mut pre = self.pre;
@@ -89,13 +96,16 @@ impl EligibleModel {
         }
         // The bitmap: a loaded word keeps only this cycle's sets.
         if let Some(w) = load {
+            self.nonzero -= usize::from(self.bm[w] != 0);
             self.bm[w] = 0;
         }
         for &q in sets {
             let w = (q / WORD_BITS) as usize;
             assert!(w < nw, "set of QP {q} beyond {} QPs", nw as u32 * WORD_BITS);
+            self.nonzero += usize::from(self.bm[w] == 0);
             self.bm[w] |= 1 << (q % WORD_BITS);
         }
+        debug_assert_eq!(self.nonzero, self.bm.iter().filter(|&&w| w != 0).count());
         if load.is_some() {
             self.sel = None;
         }

@@ -270,8 +270,12 @@ pub struct PacerCycle {
     /// The side path: `side[k]` is the operation accepted `k + 1` cycles ago.
     side: [Option<SideOp>; SIDE_STAGES],
     ack_turn: bool,
-    /// The grant pipeline: `pipe[k]` is the operation issued `k + 1` cycles ago.
+    /// The grant pipeline, a ring: stage `k` (the operation issued `k + 1` cycles ago) is
+    /// at index `(pipe_at + k) % ROUTE_STAGE` (advancing is one index step, not a copy).
     pipe: [Option<Op>; ROUTE_STAGE],
+    pipe_at: usize,
+    /// Operations in the grant pipeline (so an empty one is known without reading it).
+    pipe_n: usize,
     eligible: EligibleModel,
     fine: WheelModel,
     coarse: WheelModel,
@@ -315,6 +319,8 @@ impl PacerCycle {
             side: [None; SIDE_STAGES],
             ack_turn: false,
             pipe: [None; ROUTE_STAGE],
+            pipe_at: 0,
+            pipe_n: 0,
             eligible: EligibleModel::new(qps),
             fine: WheelModel::new(qps, FINE_SB, now),
             coarse: WheelModel::new(qps, COARSE_SB, (now & TIME_MASK) >> COARSE_SHIFT),
@@ -379,6 +385,25 @@ impl PacerCycle {
             && !self.active.iter().any(|&a| a)
     }
 
+    /// Whether an edge with no input would only move the wheels and the eligible set: no
+    /// sweep, no coarse release and no pick to issue, and the doorbell path, the side
+    /// path, the grant pipeline and the grant FIFO empty.
+    fn is_quiet(&self) -> bool {
+        !self.busy
+            && self.owed == 0
+            && self.fifo.is_empty()
+            && self.post_w.is_none()
+            && self.coarse.out().is_none()
+            && self.eligible.out().is_none()
+            && self.side.iter().all(Option::is_none)
+            && self.pipe_n == 0
+    }
+
+    /// Stage `k` of the grant pipeline (0: issued one cycle ago).
+    fn stage(&self, k: usize) -> Option<Op> {
+        self.pipe[(self.pipe_at + k) % ROUTE_STAGE]
+    }
+
     /// Bytes granted to `qp` (mod 2^32) and its highest acknowledged sequence, as the
     /// memories hold them now (for stimulus that sends meaningful ACKs).
     pub fn sent_acked(&self, qp: u32) -> (u32, u32) {
@@ -398,6 +423,20 @@ impl PacerCycle {
             let (collisions, stats) = (self.collisions, self.stats);
             *self = Self::new(self.qps, self.clock_mhz, self.mtu, now);
             (self.collisions, self.stats) = (collisions, stats);
+            return;
+        }
+        if i.post.is_none() && i.rate.is_none() && i.ack.is_none() && self.is_quiet() {
+            // Nothing to issue and nothing in the doorbell path, the side path, the grant
+            // pipeline or the grant FIFO, and nothing offered: the edge writes no memory
+            // and changes no flag; only the wheels and the eligible set move (the fine
+            // wheel's release goes into the set), as in the full rules below.
+            let sl = o.sleep;
+            self.stats.asleep += sl.asleep as u64;
+            self.stats.asleep_wake += (sl.asleep && sl.wake_en) as u64;
+            let fine = self.fine.out();
+            self.eligible.clock(fine.as_slice(), false, false);
+            self.fine.clock(now, None, false);
+            self.coarse.clock(now >> COARSE_SHIFT, None, false);
             return;
         }
         // Issue.
@@ -452,7 +491,7 @@ impl PacerCycle {
         let mut discard = false;
         let mut idle = None;
         let mut park = None;
-        if let Some(op) = self.pipe[ROUTE_STAGE - 1] {
+        if let Some(op) = self.stage(ROUTE_STAGE - 1) {
             let q = op.qp;
             let poked = self.poke[q as usize] || post_touch == Some(q) || side_touch == Some(q);
             let mut route_at = None;
@@ -526,6 +565,7 @@ impl PacerCycle {
             }
         }
         let sl = o.sleep;
+        let route_op = self.stage(ROUTE_STAGE - 1);
         let st = &mut self.stats;
         st.asleep += sl.asleep as u64;
         st.asleep_wake += (sl.asleep && sl.wake_en) as u64;
@@ -538,7 +578,7 @@ impl PacerCycle {
         st.to_fine += fine_push.is_some() as u64;
         st.to_coarse += coarse_push.is_some() as u64;
         st.wakes += wake.is_some() as u64;
-        if let Some(op) = self.pipe[ROUTE_STAGE - 1] {
+        if let Some(op) = route_op {
             st.not_due += (op.kind == Kind::Grant && op.has && !op.due) as u64;
             st.poked_back += (op.kind == Kind::Grant
                 && !(op.has && op.due && op.allowed)
@@ -557,7 +597,7 @@ impl PacerCycle {
             self.rate[a] = RateWord::default();
             self.acked[a] = 0;
         } else {
-            if let (Some(w), Some(op)) = (st_w, self.pipe[ROUTE_STAGE - 1]) {
+            if let (Some(w), Some(op)) = (st_w, self.stage(ROUTE_STAGE - 1)) {
                 if issue.map(|(_, q)| q) == Some(op.qp) {
                     self.collisions += 1;
                 }
@@ -597,9 +637,11 @@ impl PacerCycle {
         }
         // The grant pipeline advances (each stage's logic with this cycle's `now`).
         let mtu = self.mtu;
-        let mut pipe = [None; ROUTE_STAGE];
-        for k in (1..ROUTE_STAGE).rev() {
-            pipe[k] = self.pipe[k - 1].map(|mut op| {
+        // The ring turns by one (the route stage's slot, read above, becomes stage 0's);
+        // the operations leaving c1, c2 and c3 are updated where they are.
+        for k in 1..=3 {
+            let at = (self.pipe_at + k - 1) % ROUTE_STAGE;
+            if let Some(op) = self.pipe[at].as_mut() {
                 match k {
                     // Leaving c1.
                     1 => {
@@ -642,10 +684,16 @@ impl PacerCycle {
                     }
                     _ => {}
                 }
-                op
-            });
+            }
         }
-        pipe[0] = issue.map(|(kind, qp)| {
+        self.pipe_n = self.pipe_n + usize::from(issue.is_some()) - usize::from(route_op.is_some());
+        debug_assert_eq!(
+            self.pipe_n,
+            self.pipe.iter().flatten().count() + usize::from(issue.is_some())
+                - usize::from(route_op.is_some())
+        );
+        self.pipe_at = (self.pipe_at + ROUTE_STAGE - 1) % ROUTE_STAGE;
+        self.pipe[self.pipe_at] = issue.map(|(kind, qp)| {
             let q = qp as usize;
             Op {
                 kind,
@@ -668,7 +716,6 @@ impl PacerCycle {
                 sent_new: 0,
             }
         });
-        self.pipe = pipe;
         // The doorbell and side paths advance.
         self.post_w = i
             .post
@@ -704,11 +751,15 @@ impl PacerCycle {
         }
         self.owed = self.owed + grant_issue as u32 - pop as u32 - discard as u32;
         // Eligible set, wheels.
-        let sets: Vec<u32> = [self.fine.out(), route_elig, start, unpark]
+        let (mut sets, mut n_sets) = ([0u32; 4], 0);
+        for q in [self.fine.out(), route_elig, start, unpark]
             .into_iter()
             .flatten()
-            .collect();
-        self.eligible.clock(&sets, grant_issue, false);
+        {
+            sets[n_sets] = q;
+            n_sets += 1;
+        }
+        self.eligible.clock(&sets[..n_sets], grant_issue, false);
         self.fine.clock(now, fine_push, false);
         self.coarse.clock(now >> COARSE_SHIFT, coarse_push, false);
         // Sweep.

@@ -134,6 +134,20 @@ impl WheelModel {
     /// `reset` (synchronous: empties the wheel and puts the cursor at `now`).
     pub fn clock(&mut self, now: u64, push: Option<(u32, u64)>, reset: bool) {
         let now = now & TIME_MASK;
+        if self.count == 0 && self.out.is_none() && push.is_none() && !reset {
+            // An empty wheel (no QP in the slots, the chain or the release register) and no
+            // push: the rules below only move the scan and put the cursor at `now + 1`.
+            let (mut first, mut first_valid) = (self.first, self.first_valid);
+            if !first_valid && (first.wrapping_sub(self.cur) & TIME_MASK) < self.slots() - 1 {
+                first = (first + 1) & TIME_MASK;
+            }
+            self.cur = (now + 1) & TIME_MASK;
+            if !not_after48(self.cur, first) {
+                (first, first_valid) = (self.cur, false);
+            }
+            (self.first, self.first_valid) = (first, first_valid);
+            return;
+        }
         if let Some(q) = self.out {
             self.inside[q as usize] = false;
         }
