@@ -67,8 +67,7 @@
 //!   pfc_resume_offset_bytes` goes back to XON. The headroom must be empty, not only the
 //!   whole use under the threshold: the threshold also rises when other PGs drain, and a
 //!   PG resumed with data still in its headroom would meet its next XOFF with less than a
-//!   full headroom for the upstream's in-flight data (on the 64-host websearch fabric
-//!   that lost packets).
+//!   full headroom for the upstream's in-flight data, and could drop some of it.
 //!
 //! A PG that has to charge a packet to headroom goes to XOFF too (the shared pool was full).
 //! Each change of state emits one [`SwitchAction::Pfc`] for that ingress port, XOFF or XON,

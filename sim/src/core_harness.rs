@@ -2,7 +2,7 @@
 //! ([`GoldenCoreCycle`], [`HdlCore`], and `VerilatedCore` in [`crate::verilated`]),
 //! compared by [`crate::lockstep`].
 
-use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_hops_ok};
+use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_payload_ok};
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
 use crate::dcqcn_rp::RpKind;
@@ -312,17 +312,7 @@ impl GoldenCoreCycle {
 
     /// Whether the core rejects an ACK offered as `ack`.
     fn ack_bad(&self, ack: &Option<(u32, Ack)>) -> bool {
-        ack.is_some() && self.ack_payload_bad(ack)
-    }
-
-    /// The hardware's check of the ACK stream's payload, valid or not (`None` drives the
-    /// default payload: QP 0, no hops, which the check refuses, so `s_ack_ready` is high
-    /// while nothing is offered).
-    fn ack_payload_bad(&self, ack: &Option<(u32, Ack)>) -> bool {
-        let (q, nhop) = ack
-            .as_ref()
-            .map_or((0, Ack::default().nhop), |(q, a)| (*q, a.nhop));
-        q >= self.qps || !ack_hops_ok(nhop)
+        ack.is_some() && !ack_payload_ok(self.qps, ack)
     }
 }
 
@@ -368,7 +358,9 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         let w_head = self.wslice.head();
         // ACK check and filter register (an ACK waits while a command is in the slice).
         let ack_bad = self.ack_bad(&pins.ack);
-        let payload_bad = self.ack_payload_bad(&pins.ack);
+        // The payload check refuses the default payload too, so `s_ack_ready` is high
+        // while nothing is offered.
+        let payload_bad = !ack_payload_ok(self.qps, &pins.ack);
         let f_pass = self.f.is_some() && self.mode_rd && c_head.is_none();
         let hp_pins = HpccPins {
             reset: pins.reset,

@@ -26,6 +26,16 @@ pub fn ack_hops_ok(nhop: u8) -> bool {
     (1..=HOPS_MAX).contains(&(nhop as usize))
 }
 
+/// The hardware's check of the ACK stream's payload, valid or not, for a core of `qps`
+/// QPs: a QP number in range and 1..=5 hops. `None` drives the default payload (QP 0, no
+/// hops), which the check refuses.
+pub fn ack_payload_ok(qps: u32, ack: &Option<(u32, Ack)>) -> bool {
+    let (q, nhop) = ack
+        .as_ref()
+        .map_or((0, Ack::default().nhop), |(q, a)| (*q, a.nhop));
+    q < qps && ack_hops_ok(nhop)
+}
+
 /// One event on one of the core's input streams, with its 24-bit QP number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoreEvent {

@@ -9,7 +9,7 @@
 
 use crate::core_harness::{CoreOuts, CorePins, GoldenCoreCycle, b, cnp_time_word};
 use crate::core_harness::{drive_core_pins, read_core_outs};
-use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_hops_ok};
+use crate::core_top::{AckCounts, BadQpCounts, MODE_HPCC, ack_payload_ok};
 use crate::dcqcn_np::{COUNTER_MASK, CnpRequest, NpConfig};
 use crate::dcqcn_rp::RpConfig;
 use crate::hdl_sim::{settle, tick};
@@ -143,16 +143,6 @@ impl GoldenPacedCycle {
     }
 }
 
-/// The hardware's check of an ACK's payload (`None` drives QP 0 with no hops: refused).
-fn ack_ok(qps: u32, ack: &Option<(u32, crate::hpcc_window::Ack)>) -> bool {
-    let (q, nhop) = ack
-        .as_ref()
-        .map_or((0, crate::hpcc_window::Ack::default().nhop), |(q, a)| {
-            (*q, a.nhop)
-        });
-    q < qps && ack_hops_ok(nhop)
-}
-
 impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
     fn eval(&mut self, pins: &PacedPins) -> PacedOuts {
         self.edge_in = (pins.core.reset, pins.post, pins.core.ack.is_some());
@@ -168,7 +158,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
         }
         // The rate report and the pacer's inputs.
         let rate = self.core.m_rate();
-        let ok = ack_ok(self.qps, &pins.core.ack);
+        let ok = ack_payload_ok(self.qps, &pins.core.ack);
         let pacer_in = PacerIn {
             reset: pins.core.reset,
             now: pins.now_cycles,
