@@ -190,6 +190,9 @@ pub struct GoldenCoreCycle {
     msw_busy: bool,
     /// The ACK filter register.
     f: Option<(u32, Ack)>,
+    /// This cycle's room for an ACK (`f_free && !msw_busy`): `s_ack_ready` for a payload
+    /// that passes the check, whether or not one is offered.
+    ack_room: bool,
     /// The RP's reports, HPCC QPs' commands to the window unit, the unit's reports.
     rslice: RegSliceModel<RateOut>,
     cslice: RegSliceModel<WinCmd>,
@@ -265,6 +268,7 @@ impl GoldenCoreCycle {
             mode_rd: false,
             msw: 0,
             msw_busy: false,
+            ack_room: false,
             f: None,
             rslice: Default::default(),
             cslice: Default::default(),
@@ -284,6 +288,12 @@ impl GoldenCoreCycle {
     /// The report on `m_rate_*` this cycle (a register: it does not depend on the pins).
     pub fn m_rate(&self) -> Option<RateOut> {
         self.oslice.head()
+    }
+
+    /// After this cycle's `eval`: whether the ACK input had room (`s_ack_ready` for a
+    /// payload that passes the check, also when nothing or a bad payload was offered).
+    pub fn ack_room(&self) -> bool {
+        self.ack_room
     }
 
     /// The pins each unit sees: events for an out-of-range QP are taken away.
@@ -388,7 +398,8 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if f_load {
             self.edge_in.f_in = pins.ack;
         }
-        let ack_ready = payload_bad || (f_free && !self.msw_busy);
+        self.ack_room = f_free && !self.msw_busy;
+        let ack_ready = payload_bad || self.ack_room;
 
         // The RP's report at the head of its slice: an HPCC QP's command or query goes to
         // the command slice.

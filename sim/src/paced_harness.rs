@@ -69,6 +69,24 @@ pub struct PacedOuts {
     pub counts: PacedCounts,
 }
 
+/// How often each fork held an event that one of its two consumers had already taken while
+/// the other had not (cycles, counted by [`GoldenPacedCycle`]), split by whether the consumer
+/// that took it was ready again in that cycle. The fork's memory of a take (`rf_*`, `af_*` in
+/// `PacedCore`) decides those cycles; a directed test shows its stimulus reaches them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ForkCover {
+    /// A rate report the pacer took, waiting for the consumer, the pacer's rate input not
+    /// ready (an ACK on its turn, or the pacer's sweep).
+    pub rate_pacer_took_not_ready: u64,
+    /// A rate report the consumer took, waiting for the pacer, the consumer not ready.
+    pub rate_ext_took_not_ready: u64,
+    /// An ACK the core took, waiting for the pacer, the core's ACK input without room (the
+    /// core's `s_ack_ready` then is low whether or not the fork offers it the ACK again).
+    pub ack_core_took_not_ready: u64,
+    /// An ACK the pacer took, waiting for the core, the pacer's ACK input not ready.
+    pub ack_pacer_took_not_ready: u64,
+}
+
 /// The golden core and pacer joined as `PacedCore` joins them.
 pub struct GoldenPacedCycle {
     core: GoldenCoreCycle,
@@ -85,6 +103,7 @@ pub struct GoldenPacedCycle {
     af_core: bool,
     af_pac: bool,
     counts: PacedCounts,
+    cover: ForkCover,
     /// Events counted a cycle later: a rejected doorbell, a grant's bytes, an idle port.
     hit_post: bool,
     hit_grant: Option<u32>,
@@ -107,6 +126,7 @@ struct PacedDecisions {
     af_ok: (bool, bool),
     grant_take: Option<(u32, u32)>,
     port_idle: bool,
+    cover: ForkCover,
 }
 
 impl GoldenPacedCycle {
@@ -124,6 +144,7 @@ impl GoldenPacedCycle {
             af_core: false,
             af_pac: false,
             counts: PacedCounts::default(),
+            cover: ForkCover::default(),
             hit_post: false,
             hit_grant: None,
             hit_idle: false,
@@ -135,6 +156,11 @@ impl GoldenPacedCycle {
     /// The golden pacer (its state, for stimulus that sends meaningful ACKs).
     pub fn pacer(&self) -> &PacerCycle {
         &self.pacer
+    }
+
+    /// The forks' coverage since power-up ([`ForkCover`]).
+    pub fn fork_cover(&self) -> ForkCover {
+        self.cover
     }
 
     /// Grants waiting in the grant queue for the RP.
@@ -186,6 +212,18 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             o.ack_ready || self.af_core,
             po.ack_ready || self.af_pac || !ok,
         );
+        // This cycle's coverage of the forks, counted at the edge.
+        let held = |on: bool, took: bool, ready: bool| u64::from(on && took && !ready);
+        let cover = ForkCover {
+            rate_pacer_took_not_ready: held(rate.is_some(), self.rf_pac, po.rate_ready),
+            rate_ext_took_not_ready: held(rate.is_some(), self.rf_ext, pins.core.rate_ready),
+            ack_core_took_not_ready: held(
+                pins.core.ack.is_some(),
+                self.af_core,
+                self.core.ack_room(),
+            ),
+            ack_pacer_took_not_ready: held(pins.core.ack.is_some(), self.af_pac, po.ack_ready),
+        };
         let grant = po.grant.filter(|_| room);
         let busy = o.busy || po.busy;
         let post_bad = pins.post.unwrap_or_default().0 >= self.qps;
@@ -198,6 +236,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             af_ok,
             grant_take: grant.filter(|_| pins.tx_ready),
             port_idle: pins.tx_ready && grant.is_none() && !busy,
+            cover,
         };
         let mut core = o;
         core.tx_ready = !sel_g && o.tx_ready;
@@ -232,6 +271,11 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             self.hit_idle = false;
             return;
         }
+        let (k, h) = (&mut self.cover, d.cover);
+        k.rate_pacer_took_not_ready += h.rate_pacer_took_not_ready;
+        k.rate_ext_took_not_ready += h.rate_ext_took_not_ready;
+        k.ack_core_took_not_ready += h.ack_core_took_not_ready;
+        k.ack_pacer_took_not_ready += h.ack_pacer_took_not_ready;
         let c = &mut self.counts;
         if self.hit_post {
             c.bad_post = (c.bad_post + 1) & COUNTER_MASK;

@@ -16,7 +16,9 @@
 use proptest::prelude::*;
 use roce_cc_params::Params;
 use roce_cc_sim::core_stimulus::{CoreRun, CoreStep, strategies};
+use roce_cc_sim::core_top::MODE_HPCC;
 use roce_cc_sim::dcqcn_rp::RpKind;
+use roce_cc_sim::hpcc_window::{Ack, Hop};
 use roce_cc_sim::lockstep::{cases_from_env_or, failure_vcd, three_way};
 use roce_cc_sim::paced_harness::{GoldenPacedCycle, HdlPaced};
 use roce_cc_sim::paced_stimulus::{
@@ -29,6 +31,7 @@ type Hdl64 = HdlPaced<6, 1, 2, 7, 20, 64>;
 
 fn check(
     test: &str,
+    golden: &mut GoldenPacedCycle,
     p: &Params,
     steps: &[CoreStep],
     pace: &[PaceStep],
@@ -38,7 +41,7 @@ fn check(
         test,
     );
     let (core, run) = three_way(
-        &mut GoldenPacedCycle::new(p),
+        golden,
         &mut Hdl64::new(p),
         || VerilatedPaced::exact(p).expect("a 64-QP Verilated paced core is built"),
         &vcd,
@@ -81,7 +84,7 @@ proptest! {
             (Just(p), Just(steps), proptest::collection::vec(pace::pace_step(64), n))
         })
     ) {
-        check("paced_core_three_way_random", &p, &steps, &pace)?;
+        check("paced_core_three_way_random", &mut GoldenPacedCycle::new(&p), &p, &steps, &pace)?;
     }
 }
 
@@ -137,8 +140,14 @@ fn paced_core_closes_the_loop() {
     for k in 0..20 {
         steps[600 + 50 * k].cnp = Some(4);
     }
-    let (core, run) =
-        check("paced_core_closes_the_loop", &p, &steps, &pace).unwrap_or_else(|e| panic!("{e}"));
+    let (core, run) = check(
+        "paced_core_closes_the_loop",
+        &mut GoldenPacedCycle::new(&p),
+        &p,
+        &steps,
+        &pace,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let times = |q: u32| -> Vec<u64> {
         run.grants
             .iter()
@@ -180,4 +189,83 @@ fn paced_core_closes_the_loop() {
             .any(|r| r.qp == 4 && r.report.limited && r.report.rc_mbps_q8 < (100_000 << 8)),
         "QP 4 never reported a cut rate"
     );
+}
+
+/// The forks' memory of a take, directed: each fork (rate reports to the consumer and the
+/// pacer; ACKs to the core and the pacer) must remember which side took its event while the
+/// other has not, also in cycles where the side that took it is not ready again. Random
+/// stimulus rarely holds a report or an ACK in such a cycle, so this case makes them
+/// common: two rounds of queries of every QP keep reports coming for a few hundred cycles
+/// while the consumer is ready two cycles in three, and back-to-back ACKs of one HPCC QP
+/// (the core takes one QP's ACKs at most one per 8 cycles) keep the pacer's side input
+/// alternating between reports and ACKs. The golden model counts the cycles of each kind
+/// (`ForkCover`) and every kind must occur.
+#[test]
+fn paced_core_forks_remember_a_take() {
+    let p = Params {
+        qps: 64,
+        ..Params::default()
+    };
+    let n = 1_200usize;
+    let mut steps = vec![idle_step(); n];
+    let pace = vec![
+        PaceStep {
+            post: None,
+            tx_ready: true
+        };
+        n
+    ];
+    // QPs 5 to 7 in HPCC mode; later, mode commands for QPs 8 to 47 (each waits in the
+    // core's command slice, holding back the HPCC ACK behind it, and reports).
+    let hpcc = RpKind::SetMode {
+        mode: MODE_HPCC,
+        rate_q8: 0,
+    };
+    for q in 5..8u32 {
+        steps[(q - 5) as usize].ctl = Some((q, hpcc));
+    }
+    for (k, q) in (8..48u32).enumerate() {
+        steps[200 + 5 * k].ctl = Some((q, hpcc));
+    }
+    for (i, s) in steps.iter_mut().enumerate().skip(3).take(128) {
+        s.query = Some((i % 64) as u32);
+    }
+    for (i, s) in steps.iter_mut().enumerate().take(n - 200).skip(20) {
+        s.rate_ready = i % 3 != 0;
+        let k = i as u32;
+        let mut hops = [Hop::default(); 5];
+        hops[0] = Hop {
+            rate: 5,
+            ts: (k * 40) & 0xff_ffff,
+            tx: (k * 8) & 0xf_ffff,
+            qlen: k % 50,
+        };
+        s.ack = Some((
+            5 + k % 3,
+            Ack {
+                seq: 1_000 * k,
+                snd_nxt: 1_000 * k + 20_000,
+                hops,
+                nhop: 1,
+            },
+        ));
+    }
+    let mut golden = GoldenPacedCycle::new(&p);
+    check(
+        "paced_core_forks_remember_a_take",
+        &mut golden,
+        &p,
+        &steps,
+        &pace,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let c = golden.fork_cover();
+    assert!(
+        c.rate_pacer_took_not_ready > 0
+            && c.rate_ext_took_not_ready > 0
+            && c.ack_core_took_not_ready > 0
+            && c.ack_pacer_took_not_ready > 0,
+        "a fork case never occurred: {c:?}"
+    );
+    eprintln!("fork coverage: {c:?}");
 }
