@@ -69,10 +69,11 @@ pub struct PacedOuts {
     pub counts: PacedCounts,
 }
 
-/// How often each fork held an event that one of its two consumers had already taken while
-/// the other had not (cycles, counted by [`GoldenPacedCycle`]), split by whether the consumer
-/// that took it was ready again in that cycle. The fork's memory of a take (`rf_*`, `af_*` in
-/// `PacedCore`) decides those cycles; a directed test shows its stimulus reaches them.
+/// Cycles (counted by [`GoldenPacedCycle`]) in which a fork held an event that one of its two
+/// consumers had already taken and the other had not, while the consumer that took it was not
+/// ready. Only the fork's memory of the take (`rf_*`, `af_*` in `PacedCore`) keeps such an
+/// event from being offered twice or held a cycle too long, so a test that shows a fault in
+/// that memory must reach these cycles; one per kind of fork and side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ForkCover {
     /// A rate report the pacer took, waiting for the consumer, the pacer's rate input not
