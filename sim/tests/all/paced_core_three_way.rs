@@ -196,10 +196,12 @@ fn paced_core_closes_the_loop() {
 /// other has not, also in cycles where the side that took it is not ready again. Random
 /// stimulus rarely holds a report or an ACK in such a cycle, so this case makes them
 /// common: two rounds of queries of every QP keep reports coming for a few hundred cycles
-/// while the consumer is ready two cycles in three, and back-to-back ACKs of one HPCC QP
-/// (the core takes one QP's ACKs at most one per 8 cycles) keep the pacer's side input
-/// alternating between reports and ACKs. The golden model counts the cycles of each kind
-/// (`ForkCover`) and every kind must occur.
+/// while the consumer is ready two cycles in three; back-to-back ACKs of three HPCC QPs in
+/// turn keep the pacer's side input alternating between reports and ACKs; and mode
+/// commands for forty more QPs hold an ACK the core took in its filter register (an HPCC
+/// QP's ACK waits there while a command is in the core's command slice), so the core has
+/// no room while the pacer still owes its take. The golden model counts the
+/// cycles of each kind (`ForkCover`) and every kind must occur.
 #[test]
 fn paced_core_forks_remember_a_take() {
     let p = Params {
