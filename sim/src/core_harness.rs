@@ -190,9 +190,6 @@ pub struct GoldenCoreCycle {
     msw_busy: bool,
     /// The ACK filter register.
     f: Option<(u32, Ack)>,
-    /// This cycle's room for an ACK (`f_free && !msw_busy`): `s_ack_ready` for a payload
-    /// that passes the check, whether or not one is offered.
-    ack_room: bool,
     /// The RP's reports, HPCC QPs' commands to the window unit, the unit's reports.
     rslice: RegSliceModel<RateOut>,
     cslice: RegSliceModel<WinCmd>,
@@ -268,7 +265,6 @@ impl GoldenCoreCycle {
             mode_rd: false,
             msw: 0,
             msw_busy: false,
-            ack_room: false,
             f: None,
             rslice: Default::default(),
             cslice: Default::default(),
@@ -290,10 +286,11 @@ impl GoldenCoreCycle {
         self.oslice.head()
     }
 
-    /// After this cycle's `eval`: whether the ACK input had room (`s_ack_ready` for a
-    /// payload that passes the check, also when nothing or a bad payload was offered).
+    /// After this cycle's `eval`: whether the ACK input has room (`f_free && !msw_busy`:
+    /// `s_ack_ready` for a payload that passes the check, also when nothing or a bad
+    /// payload is offered).
     pub fn ack_room(&self) -> bool {
-        self.ack_room
+        self.dec.f_free && !self.msw_busy
     }
 
     /// The pins each unit sees: events for an out-of-range QP are taken away.
@@ -398,8 +395,7 @@ impl CycleDut<CorePins, CoreOuts> for GoldenCoreCycle {
         if f_load {
             self.edge_in.f_in = pins.ack;
         }
-        self.ack_room = f_free && !self.msw_busy;
-        let ack_ready = payload_bad || self.ack_room;
+        let ack_ready = payload_bad || (f_free && !self.msw_busy);
 
         // The RP's report at the head of its slice: an HPCC QP's command or query goes to
         // the command slice.

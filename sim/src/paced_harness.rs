@@ -88,6 +88,15 @@ pub struct ForkCover {
     pub ack_pacer_took_not_ready: u64,
 }
 
+impl std::ops::AddAssign for ForkCover {
+    fn add_assign(&mut self, o: Self) {
+        self.rate_pacer_took_not_ready += o.rate_pacer_took_not_ready;
+        self.rate_ext_took_not_ready += o.rate_ext_took_not_ready;
+        self.ack_core_took_not_ready += o.ack_core_took_not_ready;
+        self.ack_pacer_took_not_ready += o.ack_pacer_took_not_ready;
+    }
+}
+
 /// The golden core and pacer joined as `PacedCore` joins them.
 pub struct GoldenPacedCycle {
     core: GoldenCoreCycle,
@@ -272,11 +281,7 @@ impl CycleDut<PacedPins, PacedOuts> for GoldenPacedCycle {
             self.hit_idle = false;
             return;
         }
-        let (k, h) = (&mut self.cover, d.cover);
-        k.rate_pacer_took_not_ready += h.rate_pacer_took_not_ready;
-        k.rate_ext_took_not_ready += h.rate_ext_took_not_ready;
-        k.ack_core_took_not_ready += h.ack_core_took_not_ready;
-        k.ack_pacer_took_not_ready += h.ack_pacer_took_not_ready;
+        self.cover += d.cover;
         let c = &mut self.counts;
         if self.hit_post {
             c.bad_post = (c.bad_post + 1) & COUNTER_MASK;

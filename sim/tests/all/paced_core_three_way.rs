@@ -235,22 +235,19 @@ fn paced_core_forks_remember_a_take() {
     for (i, s) in steps.iter_mut().enumerate().take(n - 200).skip(20) {
         s.rate_ready = i % 3 != 0;
         let k = i as u32;
-        let mut hops = [Hop::default(); 5];
-        hops[0] = Hop {
+        let mut ack = Ack {
+            seq: 1_000 * k,
+            snd_nxt: 1_000 * k + 20_000,
+            nhop: 1,
+            ..Ack::default()
+        };
+        ack.hops[0] = Hop {
             rate: 5,
             ts: (k * 40) & 0xff_ffff,
             tx: (k * 8) & 0xf_ffff,
             qlen: k % 50,
         };
-        s.ack = Some((
-            5 + k % 3,
-            Ack {
-                seq: 1_000 * k,
-                snd_nxt: 1_000 * k + 20_000,
-                hops,
-                nhop: 1,
-            },
-        ));
+        s.ack = Some((5 + k % 3, ack));
     }
     let mut golden = GoldenPacedCycle::new(&p);
     check(
