@@ -25,7 +25,7 @@ use roce_cc_sim::csr::{CsrModel, Resp};
 use roce_cc_sim::lockstep::{Named, Waveform, cases_from_env_or, failure_vcd};
 use roce_cc_sim::timebase::Timebase;
 use roce_cc_sim::top_harness::{
-    AccessError, AccessTiming, DRAIN_CYCLES, HdlTop, RegOp, TopOuts, TopPins, Watched, access,
+    AccessError, AccessTiming, HdlTop, RegOp, TopOuts, TopPins, Watched, access, drain_cycles,
     idle, offer_event, top_bring_up,
 };
 use roce_cc_sim::verilated::VerilatedTop;
@@ -99,9 +99,13 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
         .collect();
     let mut ops = ops.to_vec();
     ops.append(&mut all_reads);
+    // Register accesses since the last event's drain: each may have sent the core a
+    // command (a QP command, a query of the selected QP) that is still in the RP's queue.
+    let mut accesses = 0usize;
     for (i, op) in ops.iter().enumerate() {
         match *op {
             Op::Access(reg, t) => {
+                accesses += 1;
                 let want = match reg {
                     RegOp::Read { addr } => {
                         let (d, r) = model.read(addr);
@@ -159,9 +163,11 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
             Op::Event(ev) => {
                 model.core.apply_at_cycle(model.cycle, ev);
                 offer_event(&mut duts, &base(&tb, cycle), ev, &mut step).map_err(|e| fail(i, e))?;
-                // The model's counters count at once; the hardware's a few cycles later.
-                idle(&mut duts, &base(&tb, cycle), DRAIN_CYCLES, &mut step)
+                // The model's counters count at once; the hardware's once the event is
+                // through the RP, behind whatever the accesses since the last drain sent it.
+                idle(&mut duts, &base(&tb, cycle), drain_cycles(accesses), &mut step)
                     .map_err(|e| fail(i, e))?;
+                accesses = 0;
             }
             Op::Advance(n) => {
                 cycle += n;
