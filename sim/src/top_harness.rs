@@ -385,8 +385,7 @@ impl<D: CycleDut<TopPins, TopOuts>> CycleDut<TopPins, TopOuts> for Watched<D> {
 pub const fn drain_cycles(older: usize) -> u64 {
     use roce_cc_hdl::dcqcn_rp::{QB_N, RP_REPORT_LATENCY, update::UPD_STAGES};
     let turns = if older + 1 < QB_N { older + 1 } else { QB_N };
-    (RP_REPORT_LATENCY + turns * (UPD_STAGES + 6) + crate::rp_harness::INC_COUNT_LAG + 2 + 3)
-        as u64
+    (RP_REPORT_LATENCY + turns * (UPD_STAGES + 6) + crate::rp_harness::INC_COUNT_LAG + 2 + 3) as u64
 }
 
 /// [`drain_cycles`] with the RP's input queue full: enough after any stimulus whose

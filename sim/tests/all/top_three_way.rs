@@ -165,8 +165,13 @@ fn run(ops: &[Op], vcd: Option<&std::path::Path>) -> Result<(), String> {
                 offer_event(&mut duts, &base(&tb, cycle), ev, &mut step).map_err(|e| fail(i, e))?;
                 // The model's counters count at once; the hardware's once the event is
                 // through the RP, behind whatever the accesses since the last drain sent it.
-                idle(&mut duts, &base(&tb, cycle), drain_cycles(accesses), &mut step)
-                    .map_err(|e| fail(i, e))?;
+                idle(
+                    &mut duts,
+                    &base(&tb, cycle),
+                    drain_cycles(accesses),
+                    &mut step,
+                )
+                .map_err(|e| fail(i, e))?;
                 accesses = 0;
             }
             Op::Advance(n) => {
