@@ -376,30 +376,22 @@ impl<D: CycleDut<TopPins, TopOuts>> CycleDut<TopPins, TopOuts> for Watched<D> {
 /// commands or events (register-block commands, queries) may be ahead of it in the RP's
 /// input queue and the report stream keeps up. The slowest counters are the RP's increase
 /// counters, `RP_REPORT_LATENCY + rp_harness::INC_COUNT_LAG` cycles after the event is taken,
-/// plus what the interlock holds it in the RP's input queue: each entry ahead of it of its
-/// QP, and its own turn, at most `UPD_STAGES + 6` cycles, at most `QB_N` of them
-/// ([`RP_QUEUE_WAIT_MAX`](roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX) when the queue is full);
-/// then the core's command slice (a command reaches the RP an edge after the slice took it,
-/// two with one ahead of it) and the register block's bad-QP sum (one register after the
-/// core's counters).
+/// plus what the interlock holds it in the RP's input queue: a
+/// [`RP_QUEUE_TURN_MAX`](roce_cc_hdl::dcqcn_rp::RP_QUEUE_TURN_MAX) for each entry ahead of it
+/// and for its own turn, at most `QB_N` of them (the RP's `RP_QUEUE_WAIT_MAX` when the queue
+/// is full); then the core's command slice (a command reaches the RP an edge after the slice
+/// took it, two with one ahead of it) and the register block's bad-QP sum (one register
+/// after the core's counters).
 pub const fn drain_cycles(older: usize) -> u64 {
-    use roce_cc_hdl::dcqcn_rp::{QB_N, RP_REPORT_LATENCY, update::UPD_STAGES};
+    use roce_cc_hdl::dcqcn_rp::{QB_N, RP_QUEUE_TURN_MAX, RP_REPORT_LATENCY};
     let turns = if older + 1 < QB_N { older + 1 } else { QB_N };
-    (RP_REPORT_LATENCY + turns * (UPD_STAGES + 6) + crate::rp_harness::INC_COUNT_LAG + 2 + 3) as u64
+    (RP_REPORT_LATENCY + turns * RP_QUEUE_TURN_MAX + crate::rp_harness::INC_COUNT_LAG + 2 + 3)
+        as u64
 }
 
 /// [`drain_cycles`] with the RP's input queue full: enough after any stimulus whose
 /// report stream keeps up.
 pub const DRAIN_CYCLES: u64 = drain_cycles(roce_cc_hdl::dcqcn_rp::QB_N - 1);
-
-/// The bound above is the RP's documented one.
-const _: () = assert!(
-    DRAIN_CYCLES
-        == (roce_cc_hdl::dcqcn_rp::RP_REPORT_LATENCY
-            + roce_cc_hdl::dcqcn_rp::RP_QUEUE_WAIT_MAX
-            + crate::rp_harness::INC_COUNT_LAG
-            + 5) as u64
-);
 
 /// `n` idle cycles (the pins as in `base`), compared in lock-step.
 pub fn idle(

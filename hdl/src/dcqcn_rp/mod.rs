@@ -130,13 +130,17 @@ use widths::*;
 /// report FIFO and the output register.
 pub const RP_REPORT_LATENCY: usize = 11 + UPD_STAGES;
 
+/// A bound on one turn of an event in the input queue when the report stream keeps up: an
+/// older event of its QP, or its own interlock, holds it at most `UPD_STAGES + 1` cycles,
+/// and a few cycles more while HN and HZ take it and the events that go first take their
+/// turns.
+pub const RP_QUEUE_TURN_MAX: usize = UPD_STAGES + 6;
+
 /// A bound on how long an accepted event can wait in the input queue when the report
-/// stream keeps up: it waits for at most the older events of its QP in the queue (`QB_N - 1`)
-/// and then for its own interlock, each at most `UPD_STAGES + 1` cycles, and a few cycles
-/// each while HN and HZ take it and the events that go first take their turns. A caller that
-/// waits for the last answers after a burst waits this much longer than
-/// [`RP_REPORT_LATENCY`].
-pub const RP_QUEUE_WAIT_MAX: usize = QB_N * (UPD_STAGES + 6);
+/// stream keeps up: at most [`RP_QUEUE_TURN_MAX`] for each of the older events of its QP in
+/// the queue (`QB_N - 1`) and for its own interlock. A caller that waits for the last
+/// answers after a burst waits this much longer than [`RP_REPORT_LATENCY`].
+pub const RP_QUEUE_WAIT_MAX: usize = QB_N * RP_QUEUE_TURN_MAX;
 
 /// Address bits of the report FIFO: `2^REP_FIFO_AW` reports (256, in block RAM).
 pub const REP_FIFO_AW: usize = 8;

@@ -309,8 +309,8 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// Default cases of each of `top_three_way_random` and `top_three_way_random_2`: a case
 /// runs rust-hdl's simulation of the whole top (about 50 s with the two properties side by
-/// side on a 2-core machine: 16 cases in 413 s, release build), so the test command runs 2 + 2 (each CI run draws new ones)
-/// and `ROCE_CC_CASES=N` runs N in each. The two properties are the same; there are two so
+/// side on a 2-core machine: 16 cases in 413 s, release build), so the test command runs
+/// 2 + 2 (each CI run draws new ones) and `ROCE_CC_CASES=N` runs N in each. The two properties are the same; there are two so
 /// that the test harness's two threads share the cases.
 const TOP_CASES: u32 = 2;
 

@@ -57,6 +57,14 @@ fn emit() -> (PathBuf, Vec<PathBuf>) {
         .clone()
 }
 
+/// The file [`emit`] wrote for the shipped top `name`.
+fn emitted(name: &str) -> PathBuf {
+    let (_, tops) = emit();
+    tops.into_iter()
+        .find(|t| t.file_stem().is_some_and(|s| s == name))
+        .unwrap_or_else(|| panic!("{name} is not a shipped top"))
+}
+
 /// Runs `check` on every top, as many at a time as the machine has cores (each check is
 /// one Verilator or yosys process), and panics with every top's failure.
 fn check_every_top(tops: &[PathBuf], check: impl Fn(&Path) -> Result<(), String> + Sync) {
@@ -137,13 +145,9 @@ fn yosys_ecp5_synthesis_without_latches() {
     }
     // The shipped top with the register block: it contains the core top, so this one run
     // covers both.
-    let (_, tops) = emit();
-    let top = tops
-        .iter()
-        .find(|t| t.file_stem().is_some_and(|s| s == roce_cc_hdl::TOP))
-        .expect("the top with the register block is shipped");
-    let stat =
-        yosys_check_with(top, YosysFlow::Ecp5).unwrap_or_else(|e| panic!("{}: {e}", top.display()));
+    let top = emitted(roce_cc_hdl::TOP);
+    let stat = yosys_check_with(&top, YosysFlow::Ecp5)
+        .unwrap_or_else(|e| panic!("{}: {e}", top.display()));
     eprintln!("{}: {stat}", top.display());
 }
 
@@ -218,12 +222,7 @@ fn dsp_mul_instantiates_the_registered_dsp() {
 /// elaboration check never takes the stand-in's pass-through for the real cell).
 #[test]
 fn board_has_the_pll_and_its_stand_in_is_a_black_box() {
-    let (_, tops) = emit();
-    let board = tops
-        .iter()
-        .find(|t| t.file_stem().is_some_and(|s| s == roce_cc_hdl::BOARD_ULX3S))
-        .map(|t| std::fs::read_to_string(t).unwrap())
-        .expect("the board design is shipped");
+    let board = std::fs::read_to_string(emitted(roce_cc_hdl::BOARD_ULX3S)).unwrap();
     assert_eq!(
         board.matches("EHXPLLL #(").count(),
         1,
